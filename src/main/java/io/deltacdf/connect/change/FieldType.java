@@ -1,0 +1,65 @@
+package io.deltacdf.connect.change;
+
+import java.util.List;
+
+/**
+ * The logical type of a column, independent of Delta Kernel and of Kafka Connect.
+ *
+ * <p>Java values carried in a {@link ChangeRow} for each type:
+ *
+ * <ul>
+ *   <li>{@link Primitive}: Boolean, Byte, Short, Integer, Long, Float, Double, String, byte[],
+ *       LocalDate (date), Instant (timestamp, microsecond precision), LocalDateTime
+ *       (timestamp_ntz, microsecond precision);
+ *   <li>{@link Decimal}: BigDecimal with the type's scale;
+ *   <li>{@link Struct}: Object[] aligned with the struct's fields;
+ *   <li>{@link Array}: List of element values;
+ *   <li>{@link MapType}: Map (insertion-ordered) of key to value.
+ * </ul>
+ *
+ * A null column value is always Java {@code null}.
+ */
+public sealed interface FieldType {
+
+  enum PrimitiveKind {
+    BOOLEAN,
+    BYTE,
+    SHORT,
+    INT,
+    LONG,
+    FLOAT,
+    DOUBLE,
+    STRING,
+    BINARY,
+    DATE,
+    TIMESTAMP,
+    TIMESTAMP_NTZ
+  }
+
+  record Primitive(PrimitiveKind kind) implements FieldType {}
+
+  record Decimal(int precision, int scale) implements FieldType {}
+
+  record Struct(List<Field> fields) implements FieldType {
+    public Struct {
+      fields = List.copyOf(fields);
+    }
+
+    public int indexOf(String name) {
+      for (int i = 0; i < fields.size(); i++) {
+        if (fields.get(i).name().equals(name)) {
+          return i;
+        }
+      }
+      return -1;
+    }
+  }
+
+  record Array(FieldType elementType, boolean containsNull) implements FieldType {}
+
+  record MapType(FieldType keyType, FieldType valueType, boolean valueContainsNull)
+      implements FieldType {}
+
+  /** A named member of a struct; {@code name} is the logical (user-visible) column name. */
+  record Field(String name, FieldType type, boolean nullable) {}
+}

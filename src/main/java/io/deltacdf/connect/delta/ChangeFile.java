@@ -1,0 +1,39 @@
+package io.deltacdf.connect.delta;
+
+import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
+import java.util.Map;
+
+/**
+ * One file whose rows contribute to a version's changes, and how its rows become changes.
+ *
+ * @param path the path as written in the log (relative to the table root, URL-encoded, or absolute)
+ * @param partitionValues partition values keyed by physical column name
+ * @param addDv the deletion vector of the add action (rows hidden from readers), or null
+ * @param removeDv the deletion vector of the remove action, or null
+ */
+record ChangeFile(
+    Kind kind,
+    String path,
+    Map<String, String> partitionValues,
+    long size,
+    DeletionVectorDescriptor addDv,
+    DeletionVectorDescriptor removeDv) {
+
+  enum Kind {
+    /** A cdc file: every row is a change, typed by its own {@code _change_type} column. */
+    CDC,
+    /** An added data file: its rows not hidden by {@code addDv} are inserts. */
+    ADDED,
+    /** A removed data file: its rows not hidden by {@code removeDv} are deletes. */
+    REMOVED,
+    /**
+     * A file re-added with a new deletion vector: rows newly hidden are deletes, rows no longer
+     * hidden are inserts (restores).
+     */
+    DV_UPDATE
+  }
+
+  static ChangeFile cdc(String path, Map<String, String> partitionValues, long size) {
+    return new ChangeFile(Kind.CDC, path, partitionValues, size, null, null);
+  }
+}

@@ -1,0 +1,361 @@
+package io.deltacdf.connect.delta;
+
+import io.deltacdf.connect.change.ChangeBatch;
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.ChangeRow;
+import io.deltacdf.connect.change.ChangeType;
+import io.deltacdf.connect.change.FieldType;
+import io.delta.kernel.CommitActions;
+import io.delta.kernel.CommitRange;
+import io.delta.kernel.CommitRangeBuilder.CommitBoundary;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.utils.CloseableIterator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reads a table's change feed from a position on, in bounded batches, and keeps tailing the log
+ * for new commits.
+ *
+ * <p><b>Order.</b> An initial snapshot (if the position is inside one) comes first: its data files
+ * in path order, each file's rows in physical order. Then versions in ascending order; inside a
+ * version, its change files in the order their actions appear in the commit file (cdc files when
+ * the version has any, else added and removed data files by first appearance of their path), and
+ * each file's rows in physical order. Every row carries the position just after it, so resuming
+ * from a row's position yields exactly the rows an uninterrupted read would have yielded next.
+ *
+ * <p><b>Memory.</b> At most one Parquet batch per open file, the file list of one commit, and one
+ * window of snapshot files are held at once; a version or snapshot of any size streams through.
+ *
+ * <p>Not thread-safe: one feed is read by one thread.
+ */
+public final class DeltaChangeFeed implements AutoCloseable {
+
+  /** How many commits one log listing plans ahead. */
+  private static final int COMMITS_PER_LISTING = 500;
+
+  private final FeedContext context;
+  private final DeltaLog log;
+  private final int snapshotWindowSize;
+
+  private ChangePosition position;
+  private TableSchema schema;
+  private CommitTimestamps timestamps;
+
+  // Snapshot phase.
+  private SnapshotFiles snapshotFiles;
+  private SnapshotFiles.Window window;
+  private int windowIndex;
+  private long snapshotTimestamp;
+
+  // Version phase.
+  private final Deque<DeltaLog.Commit> pendingCommits = new ArrayDeque<>();
+  private CloseableIterator<CommitActions> commitActions;
+  private VersionPlan plan;
+  private long planTimestamp;
+
+  private FileRowCursor cursor;
+  private TableSchema cursorSchema;
+
+  DeltaChangeFeed(FeedContext context, ChangePosition start, int snapshotWindowSize) {
+    this.context = context;
+    this.log = new DeltaLog(context);
+    this.snapshotWindowSize = snapshotWindowSize;
+    this.position = start;
+    if (start instanceof ChangePosition.InSnapshot inSnapshot) {
+      startSnapshot(inSnapshot.version());
+    } else {
+      startVersions(start.version());
+    }
+  }
+
+  /** Where reading continues: every row before it has been returned. */
+  public ChangePosition position() {
+    return position;
+  }
+
+  /**
+   * Returns the next rows, at most {@code maxRows} and all of one schema, or null when the feed
+   * has caught up with the table's latest commit. Each call with nothing buffered lists the log
+   * once for new commits.
+   */
+  public ChangeBatch next(int maxRows) {
+    List<ChangeRow> rows = new ArrayList<>(Math.min(maxRows, 4096));
+    FieldType.Struct batchSchema = null;
+    while (rows.size() < maxRows) {
+      if (cursor == null && !openNextCursor()) {
+        break;
+      }
+      FieldType.Struct rowSchema = cursorSchema.logical();
+      if (batchSchema != null && !batchSchema.equals(rowSchema)) {
+        break;
+      }
+      batchSchema = rowSchema;
+      while (rows.size() < maxRows && cursor.hasNext()) {
+        cursor.next();
+        rows.add(currentRow());
+      }
+      if (!cursor.hasNext()) {
+        finishFile();
+      }
+    }
+    return rows.isEmpty() ? null : new ChangeBatch(batchSchema, rows);
+  }
+
+  @Override
+  public void close() {
+    closeCursor();
+    closeCommitActions();
+  }
+
+  // ---- snapshot phase ----
+
+  private void startSnapshot(long version) {
+    Snapshot snapshot = TableAccess.snapshotAt(context, version);
+    schema = TableSchema.of(snapshot.getMetadata());
+    TableAccess.requireChangeDataFeed(context, schema, version);
+    snapshotFiles = new SnapshotFiles(context, snapshot, snapshotWindowSize);
+    timestamps = CommitTimestamps.startingAt(log, version);
+    snapshotTimestamp = snapshotCommitTimestamp(snapshot);
+  }
+
+  /** The snapshot rows carry the timestamp of the snapshot's own commit. */
+  private long snapshotCommitTimestamp(Snapshot snapshot) {
+    long version = snapshot.getVersion();
+    List<DeltaLog.Commit> commits = log.commitsFrom(version, 1);
+    if (commits.isEmpty()) {
+      // The commit was cleaned up; the snapshot (from a checkpoint) still knows its time.
+      return snapshot.getTimestamp(context.engine());
+    }
+    VersionPlan commit = planSingle(version);
+    return timestamps.next(commits.get(0), commit.inCommitTimestamp());
+  }
+
+  private boolean openNextSnapshotCursor() {
+    ChangePosition.InSnapshot at = (ChangePosition.InSnapshot) position;
+    if (window == null || windowIndex >= window.files().size()) {
+      window = snapshotFiles.window(at.path());
+      windowIndex = 0;
+      if (window.files().isEmpty()) {
+        position = ChangePosition.InVersion.start(at.version() + 1);
+        return false;
+      }
+    }
+    ChangeFile file = window.files().get(windowIndex);
+    long fromRow = file.path().equals(at.path()) ? at.nextRow() : 0;
+    openCursor(at.version(), file, fromRow);
+    return true;
+  }
+
+  // ---- version phase ----
+
+  private void startVersions(long version) {
+    schema = version == 0 ? null : schemaBefore(version);
+    timestamps = CommitTimestamps.startingAt(log, version);
+  }
+
+  /** The schema in force just before {@code version}, i.e. at {@code version - 1}. */
+  private TableSchema schemaBefore(long version) {
+    Snapshot snapshot;
+    try {
+      snapshot = TableAccess.snapshotAt(context, version - 1);
+    } catch (DeltaFeedException e) {
+      if (e.kind() != DeltaFeedException.Kind.HISTORY_MISSING) {
+        throw e;
+      }
+      // The log was cleaned up to a checkpoint at `version`: its snapshot includes the version's
+      // own metadata, which the version's commit re-applies anyway.
+      snapshot = TableAccess.snapshotAt(context, version);
+    }
+    return TableSchema.of(snapshot.getMetadata());
+  }
+
+  private boolean openNextVersionCursor() {
+    ChangePosition.InVersion at = (ChangePosition.InVersion) position;
+    if (plan == null || plan.version() != at.version()) {
+      if (!planNextVersion(at.version())) {
+        return false;
+      }
+    }
+    if (at.fileIndex() >= plan.files().size()) {
+      position = ChangePosition.InVersion.start(at.version() + 1);
+      return false;
+    }
+    openCursor(at.version(), plan.files().get(at.fileIndex()), at.nextRow());
+    return true;
+  }
+
+  /** Plans {@code version}, or returns false when it has not been committed yet. */
+  private boolean planNextVersion(long version) {
+    if (pendingCommits.isEmpty()) {
+      closeCommitActions();
+      List<DeltaLog.Commit> commits = log.commitsFrom(version, COMMITS_PER_LISTING);
+      if (commits.isEmpty()) {
+        return false;
+      }
+      pendingCommits.addAll(commits);
+      commitActions = openCommitRange(version, commits.get(commits.size() - 1).version());
+    }
+    DeltaLog.Commit commit = pendingCommits.removeFirst();
+    try (CommitActions actions = nextCommitActions(commit.version())) {
+      plan = CommitPlanner.plan(context.table(), actions);
+    } catch (DeltaFeedException e) {
+      throw e;
+    } catch (Exception e) {
+      throw KernelErrors.translate(context.table(), "version " + commit.version(), e);
+    }
+    planTimestamp = timestamps.next(commit, plan.inCommitTimestamp());
+    if (plan.newSchema().isPresent()) {
+      schema = plan.newSchema().get();
+    }
+    if (schema == null) {
+      throw new DeltaFeedException(
+          DeltaFeedException.Kind.UNSUPPORTED_TABLE,
+          "Table " + context.table() + " version " + version + " has no metadata");
+    }
+    TableAccess.requireChangeDataFeed(context, schema, version);
+    return true;
+  }
+
+  private VersionPlan planSingle(long version) {
+    try (CloseableIterator<CommitActions> single = openCommitRange(version, version);
+        CommitActions actions = single.next()) {
+      return CommitPlanner.plan(context.table(), actions);
+    } catch (DeltaFeedException e) {
+      throw e;
+    } catch (Exception e) {
+      throw KernelErrors.translate(context.table(), "version " + version, e);
+    }
+  }
+
+  private CloseableIterator<CommitActions> openCommitRange(long from, long to) {
+    try {
+      CommitRange range =
+          TableManager.loadCommitRange(context.tableRoot(), CommitBoundary.atVersion(from))
+              .withEndBoundary(CommitBoundary.atVersion(to))
+              .build(context.engine());
+      return range.getCommitActions(context.engine(), CommitPlanner.ACTIONS);
+    } catch (RuntimeException e) {
+      throw KernelErrors.translate(context.table(), "versions " + from + " to " + to, e);
+    }
+  }
+
+  private CommitActions nextCommitActions(long version) {
+    CommitActions actions = commitActions.next();
+    if (actions.getVersion() != version) {
+      throw new IllegalStateException(
+          "Expected commit " + version + " but the log returned " + actions.getVersion());
+    }
+    return actions;
+  }
+
+  private void closeCommitActions() {
+    if (commitActions != null) {
+      try {
+        commitActions.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      commitActions = null;
+    }
+    pendingCommits.clear();
+  }
+
+  // ---- cursors and positions ----
+
+  /** Opens a cursor on the next file that has rows; false when none is available now. */
+  private boolean openNextCursor() {
+    while (true) {
+      ChangePosition before = position;
+      boolean opened =
+          position instanceof ChangePosition.InSnapshot
+              ? openNextSnapshotCursor()
+              : openNextVersionCursor();
+      if (opened) {
+        if (cursor.hasNext()) {
+          return true;
+        }
+        finishFile();
+        continue;
+      }
+      if (position.equals(before)) {
+        return false;
+      }
+    }
+  }
+
+  private void openCursor(long version, ChangeFile file, long fromRow) {
+    cursor = new FileRowCursor(context, version, file, schema, fromRow);
+    cursorSchema = schema;
+  }
+
+  /**
+   * The row the cursor is on. Its position stays inside the file while the file has more rows;
+   * the position after a file's last row is left to {@link #finishFile()}.
+   */
+  private ChangeRow currentRow() {
+    boolean lastInFile = !cursor.hasNext();
+    ChangePosition after = lastInFile ? afterFile() : within(cursor.physicalRow() + 1);
+    long version = position.version();
+    long timestamp = position instanceof ChangePosition.InSnapshot ? snapshotTimestamp : planTimestamp;
+    if (!lastInFile) {
+      position = after;
+    }
+    return new ChangeRow(cursor.type(), version, timestamp, cursor.values(), after);
+  }
+
+  /** Moves past the file the cursor reads. */
+  private void finishFile() {
+    closeCursor();
+    boolean inSnapshot = position instanceof ChangePosition.InSnapshot;
+    position = afterFile();
+    if (inSnapshot) {
+      windowIndex++;
+    }
+  }
+
+  /** The position of row {@code nextRow} in the file the cursor reads. */
+  private ChangePosition within(long nextRow) {
+    if (position instanceof ChangePosition.InSnapshot at) {
+      return new ChangePosition.InSnapshot(at.version(), cursor.file().path(), nextRow);
+    }
+    ChangePosition.InVersion at = (ChangePosition.InVersion) position;
+    return new ChangePosition.InVersion(at.version(), at.fileIndex(), nextRow);
+  }
+
+  /** The position right after the file the cursor reads (or just read). */
+  private ChangePosition afterFile() {
+    if (position instanceof ChangePosition.InSnapshot at) {
+      int next = windowIndex + 1;
+      if (next < window.files().size()) {
+        return new ChangePosition.InSnapshot(at.version(), window.files().get(next).path(), 0);
+      }
+      if (window.last()) {
+        return ChangePosition.InVersion.start(at.version() + 1);
+      }
+      return new ChangePosition.InSnapshot(at.version(), window.following(), 0);
+    }
+    ChangePosition.InVersion at = (ChangePosition.InVersion) position;
+    if (at.fileIndex() + 1 < plan.files().size()) {
+      return new ChangePosition.InVersion(at.version(), at.fileIndex() + 1, 0);
+    }
+    return ChangePosition.InVersion.start(at.version() + 1);
+  }
+
+  private void closeCursor() {
+    if (cursor != null) {
+      try {
+        cursor.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      cursor = null;
+    }
+  }
+}

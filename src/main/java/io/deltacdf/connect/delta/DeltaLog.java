@@ -1,0 +1,95 @@
+package io.deltacdf.connect.delta;
+
+import io.delta.kernel.internal.util.FileNames;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Lists commit files of the {@code _delta_log} folder. Listing starts at a given version, so the
+ * cost of looking for new commits does not grow with the table's history.
+ */
+final class DeltaLog {
+
+  private static final Pattern COMMIT_FILE = Pattern.compile("\\d{20}\\.json");
+
+  private final FeedContext context;
+  private final String logPath;
+
+  DeltaLog(FeedContext context) {
+    this.context = context;
+    this.logPath = context.tableRoot().replaceAll("/+$", "") + "/_delta_log";
+  }
+
+  /** A commit file and the version it holds. */
+  record Commit(long version, long modificationTime) {}
+
+  /**
+   * The consecutive commits from {@code fromVersion} on, at most {@code limit} of them; empty when
+   * {@code fromVersion} has not been committed (or was cleaned up).
+   */
+  List<Commit> commitsFrom(long fromVersion, int limit) {
+    List<Commit> commits = new ArrayList<>();
+    String start = FileNames.listingPrefix(new io.delta.kernel.internal.fs.Path(logPath), fromVersion);
+    try (CloseableIterator<FileStatus> files =
+        context.engine().getFileSystemClient().listFrom(start)) {
+      long expected = fromVersion;
+      while (files.hasNext() && commits.size() < limit) {
+        FileStatus file = files.next();
+        String name = file.getPath().substring(file.getPath().lastIndexOf('/') + 1);
+        if (!COMMIT_FILE.matcher(name).matches()) {
+          continue;
+        }
+        long version = Long.parseLong(name.substring(0, 20));
+        if (version != expected) {
+          break;
+        }
+        commits.add(new Commit(version, file.getModificationTime()));
+        expected++;
+      }
+    } catch (java.io.FileNotFoundException e) {
+      return commits;
+    } catch (IOException | RuntimeException e) {
+      throw KernelErrors.translate(context.table(), "its _delta_log folder", e);
+    }
+    return commits;
+  }
+
+  /** The newest committed version at or after {@code knownVersion}, listing only from there. */
+  long latestVersionFrom(long knownVersion) {
+    long latest = knownVersion;
+    while (true) {
+      List<Commit> commits = commitsFrom(latest, 10_000);
+      if (commits.isEmpty()) {
+        return latest;
+      }
+      long last = commits.get(commits.size() - 1).version();
+      if (last == latest) {
+        return latest;
+      }
+      latest = last;
+    }
+  }
+
+  /** The oldest commit file still present, or -1 when the log has none. */
+  long earliestCommitVersion() {
+    try (CloseableIterator<FileStatus> files =
+        context.engine().getFileSystemClient().listFrom(logPath + "/0")) {
+      while (files.hasNext()) {
+        FileStatus file = files.next();
+        String name = file.getPath().substring(file.getPath().lastIndexOf('/') + 1);
+        if (COMMIT_FILE.matcher(name).matches()) {
+          return Long.parseLong(name.substring(0, 20));
+        }
+      }
+      return -1;
+    } catch (java.io.FileNotFoundException e) {
+      return -1;
+    } catch (IOException | RuntimeException e) {
+      throw KernelErrors.translate(context.table(), "its _delta_log folder", e);
+    }
+  }
+}

@@ -1,0 +1,270 @@
+package io.deltacdf.connect.delta;
+
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.FieldType;
+import io.delta.kernel.CommitActions;
+import io.delta.kernel.CommitRange;
+import io.delta.kernel.CommitRangeBuilder.CommitBoundary;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.data.ColumnVector;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.KernelException;
+import io.delta.kernel.internal.DeltaLogActionUtils.DeltaAction;
+import io.delta.kernel.internal.actions.Metadata;
+import io.delta.kernel.utils.CloseableIterator;
+import java.io.IOException;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * A Delta table whose change data feed can be read: resolves where a feed starts and opens feeds.
+ * The only entry point into the {@code delta} package.
+ */
+public final class DeltaTable {
+
+  /** Snapshot files handed out per scan of the snapshot (see {@link SnapshotFiles}). */
+  static final int DEFAULT_SNAPSHOT_WINDOW = 10_000;
+
+  private final FeedContext context;
+  private final DeltaLog log;
+  private final int snapshotWindow;
+
+  DeltaTable(FeedContext context, int snapshotWindow) {
+    this.context = context;
+    this.log = new DeltaLog(context);
+    this.snapshotWindow = snapshotWindow;
+  }
+
+  /**
+   * @param uri the table's root: a plain path or a {@code file:}, {@code s3a:}, {@code abfs(s):}
+   *     or {@code gs:} URI
+   * @param hadoopConfiguration file system settings passed to Hadoop
+   */
+  public static DeltaTable open(String uri, Map<String, String> hadoopConfiguration) {
+    Configuration configuration = new Configuration();
+    hadoopConfiguration.forEach(configuration::set);
+    Engine engine = DefaultEngine.create(configuration);
+    String root;
+    try {
+      root = engine.getFileSystemClient().resolvePath(uri);
+    } catch (IOException | RuntimeException e) {
+      throw KernelErrors.translate(uri, "its root path", e);
+    }
+    return new DeltaTable(new FeedContext(engine, uri, root), DEFAULT_SNAPSHOT_WINDOW);
+  }
+
+  DeltaTable withSnapshotWindow(int files) {
+    return new DeltaTable(context, files);
+  }
+
+  /** The table's newest committed version. */
+  public long latestVersion() {
+    return TableAccess.latestSnapshot(context).getVersion();
+  }
+
+  /** The table's columns (logical names) at {@code version}. */
+  public FieldType.Struct schemaAt(long version) {
+    return KernelTypes.toStruct(TableAccess.snapshotAt(context, version).getSchema());
+  }
+
+  /** Opens a feed that yields every change after {@code position}. */
+  public DeltaChangeFeed openFeed(ChangePosition position) {
+    return new DeltaChangeFeed(context, position, snapshotWindow);
+  }
+
+  /**
+   * Where a feed started with {@code start} begins, after checking that the change data feed can
+   * be read from there.
+   */
+  public ChangePosition resolveStart(StartSpec start) {
+    Snapshot latest = TableAccess.latestSnapshot(context);
+    long latestVersion = latest.getVersion();
+    if (start instanceof StartSpec.Snapshot) {
+      requireReadable(latest.getMetadata(), latestVersion, latestVersion);
+      return ChangePosition.InSnapshot.start(latestVersion);
+    }
+    if (start instanceof StartSpec.Latest) {
+      requireReadable(latest.getMetadata(), latestVersion, latestVersion);
+      return ChangePosition.InVersion.start(latestVersion + 1);
+    }
+    if (start instanceof StartSpec.AtVersion at) {
+      return ChangePosition.InVersion.start(checkedStart(at.version(), latestVersion));
+    }
+    if (start instanceof StartSpec.AtTimestamp at) {
+      return ChangePosition.InVersion.start(
+          checkedStart(versionAtOrAfter(at.epochMillis(), latest), latestVersion));
+    }
+    return ChangePosition.InVersion.start(earliestReadable(latestVersion));
+  }
+
+  private long checkedStart(long version, long latestVersion) {
+    if (version < 0) {
+      throw new DeltaFeedException(
+          DeltaFeedException.Kind.INVALID_START,
+          "Start version " + version + " is negative; versions start at 0");
+    }
+    if (version > latestVersion) {
+      throw new DeltaFeedException(
+          DeltaFeedException.Kind.INVALID_START,
+          "Start version "
+              + version
+              + " of table "
+              + context.table()
+              + " is after its latest version "
+              + latestVersion
+              + "; use a version up to "
+              + latestVersion
+              + ", or start.mode=latest to read only new changes");
+    }
+    Snapshot snapshot;
+    try {
+      snapshot = TableAccess.snapshotAt(context, version);
+    } catch (DeltaFeedException e) {
+      if (e.kind() != DeltaFeedException.Kind.HISTORY_MISSING) {
+        throw e;
+      }
+      throw new DeltaFeedException(
+          DeltaFeedException.Kind.HISTORY_MISSING,
+          "Table "
+              + context.table()
+              + " no longer has the history of version "
+              + version
+              + " (its log was cleaned up); the earliest readable version is "
+              + earliestReadable(latestVersion)
+              + ". Start there, or from a snapshot",
+          e);
+    }
+    requireReadable(snapshot.getMetadata(), version, latestVersion);
+    return version;
+  }
+
+  /** Fails unless the change data feed is on at {@code version}, naming where it is on. */
+  private void requireReadable(Metadata metadata, long version, long latestVersion) {
+    if (TableSchema.of(metadata).changeDataFeedEnabled()) {
+      return;
+    }
+    OptionalLong firstReadable = firstEnabledAfter(version, latestVersion);
+    String way =
+        firstReadable.isPresent()
+            ? "It is enabled from version "
+                + firstReadable.getAsLong()
+                + " on: start at version "
+                + firstReadable.getAsLong()
+                + " or later"
+            : "Enable it with ALTER TABLE ... SET TBLPROPERTIES ('"
+                + TableSchema.CDF_PROPERTY
+                + "'='true'); changes are recorded from then on";
+    throw new DeltaFeedException(
+        DeltaFeedException.Kind.CDF_DISABLED,
+        "The change data feed of table "
+            + context.table()
+            + " is not enabled at version "
+            + version
+            + " ("
+            + TableSchema.CDF_PROPERTY
+            + " is not true). "
+            + way);
+  }
+
+  /** The first version after {@code version} from which the feed stays enabled to the latest. */
+  private OptionalLong firstEnabledAfter(long version, long latestVersion) {
+    if (version >= latestVersion) {
+      return OptionalLong.empty();
+    }
+    OptionalLong candidate = OptionalLong.empty();
+    try {
+      CommitRange range =
+          TableManager.loadCommitRange(context.tableRoot(), CommitBoundary.atVersion(version + 1))
+              .withEndBoundary(CommitBoundary.atVersion(latestVersion))
+              .build(context.engine());
+      try (CloseableIterator<CommitActions> commits =
+          range.getCommitActions(context.engine(), EnumSet.of(DeltaAction.METADATA))) {
+        while (commits.hasNext()) {
+          try (CommitActions commit = commits.next();
+              CloseableIterator<ColumnarBatch> batches = commit.getActions()) {
+            while (batches.hasNext()) {
+              ColumnarBatch batch = batches.next();
+              ColumnVector metadata =
+                  batch.getColumnVector(batch.getSchema().indexOf(DeltaAction.METADATA.colName));
+              for (int row = 0; row < batch.getSize(); row++) {
+                if (metadata.isNullAt(row)) {
+                  continue;
+                }
+                boolean enabled =
+                    TableSchema.of(Metadata.fromColumnVector(metadata, row)).changeDataFeedEnabled();
+                if (!enabled) {
+                  candidate = OptionalLong.empty();
+                } else if (candidate.isEmpty()) {
+                  candidate = OptionalLong.of(commit.getVersion());
+                }
+              }
+            }
+          }
+        }
+      }
+    } catch (Exception e) {
+      throw KernelErrors.translate(context.table(), "versions after " + version, e);
+    }
+    return candidate;
+  }
+
+  private long earliestReadable(long latestVersion) {
+    long earliest = log.earliestCommitVersion();
+    if (earliest < 0) {
+      throw new DeltaFeedException(
+          DeltaFeedException.Kind.TABLE_NOT_FOUND,
+          "Table " + context.table() + " has no commits in its _delta_log folder");
+    }
+    Snapshot snapshot = null;
+    for (long version = earliest; version <= latestVersion && snapshot == null; version++) {
+      // Only a version with a checkpoint at or right before it can be rebuilt after cleanup.
+      try {
+        snapshot = TableAccess.snapshotAt(context, version);
+      } catch (DeltaFeedException e) {
+        if (e.kind() != DeltaFeedException.Kind.HISTORY_MISSING) {
+          throw e;
+        }
+      }
+    }
+    if (snapshot == null) {
+      throw new DeltaFeedException(
+          DeltaFeedException.Kind.HISTORY_MISSING,
+          "Table " + context.table() + " has no version that can be rebuilt from its log");
+    }
+    long version = snapshot.getVersion();
+    if (TableSchema.of(snapshot.getMetadata()).changeDataFeedEnabled()) {
+      return version;
+    }
+    OptionalLong enabled = firstEnabledAfter(version, latestVersion);
+    if (enabled.isEmpty()) {
+      requireReadable(snapshot.getMetadata(), version, latestVersion);
+    }
+    return enabled.getAsLong();
+  }
+
+  private long versionAtOrAfter(long epochMillis, Snapshot latest) {
+    try {
+      return TableManager.loadCommitRange(
+              context.tableRoot(), CommitBoundary.atTimestamp(epochMillis, latest))
+          .build(context.engine())
+          .getStartVersion();
+    } catch (KernelException e) {
+      throw new DeltaFeedException(
+          DeltaFeedException.Kind.INVALID_START,
+          "No version of table "
+              + context.table()
+              + " was committed at or after "
+              + java.time.Instant.ofEpochMilli(epochMillis)
+              + " (its latest version is "
+              + latest.getVersion()
+              + "): "
+              + e.getMessage(),
+          e);
+    }
+  }
+}

@@ -1,0 +1,11 @@
+package io.deltacdf.connect.delta;
+
+import io.delta.kernel.engine.Engine;
+
+/**
+ * What every reader of one table shares.
+ *
+ * @param table the table as the user named it, for messages
+ * @param tableRoot the fully qualified table root that relative log paths resolve against
+ */
+record FeedContext(Engine engine, String table, String tableRoot) {}

@@ -1,0 +1,230 @@
+package io.deltacdf.connect.delta;
+
+import io.deltacdf.connect.change.ChangeType;
+import io.delta.kernel.data.ColumnVector;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.engine.FileReadResult;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.internal.deletionvectors.DeletionVectorUtils;
+import io.delta.kernel.internal.deletionvectors.RoaringBitmapArray;
+import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
+import io.delta.kernel.internal.fs.Path;
+import io.delta.kernel.internal.util.Utils;
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.URI;
+import java.util.Optional;
+
+/**
+ * Streams the change rows of one {@link ChangeFile}, one Parquet batch at a time, starting at a
+ * physical row index. It looks one row ahead so that {@link #hasNext()} is exact, which lets the
+ * feed tell when a row is the last of its file.
+ */
+final class FileRowCursor implements Closeable {
+
+  private static final String CHANGE_TYPE_COLUMN = "_change_type";
+
+  private final FeedContext context;
+  private final long version;
+  private final ChangeFile file;
+  private final TableSchema schema;
+  private final Object[] partitionValues;
+  private final int[] dataOrdinal;
+  private final int changeTypeOrdinal;
+  private final RoaringBitmapArray addDeleted;
+  private final RoaringBitmapArray removeDeleted;
+  private final CloseableIterator<FileReadResult> batches;
+
+  private ColumnarBatch batch;
+  private long batchStartRow;
+  private int rowInBatch;
+  private boolean prefetched;
+  private ChangeType pendingType;
+
+  private ChangeType type;
+  private Object[] values;
+  private long physicalRow;
+
+  FileRowCursor(
+      FeedContext context, long version, ChangeFile file, TableSchema schema, long fromRow) {
+    this.context = context;
+    this.version = version;
+    this.file = file;
+    this.schema = schema;
+    this.partitionValues = PartitionValues.resolve(schema, file.partitionValues());
+    StructType readSchema = schema.physicalDataSchema();
+    this.dataOrdinal = new int[schema.columnCount()];
+    int next = 0;
+    for (int i = 0; i < dataOrdinal.length; i++) {
+      dataOrdinal[i] = schema.isPartitionColumn(i) ? -1 : next++;
+    }
+    if (file.kind() == ChangeFile.Kind.CDC) {
+      readSchema = readSchema.add(CHANGE_TYPE_COLUMN, StringType.STRING);
+      changeTypeOrdinal = next;
+    } else {
+      changeTypeOrdinal = -1;
+    }
+    this.addDeleted = loadDeletionVector(file.addDv());
+    this.removeDeleted = loadDeletionVector(file.removeDv());
+    this.batches = open(readSchema);
+    this.batchStartRow = 0;
+    this.rowInBatch = 0;
+    skipTo(fromRow);
+  }
+
+  ChangeFile file() {
+    return file;
+  }
+
+  boolean hasNext() {
+    if (!prefetched) {
+      prefetched = advance();
+    }
+    return prefetched;
+  }
+
+  /** Moves to the next change row; read it with {@link #type()}, {@link #values()}. */
+  void next() {
+    if (!hasNext()) {
+      throw new IllegalStateException("No more rows in " + file.path());
+    }
+    prefetched = false;
+    type = pendingType;
+    physicalRow = batchStartRow + rowInBatch;
+    values = readValues(rowInBatch);
+    rowInBatch++;
+  }
+
+  ChangeType type() {
+    return type;
+  }
+
+  Object[] values() {
+    return values;
+  }
+
+  /** The physical Parquet row index of the current row. */
+  long physicalRow() {
+    return physicalRow;
+  }
+
+  @Override
+  public void close() throws IOException {
+    batches.close();
+  }
+
+  /** Positions on the next row that is a change, without consuming it. */
+  private boolean advance() {
+    while (true) {
+      if (batch == null || rowInBatch >= batch.getSize()) {
+        if (batch != null) {
+          batchStartRow += batch.getSize();
+        }
+        if (!nextBatch()) {
+          return false;
+        }
+        rowInBatch = 0;
+        continue;
+      }
+      pendingType = changeTypeOf(batchStartRow + rowInBatch, rowInBatch);
+      if (pendingType != null) {
+        return true;
+      }
+      rowInBatch++;
+    }
+  }
+
+  private void skipTo(long fromRow) {
+    while (batchStartRow + (batch == null ? 0 : batch.getSize()) <= fromRow) {
+      if (batch != null) {
+        batchStartRow += batch.getSize();
+      }
+      if (!nextBatch()) {
+        batch = null;
+        return;
+      }
+    }
+    rowInBatch = (int) (fromRow - batchStartRow);
+  }
+
+  private boolean nextBatch() {
+    try {
+      if (!batches.hasNext()) {
+        batch = null;
+        return false;
+      }
+      batch = batches.next().getData();
+      return true;
+    } catch (RuntimeException e) {
+      throw KernelErrors.translate(context.table(), version, file.path(), e);
+    }
+  }
+
+  /** The change a physical row stands for, or null when the row is not a change. */
+  private ChangeType changeTypeOf(long row, int rowInBatch) {
+    switch (file.kind()) {
+      case CDC:
+        return ChangeType.fromLabel(
+            batch.getColumnVector(changeTypeOrdinal).getString(rowInBatch));
+      case ADDED:
+        return isDeleted(addDeleted, row) ? null : ChangeType.INSERT;
+      case REMOVED:
+        return isDeleted(removeDeleted, row) ? null : ChangeType.DELETE;
+      case DV_UPDATE:
+        boolean hiddenNow = isDeleted(addDeleted, row);
+        boolean hiddenBefore = isDeleted(removeDeleted, row);
+        if (hiddenNow == hiddenBefore) {
+          return null;
+        }
+        return hiddenNow ? ChangeType.DELETE : ChangeType.INSERT;
+      default:
+        throw new IllegalStateException("Unknown file kind " + file.kind());
+    }
+  }
+
+  private static boolean isDeleted(RoaringBitmapArray bitmap, long row) {
+    return bitmap != null && bitmap.contains(row);
+  }
+
+  private Object[] readValues(int rowInBatch) {
+    Object[] row = partitionValues.clone();
+    for (int i = 0; i < row.length; i++) {
+      int ordinal = dataOrdinal[i];
+      if (ordinal >= 0) {
+        ColumnVector vector = batch.getColumnVector(ordinal);
+        row[i] = schema.reader(i).readNullable(vector, rowInBatch);
+      }
+    }
+    return row;
+  }
+
+  private RoaringBitmapArray loadDeletionVector(DeletionVectorDescriptor dv) {
+    if (dv == null) {
+      return null;
+    }
+    try {
+      return DeletionVectorUtils.loadNewDvAndBitmap(context.engine(), context.tableRoot(), dv)._2;
+    } catch (RuntimeException e) {
+      throw KernelErrors.translate(context.table(), version, dv.toString(), e);
+    }
+  }
+
+  private CloseableIterator<FileReadResult> open(StructType readSchema) {
+    String absolute =
+        new Path(new Path(URI.create(context.tableRoot())), new Path(URI.create(file.path())))
+            .toString();
+    FileStatus status = FileStatus.of(absolute, Math.max(file.size(), 0), 0);
+    try {
+      return context
+          .engine()
+          .getParquetHandler()
+          .readParquetFiles(Utils.singletonCloseableIterator(status), readSchema, Optional.empty());
+    } catch (IOException | RuntimeException e) {
+      throw KernelErrors.translate(context.table(), version, file.path(), e);
+    }
+  }
+}

@@ -1,0 +1,100 @@
+package io.deltacdf.connect.delta;
+
+import io.delta.kernel.exceptions.TableNotFoundException;
+import io.delta.kernel.exceptions.UnsupportedProtocolVersionException;
+import io.delta.kernel.exceptions.UnsupportedTableFeatureException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
+
+/** Turns Kernel and storage failures into {@link DeltaFeedException}s a user can act on. */
+final class KernelErrors {
+
+  private KernelErrors() {}
+
+  /**
+   * Explains a failure while reading {@code file} (a data, cdc or deletion vector file) of a
+   * version.
+   */
+  static DeltaFeedException translate(String table, long version, String file, Throwable error) {
+    if (error instanceof DeltaFeedException feedError) {
+      return feedError;
+    }
+    if (isMissingFile(error)) {
+      return new DeltaFeedException(
+          DeltaFeedException.Kind.HISTORY_MISSING,
+          "Table "
+              + table
+              + " version "
+              + version
+              + ": file "
+              + file
+              + " no longer exists, most likely removed by VACUUM after its retention period."
+              + " The changes of this version cannot be read. Move the connector's offset past"
+              + " this version (PATCH /connectors/<name>/offsets) or restart it from a fresh"
+              + " snapshot (DELETE its offsets with start.mode=snapshot)",
+          error);
+    }
+    return translate(table, "version " + version + " (" + file + ")", error);
+  }
+
+  /** Explains a failure while reading the table's log at the place {@code where}. */
+  static DeltaFeedException translate(String table, String where, Throwable error) {
+    if (error instanceof DeltaFeedException feedError) {
+      return feedError;
+    }
+    if (error instanceof TableNotFoundException) {
+      return new DeltaFeedException(
+          DeltaFeedException.Kind.TABLE_NOT_FOUND,
+          "No Delta table at "
+              + table
+              + ": the path has no _delta_log folder. Check delta.table.paths and the storage"
+              + " credentials",
+          error);
+    }
+    if (error instanceof UnsupportedTableFeatureException
+        || error instanceof UnsupportedProtocolVersionException) {
+      return new DeltaFeedException(
+          DeltaFeedException.Kind.UNSUPPORTED_TABLE,
+          "Table "
+              + table
+              + " at "
+              + where
+              + " uses a Delta feature that cannot be read by this connector's Delta Kernel: "
+              + error.getMessage(),
+          error);
+    }
+    if (isTransient(error)) {
+      return new DeltaFeedException(
+          DeltaFeedException.Kind.TRANSIENT,
+          "Reading table " + table + " at " + where + " failed: " + error.getMessage(),
+          error);
+    }
+    return new DeltaFeedException(
+        DeltaFeedException.Kind.UNSUPPORTED_TABLE,
+        "Reading table " + table + " at " + where + " failed: " + error.getMessage(),
+        error);
+  }
+
+  static boolean isMissingFile(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof FileNotFoundException || t instanceof NoSuchFileException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isTransient(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof FileNotFoundException) {
+        return false;
+      }
+      if (t instanceof IOException || t instanceof UncheckedIOException) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,98 @@
+package io.deltacdf.connect.delta;
+
+import io.deltacdf.connect.change.FieldType;
+import io.delta.kernel.internal.actions.Metadata;
+import io.delta.kernel.internal.util.ColumnMapping;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The table's shape at one version: logical and physical columns, partitioning, and whether the
+ * change data feed is on. Built once per metadata action, shared by every file of the versions it
+ * governs.
+ */
+final class TableSchema {
+
+  static final String CDF_PROPERTY = "delta.enableChangeDataFeed";
+
+  private final Metadata metadata;
+  private final FieldType.Struct logical;
+  private final StructType physical;
+  private final boolean[] partition;
+  private final ValueReader[] readers;
+
+  private TableSchema(Metadata metadata) {
+    this.metadata = metadata;
+    this.logical = KernelTypes.toStruct(metadata.getSchema());
+    this.physical = metadata.getPhysicalSchema();
+    Set<String> partitionColumns =
+        metadata.getPartitionColNames().stream()
+            .map(name -> name.toLowerCase(Locale.ROOT))
+            .collect(Collectors.toSet());
+    StructType schema = metadata.getSchema();
+    this.partition = new boolean[schema.length()];
+    this.readers = new ValueReader[schema.length()];
+    for (int i = 0; i < schema.length(); i++) {
+      partition[i] = partitionColumns.contains(schema.at(i).getName().toLowerCase(Locale.ROOT));
+      readers[i] = ValueReader.forType(logical.fields().get(i).type());
+    }
+  }
+
+  static TableSchema of(Metadata metadata) {
+    return new TableSchema(metadata);
+  }
+
+  String tableId() {
+    return metadata.getId();
+  }
+
+  FieldType.Struct logical() {
+    return logical;
+  }
+
+  boolean changeDataFeedEnabled() {
+    return Boolean.parseBoolean(metadata.getConfiguration().getOrDefault(CDF_PROPERTY, "false"));
+  }
+
+  Map<String, String> configuration() {
+    return metadata.getConfiguration();
+  }
+
+  int columnCount() {
+    return readers.length;
+  }
+
+  boolean isPartitionColumn(int column) {
+    return partition[column];
+  }
+
+  ValueReader reader(int column) {
+    return readers[column];
+  }
+
+  /** The name data files and partition values use for a column (differs under column mapping). */
+  String physicalName(int column) {
+    return physical.at(column).getName();
+  }
+
+  /** The Parquet read schema for the non-partition columns, in logical column order. */
+  StructType physicalDataSchema() {
+    StructType result = new StructType();
+    for (int i = 0; i < partition.length; i++) {
+      if (!partition[i]) {
+        StructField field = physical.at(i);
+        result = result.add(field);
+      }
+    }
+    return result;
+  }
+
+  boolean columnMappingEnabled() {
+    return ColumnMapping.getColumnMappingMode(metadata.getConfiguration())
+        != ColumnMapping.ColumnMappingMode.NONE;
+  }
+}
