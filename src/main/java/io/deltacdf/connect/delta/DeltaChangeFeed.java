@@ -156,6 +156,8 @@ public final class DeltaChangeFeed implements AutoCloseable {
   // ---- version phase ----
 
   private void startVersions(long version) {
+    // Fails first, with the ways out, if the log no longer reaches back to this version.
+    log.nextCommits(version, 1);
     schema = version == 0 ? null : schemaBefore(version);
     timestamps = CommitTimestamps.startingAt(log, version);
   }
@@ -195,7 +197,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
   private boolean planNextVersion(long version) {
     if (pendingCommits.isEmpty()) {
       closeCommitActions();
-      List<DeltaLog.Commit> commits = log.commitsFrom(version, COMMITS_PER_LISTING);
+      List<DeltaLog.Commit> commits = log.nextCommits(version, COMMITS_PER_LISTING);
       if (commits.isEmpty()) {
         return false;
       }

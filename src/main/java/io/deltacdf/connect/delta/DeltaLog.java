@@ -32,6 +32,19 @@ final class DeltaLog {
    * {@code fromVersion} has not been committed (or was cleaned up).
    */
   List<Commit> commitsFrom(long fromVersion, int limit) {
+    return list(fromVersion, limit, false);
+  }
+
+  /**
+   * Like {@link #commitsFrom}, for a reader that must continue at {@code fromVersion}: fails when
+   * that commit is gone while later ones exist (the log was cleaned up past the reader), instead
+   * of waiting forever for a version that will never appear.
+   */
+  List<Commit> nextCommits(long fromVersion, int limit) {
+    return list(fromVersion, limit, true);
+  }
+
+  private List<Commit> list(long fromVersion, int limit, boolean requireFirst) {
     List<Commit> commits = new ArrayList<>();
     String start = FileNames.listingPrefix(new io.delta.kernel.internal.fs.Path(logPath), fromVersion);
     try (CloseableIterator<FileStatus> files =
@@ -45,6 +58,9 @@ final class DeltaLog {
         }
         long version = Long.parseLong(name.substring(0, 20));
         if (version != expected) {
+          if (requireFirst && commits.isEmpty()) {
+            throw historyMissing(fromVersion, version);
+          }
           break;
         }
         commits.add(new Commit(version, file.getModificationTime()));
@@ -56,6 +72,22 @@ final class DeltaLog {
       throw KernelErrors.translate(context.table(), "its _delta_log folder", e);
     }
     return commits;
+  }
+
+  private DeltaFeedException historyMissing(long version, long firstAvailable) {
+    return new DeltaFeedException(
+        DeltaFeedException.Kind.HISTORY_MISSING,
+        "Table "
+            + context.table()
+            + ": the log of version "
+            + version
+            + " was cleaned up (the oldest commit after it is version "
+            + firstAvailable
+            + "), so the changes from version "
+            + version
+            + " on cannot be read. Move the connector's offset to a later version (PATCH"
+            + " /connectors/<name>/offsets) or restart it from a fresh snapshot (DELETE its"
+            + " offsets with start.mode=snapshot)");
   }
 
   /** The newest committed version at or after {@code knownVersion}, listing only from there. */
