@@ -1,0 +1,185 @@
+package io.deltacdf.connect.delta;
+
+import static io.deltacdf.connect.testing.SparkHarness.sql;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.deltacdf.connect.change.ChangeBatch;
+import io.deltacdf.connect.change.ChangePosition;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Each way a feed cannot be read fails with a message that names table, version and a way out. */
+class ChangeFeedErrorsTest {
+
+  @TempDir Path dir;
+
+  private String table(String name, String properties) {
+    String path = dir.resolve(name).toString();
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, v STRING) USING delta TBLPROPERTIES (%s)",
+        path, properties);
+    return path;
+  }
+
+  private static DeltaFeedException failure(Runnable action) {
+    return assertThrows(DeltaFeedException.class, action::run);
+  }
+
+  private static void readAll(DeltaTable table, ChangePosition from) {
+    try (DeltaChangeFeed feed = table.openFeed(from)) {
+      ChangeBatch batch;
+      do {
+        batch = feed.next(1000);
+      } while (batch != null);
+    }
+  }
+
+  @Test
+  void pathWithoutTable() {
+    String path = dir.resolve("nothing-here").toString();
+    DeltaFeedException error =
+        failure(() -> DeltaTable.open(path, Map.of()).resolveStart(new StartSpec.Snapshot()));
+    assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.TABLE_NOT_FOUND);
+    assertThat(error.getMessage()).contains(path).contains("delta.table.paths");
+  }
+
+  @Test
+  void tableWithoutChangeDataFeed() {
+    String path = table("plain", "'delta.enableChangeDataFeed'='false'");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
+    DeltaFeedException error =
+        failure(() -> DeltaTable.open(path, Map.of()).resolveStart(new StartSpec.Snapshot()));
+    assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.CDF_DISABLED);
+    assertThat(error.getMessage())
+        .contains(path)
+        .contains("version 1")
+        .contains("ALTER TABLE")
+        .contains("delta.enableChangeDataFeed");
+  }
+
+  @Test
+  void startBeforeChangeDataFeedWasEnabledNamesTheFirstReadableVersion() {
+    String path = table("late", "'delta.enableChangeDataFeed'='false'");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
+    sql("ALTER TABLE delta.`%s` SET TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", path);
+    sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path);
+    DeltaTable table = DeltaTable.open(path, Map.of());
+
+    DeltaFeedException error = failure(() -> table.resolveStart(new StartSpec.AtVersion(1)));
+    assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.CDF_DISABLED);
+    assertThat(error.getMessage()).contains("version 1").contains("enabled from version 2");
+
+    assertThat(table.resolveStart(new StartSpec.AtVersion(2)))
+        .isEqualTo(ChangePosition.InVersion.start(2));
+    assertThat(table.resolveStart(new StartSpec.Earliest()))
+        .isEqualTo(ChangePosition.InVersion.start(2));
+  }
+
+  @Test
+  void startOutsideHistory() {
+    String path = table("range", "'delta.enableChangeDataFeed'='true'");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
+    DeltaTable table = DeltaTable.open(path, Map.of());
+
+    DeltaFeedException late = failure(() -> table.resolveStart(new StartSpec.AtVersion(5)));
+    assertThat(late.kind()).isEqualTo(DeltaFeedException.Kind.INVALID_START);
+    assertThat(late.getMessage()).contains("Start version 5").contains("latest version 1");
+
+    DeltaFeedException negative = failure(() -> table.resolveStart(new StartSpec.AtVersion(-1)));
+    assertThat(negative.kind()).isEqualTo(DeltaFeedException.Kind.INVALID_START);
+
+    long future = System.currentTimeMillis() + 3_600_000;
+    DeltaFeedException timestamp =
+        failure(() -> table.resolveStart(new StartSpec.AtTimestamp(future)));
+    assertThat(timestamp.kind()).isEqualTo(DeltaFeedException.Kind.INVALID_START);
+    assertThat(timestamp.getMessage()).contains("latest version is 1");
+  }
+
+  @Test
+  void changeDataFeedTurnedOffMidStream() {
+    String path = table("turned-off", "'delta.enableChangeDataFeed'='true'");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
+    sql("ALTER TABLE delta.`%s` SET TBLPROPERTIES ('delta.enableChangeDataFeed'='false')", path);
+    sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path);
+    DeltaTable table = DeltaTable.open(path, Map.of());
+
+    DeltaFeedException error = failure(() -> readAll(table, ChangePosition.InVersion.start(0)));
+    assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.CDF_DISABLED);
+    assertThat(error.getMessage()).contains(path).contains("at version 2");
+  }
+
+  @Test
+  void vacuumedDataFileNamesVersionAndFile() throws IOException {
+    String path = table("vacuumed", "'delta.enableChangeDataFeed'='true'");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
+    Path dataFile;
+    try (Stream<Path> files = Files.list(Path.of(path))) {
+      dataFile =
+          files.filter(f -> f.getFileName().toString().endsWith(".parquet")).findFirst().orElseThrow();
+    }
+    Files.delete(dataFile);
+    DeltaTable table = DeltaTable.open(path, Map.of());
+
+    DeltaFeedException error = failure(() -> readAll(table, ChangePosition.InVersion.start(0)));
+    assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.HISTORY_MISSING);
+    assertThat(error.getMessage())
+        .contains(path)
+        .contains("version 1")
+        .contains(dataFile.getFileName().toString())
+        .contains("VACUUM")
+        .contains("offsets");
+  }
+
+  @Test
+  void cleanedUpLogNamesTheEarliestReadableVersion() throws IOException {
+    String path =
+        table(
+            "cleaned",
+            "'delta.enableChangeDataFeed'='true', 'delta.checkpointInterval'='2'");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
+    sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path);
+    sql("INSERT INTO delta.`%s` VALUES (3, 'c')", path);
+    Path log = Path.of(path, "_delta_log");
+    Files.delete(log.resolve("00000000000000000000.json"));
+    Files.delete(log.resolve("00000000000000000001.json"));
+    DeltaTable table = DeltaTable.open(path, Map.of());
+
+    DeltaFeedException error = failure(() -> table.resolveStart(new StartSpec.AtVersion(0)));
+    assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.HISTORY_MISSING);
+    assertThat(error.getMessage()).contains("version 0").contains("earliest readable version is 2");
+    assertThat(table.resolveStart(new StartSpec.Earliest()))
+        .isEqualTo(ChangePosition.InVersion.start(2));
+
+    // A stored position in the cleaned-up history fails instead of waiting for version 1.
+    DeltaFeedException resume =
+        failure(() -> readAll(table, ChangePosition.InVersion.start(1)));
+    assertThat(resume.kind()).isEqualTo(DeltaFeedException.Kind.HISTORY_MISSING);
+    assertThat(resume.getMessage())
+        .contains(path)
+        .contains("version 1 was cleaned up")
+        .contains("offsets");
+  }
+
+  @Test
+  void unknownReaderFeatureIsNamed() throws IOException {
+    String path = table("future", "'delta.enableChangeDataFeed'='true'");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
+    Files.writeString(
+        Path.of(path, "_delta_log", "00000000000000000002.json"),
+        "{\"commitInfo\":{\"timestamp\":1,\"operation\":\"UPGRADE\"}}\n"
+            + "{\"protocol\":{\"minReaderVersion\":3,\"minWriterVersion\":7,"
+            + "\"readerFeatures\":[\"timeTravelToTheFuture\"],"
+            + "\"writerFeatures\":[\"timeTravelToTheFuture\"]}}\n");
+    DeltaTable table = DeltaTable.open(path, Map.of());
+
+    DeltaFeedException error = failure(() -> readAll(table, ChangePosition.InVersion.start(0)));
+    assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.UNSUPPORTED_TABLE);
+    assertThat(error.getMessage()).contains(path).contains("timeTravelToTheFuture");
+  }
+}

@@ -1,0 +1,42 @@
+package io.deltacdf.connect.testing;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.delta.DeltaLog;
+import scala.Option;
+
+/** Delta-spark's own answers about a table, in the canonical form of {@link CanonicalRows}. */
+public final class SparkOracle {
+
+  private SparkOracle() {}
+
+  /**
+   * Spark's batch change feed for versions {@code fromVersion..toVersion} (both inclusive), as
+   * canonical rows sorted within each version. Versions without rows have no entry.
+   */
+  public static Map<Long, List<String>> changesByVersion(String tablePath, long fromVersion, long toVersion) {
+    List<Row> rows = SparkHarness.spark().read().format("delta")
+        .option("readChangeFeed", "true")
+        .option("startingVersion", fromVersion)
+        .option("endingVersion", toVersion)
+        .load(tablePath)
+        .collectAsList();
+    Map<Long, List<String>> byVersion = new TreeMap<>();
+    for (Row row : rows) {
+      long version = row.getAs("_commit_version");
+      byVersion.computeIfAbsent(version, v -> new ArrayList<>()).add(CanonicalRows.canonical(row));
+    }
+    byVersion.values().forEach(list -> list.sort(null));
+    return byVersion;
+  }
+
+  /** The table's latest committed version, read fresh from its log. */
+  public static long latestVersion(String tablePath) {
+    return DeltaLog.forTable(SparkHarness.spark(), tablePath)
+        .update(false, Option.empty(), Option.empty())
+        .version();
+  }
+}
