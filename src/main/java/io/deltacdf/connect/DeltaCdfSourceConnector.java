@@ -1,0 +1,190 @@
+package io.deltacdf.connect;
+
+import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.config.StartMode;
+import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.DeltaTable;
+import io.deltacdf.connect.offset.ChangeOffset;
+import io.deltacdf.connect.offset.TablePartition;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.connect.connector.Task;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.ConnectorTransactionBoundaries;
+import org.apache.kafka.connect.source.ExactlyOnceSupport;
+import org.apache.kafka.connect.source.SourceConnector;
+
+/**
+ * Streams the change data feed of Delta tables: one source partition per table, tables spread
+ * over up to {@code tasks.max} tasks, one task per table at a time.
+ */
+public final class DeltaCdfSourceConnector extends SourceConnector {
+
+  private Map<String, String> settings;
+  private DeltaCdfSourceConfig config;
+
+  @Override
+  public String version() {
+    return Version.get();
+  }
+
+  @Override
+  public ConfigDef config() {
+    return DeltaCdfSourceConfig.configDef();
+  }
+
+  @Override
+  public void start(Map<String, String> settings) {
+    this.settings = Map.copyOf(settings);
+    this.config = new DeltaCdfSourceConfig(settings);
+    config.requireConsistent();
+  }
+
+  @Override
+  public Class<? extends Task> taskClass() {
+    return DeltaCdfSourceTask.class;
+  }
+
+  @Override
+  public List<Map<String, String>> taskConfigs(int maxTasks) {
+    List<String> tables = config.tablePaths();
+    int tasks = Math.min(maxTasks, tables.size());
+    List<List<String>> groups = new ArrayList<>();
+    for (int i = 0; i < tasks; i++) {
+      groups.add(new ArrayList<>());
+    }
+    for (int i = 0; i < tables.size(); i++) {
+      groups.get(i % tasks).add(tables.get(i));
+    }
+    List<Map<String, String>> configs = new ArrayList<>();
+    for (List<String> group : groups) {
+      Map<String, String> taskSettings = new HashMap<>(settings);
+      taskSettings.put(DeltaCdfSourceConfig.TASK_TABLES, String.join(",", group));
+      configs.add(taskSettings);
+    }
+    return configs;
+  }
+
+  @Override
+  public void stop() {}
+
+  /**
+   * Checks each setting, then what needs several settings or the tables themselves: that each
+   * path holds a Delta table whose change data feed can be read from the configured start, and
+   * that the key columns exist. Each problem is reported on the key the user has to change.
+   */
+  @Override
+  public Config validate(Map<String, String> connectorConfigs) {
+    Config result = super.validate(connectorConfigs);
+    Map<String, ConfigValue> values = new HashMap<>();
+    result.configValues().forEach(v -> values.put(v.name(), v));
+    if (values.values().stream().anyMatch(v -> !v.errorMessages().isEmpty())) {
+      return result;
+    }
+    DeltaCdfSourceConfig parsed = new DeltaCdfSourceConfig(connectorConfigs);
+    parsed.crossFieldProblems().forEach((key, messages) -> messages.forEach(values.get(key)::addErrorMessage));
+    if (!parsed.crossFieldProblems().isEmpty()) {
+      return result;
+    }
+    for (String table : parsed.tablePaths()) {
+      validateTable(parsed, table, values);
+    }
+    return result;
+  }
+
+  private static void validateTable(
+      DeltaCdfSourceConfig config, String table, Map<String, ConfigValue> values) {
+    DeltaTable deltaTable;
+    try {
+      deltaTable = DeltaTable.open(table, config.hadoopSettings());
+      deltaTable.resolveStart(StartSpecs.of(config));
+    } catch (DeltaFeedException e) {
+      values.get(keyFor(e, config.startMode())).addErrorMessage(e.getMessage());
+      return;
+    } catch (RuntimeException e) {
+      values
+          .get(DeltaCdfSourceConfig.TABLE_PATHS)
+          .addErrorMessage("Table " + table + " cannot be read: " + e.getMessage());
+      return;
+    }
+    try {
+      new io.deltacdf.connect.convert.RecordConverter(
+              table, config.topicFor(table), Map.of(), config.keyColumnsFor(table))
+          .requireKeyColumns(deltaTable.schemaAt(deltaTable.latestVersion()));
+    } catch (IllegalArgumentException e) {
+      String key =
+          config.getString(DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE).isBlank()
+              ? DeltaCdfSourceConfig.KEY_COLUMNS
+              : DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE;
+      values.get(key).addErrorMessage(e.getMessage());
+    }
+  }
+
+  /** The setting a user changes to fix a table error: the path, or the start option. */
+  private static String keyFor(DeltaFeedException error, StartMode mode) {
+    boolean aboutStart =
+        error.kind() == DeltaFeedException.Kind.INVALID_START
+            || error.kind() == DeltaFeedException.Kind.HISTORY_MISSING
+            || error.kind() == DeltaFeedException.Kind.CDF_DISABLED;
+    if (!aboutStart) {
+      return DeltaCdfSourceConfig.TABLE_PATHS;
+    }
+    switch (mode) {
+      case VERSION:
+        return DeltaCdfSourceConfig.START_VERSION;
+      case TIMESTAMP:
+        return DeltaCdfSourceConfig.START_TIMESTAMP;
+      default:
+        return error.kind() == DeltaFeedException.Kind.CDF_DISABLED
+            ? DeltaCdfSourceConfig.TABLE_PATHS
+            : DeltaCdfSourceConfig.START_MODE;
+    }
+  }
+
+  @Override
+  public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {
+    // Replaying from a stored offset yields the same rows in the same order.
+    return ExactlyOnceSupport.SUPPORTED;
+  }
+
+  @Override
+  public ConnectorTransactionBoundaries canDefineTransactionBoundaries(
+      Map<String, String> connectorConfig) {
+    return ConnectorTransactionBoundaries.SUPPORTED;
+  }
+
+  /**
+   * Accepts offsets for the configured tables in the shapes {@link ChangeOffset} documents; a
+   * null offset resets a table to start.mode.
+   */
+  @Override
+  public boolean alterOffsets(
+      Map<String, String> connectorConfig, Map<Map<String, ?>, Map<String, ?>> offsets) {
+    List<String> tables = new DeltaCdfSourceConfig(connectorConfig).tablePaths();
+    for (Map.Entry<Map<String, ?>, Map<String, ?>> entry : offsets.entrySet()) {
+      try {
+        TablePartition partition = TablePartition.fromMap(entry.getKey());
+        if (!tables.contains(partition.table())) {
+          throw new IllegalArgumentException(
+              "Table "
+                  + partition.table()
+                  + " is not one of this connector's tables "
+                  + tables
+                  + "; use the table URI exactly as in "
+                  + DeltaCdfSourceConfig.TABLE_PATHS);
+        }
+        if (entry.getValue() != null) {
+          ChangeOffset.fromMap(entry.getValue());
+        }
+      } catch (IllegalArgumentException e) {
+        throw new ConnectException(e.getMessage(), e);
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,166 @@
+package io.deltacdf.connect;
+
+import io.deltacdf.connect.change.ChangeBatch;
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.ChangeRow;
+import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.convert.RecordConverter;
+import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.DeltaTable;
+import io.deltacdf.connect.offset.ChangeOffset;
+import io.deltacdf.connect.offset.TablePartition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.apache.kafka.connect.source.SourceTask;
+import org.apache.kafka.connect.source.TransactionContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the change feeds of its tables and hands their rows to Connect.
+ *
+ * <p>The loop is synchronous: {@code poll()} reads up to {@code batch.max.rows} rows and returns
+ * them, or waits at most {@link #MAX_IDLE_WAIT_MS} and returns null when every table has caught
+ * up. A task stays on one table until that table's current version is complete, then moves to
+ * the next, so that a version never shares a transaction boundary with half of another table's
+ * version.
+ */
+public final class DeltaCdfSourceTask extends SourceTask {
+
+  private static final Logger log = LoggerFactory.getLogger(DeltaCdfSourceTask.class);
+
+  /** The longest {@code poll()} blocks when there is nothing to read. */
+  static final long MAX_IDLE_WAIT_MS = 100;
+
+  private DeltaCdfSourceConfig config;
+  private List<TableStream> streams;
+  private int current;
+  private TransactionContext transactions;
+  private int rowsInTransaction;
+
+  @Override
+  public String version() {
+    return Version.get();
+  }
+
+  @Override
+  public void start(Map<String, String> settings) {
+    config = new DeltaCdfSourceConfig(settings);
+    transactions = context.transactionContext();
+    List<String> tables = config.taskTables();
+    List<Map<String, String>> partitions =
+        tables.stream().map(t -> new TablePartition(t).toMap()).toList();
+    Map<Map<String, String>, Map<String, Object>> stored =
+        context.offsetStorageReader().offsets(partitions);
+    streams = new ArrayList<>();
+    for (String table : tables) {
+      streams.add(openStream(table, stored.get(new TablePartition(table).toMap())));
+    }
+  }
+
+  private TableStream openStream(String table, Map<String, Object> storedOffset) {
+    try {
+      DeltaTable deltaTable = DeltaTable.open(table, config.hadoopSettings());
+      ChangePosition start;
+      if (storedOffset != null) {
+        start = ChangeOffset.fromMap(storedOffset);
+        log.info("Table {} resumes from its stored offset {}", table, storedOffset);
+      } else {
+        start = deltaTable.resolveStart(StartSpecs.of(config));
+        log.info(
+            "Table {} has no stored offset; start.mode={} starts it at {}",
+            table,
+            config.startMode().configValue(),
+            start);
+      }
+      RecordConverter converter =
+          new RecordConverter(
+              table,
+              config.topicFor(table),
+              new TablePartition(table).toMap(),
+              config.keyColumnsFor(table));
+      converter.requireKeyColumns(deltaTable.schemaAt(deltaTable.latestVersion()));
+      return new TableStream(table, deltaTable, start, converter);
+    } catch (DeltaFeedException | IllegalArgumentException e) {
+      throw new ConnectException(e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public List<SourceRecord> poll() throws InterruptedException {
+    int maxRows = config.batchMaxRows();
+    long pollIntervalMs = config.pollInterval().toMillis();
+    List<SourceRecord> records = new ArrayList<>();
+    int tried = 0;
+    while (records.size() < maxRows && tried < streams.size()) {
+      TableStream stream = streams.get(current);
+      long now = System.currentTimeMillis();
+      ChangeBatch batch =
+          stream.due(now) ? stream.next(maxRows - records.size(), now, pollIntervalMs) : null;
+      if (batch == null) {
+        nextTable();
+        tried++;
+        continue;
+      }
+      tried = 0;
+      boolean versionEnded = add(stream, batch, records);
+      if (versionEnded) {
+        nextTable();
+      }
+    }
+    if (!records.isEmpty()) {
+      return records;
+    }
+    if (transactions != null && rowsInTransaction > 0) {
+      // Every table has caught up: close what is open rather than leave it hanging.
+      transactions.commitTransaction();
+      rowsInTransaction = 0;
+    }
+    Thread.sleep(Math.max(0, Math.min(MAX_IDLE_WAIT_MS, earliestDue() - System.currentTimeMillis())));
+    return null;
+  }
+
+  /** Converts the batch; returns whether its last row completed a commit version. */
+  private boolean add(TableStream stream, ChangeBatch batch, List<SourceRecord> records) {
+    boolean versionEnded = false;
+    for (ChangeRow row : batch.rows()) {
+      SourceRecord record = stream.converter().convert(row, batch.schema());
+      records.add(record);
+      versionEnded = endsVersion(row);
+      if (transactions != null) {
+        rowsInTransaction++;
+        if (versionEnded || rowsInTransaction >= config.transactionMaxRows()) {
+          transactions.commitTransaction(record);
+          rowsInTransaction = 0;
+        }
+      }
+    }
+    return versionEnded;
+  }
+
+  /** After the last row of a version (or of the snapshot), the position is the next version. */
+  private static boolean endsVersion(ChangeRow row) {
+    return row.after() instanceof ChangePosition.InVersion next
+        && next.version() > row.version()
+        && next.fileIndex() == 0
+        && next.nextRow() == 0;
+  }
+
+  private void nextTable() {
+    current = (current + 1) % streams.size();
+  }
+
+  private long earliestDue() {
+    return streams.stream().mapToLong(TableStream::idleUntilMs).min().orElse(0);
+  }
+
+  @Override
+  public void stop() {
+    if (streams != null) {
+      streams.forEach(TableStream::close);
+    }
+  }
+}

@@ -1,0 +1,92 @@
+package io.deltacdf.connect;
+
+import io.deltacdf.connect.change.ChangeBatch;
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.convert.RecordConverter;
+import io.deltacdf.connect.delta.DeltaChangeFeed;
+import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.DeltaTable;
+import io.deltacdf.connect.offset.TablePartition;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+
+/**
+ * One table read by a task: its feed, where it stands, its record converter, and when to look for
+ * new commits after it has caught up.
+ */
+final class TableStream implements AutoCloseable {
+
+  private final String table;
+  private final TablePartition partition;
+  private final DeltaTable deltaTable;
+  private final RecordConverter converter;
+  private ChangePosition position;
+  private DeltaChangeFeed feed;
+  private long idleUntilMs;
+
+  TableStream(
+      String table, DeltaTable deltaTable, ChangePosition start, RecordConverter converter) {
+    this.table = table;
+    this.partition = new TablePartition(table);
+    this.deltaTable = deltaTable;
+    this.position = start;
+    this.converter = converter;
+  }
+
+  String table() {
+    return table;
+  }
+
+  TablePartition partition() {
+    return partition;
+  }
+
+  RecordConverter converter() {
+    return converter;
+  }
+
+  boolean due(long nowMs) {
+    return nowMs >= idleUntilMs;
+  }
+
+  long idleUntilMs() {
+    return idleUntilMs;
+  }
+
+  /**
+   * The next rows, or null when the table has caught up (then it rests until {@code idleUntil}).
+   * Transient storage failures reopen the feed at the last delivered position on the next call.
+   */
+  ChangeBatch next(int maxRows, long nowMs, long pollIntervalMs) {
+    try {
+      if (feed == null) {
+        feed = deltaTable.openFeed(position);
+      }
+      ChangeBatch batch = feed.next(maxRows);
+      if (batch == null) {
+        idleUntilMs = nowMs + pollIntervalMs;
+        return null;
+      }
+      position = batch.after();
+      return batch;
+    } catch (DeltaFeedException e) {
+      closeFeed();
+      if (e.kind() == DeltaFeedException.Kind.TRANSIENT) {
+        throw new RetriableException(e.getMessage(), e);
+      }
+      throw new ConnectException(e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void close() {
+    closeFeed();
+  }
+
+  private void closeFeed() {
+    if (feed != null) {
+      feed.close();
+      feed = null;
+    }
+  }
+}

@@ -1,0 +1,312 @@
+package io.deltacdf.connect.config;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
+
+/** The connector's settings, with typed getters. Each key's documentation sits next to it. */
+public final class DeltaCdfSourceConfig extends AbstractConfig {
+
+  public static final String TABLE_PATHS = "delta.table.paths";
+  public static final String TOPIC_TEMPLATE = "topic.template";
+  public static final String KEY_COLUMNS = "key.columns";
+  public static final String KEY_COLUMNS_BY_TABLE = "key.columns.by.table";
+  public static final String START_MODE = "start.mode";
+  public static final String START_VERSION = "start.version";
+  public static final String START_TIMESTAMP = "start.timestamp";
+  public static final String POLL_INTERVAL_MS = "poll.interval.ms";
+  public static final String BATCH_MAX_ROWS = "batch.max.rows";
+  public static final String TRANSACTION_MAX_ROWS = "transaction.max.rows";
+
+  /** Settings with this prefix go, without it, to the Hadoop file systems (S3, ADLS, GCS). */
+  public static final String HADOOP_PREFIX = "hadoop.";
+
+  /** Task-only: the tables one task reads; set by the connector, never by users. */
+  public static final String TASK_TABLES = "task.tables";
+
+  public static final String TABLE_PLACEHOLDER = "${table}";
+
+  private static final String GROUP_TABLES = "Tables";
+  private static final String GROUP_START = "Start position";
+  private static final String GROUP_POLLING = "Polling and transactions";
+
+  private static final ConfigDef CONFIG_DEF = buildConfigDef();
+
+  public DeltaCdfSourceConfig(Map<String, String> settings) {
+    super(CONFIG_DEF, settings);
+  }
+
+  public static ConfigDef configDef() {
+    return new ConfigDef(CONFIG_DEF);
+  }
+
+  private static ConfigDef buildConfigDef() {
+    ConfigDef def = new ConfigDef();
+    int order = 0;
+    def.define(
+        TABLE_PATHS,
+        Type.LIST,
+        ConfigDef.NO_DEFAULT_VALUE,
+        Validators.nonEmptyList(),
+        Importance.HIGH,
+        "Comma-separated Delta table URIs whose change data feed to stream: plain paths, file:,"
+            + " s3a:, abfs:, abfss: or gs: URIs. Each table needs"
+            + " delta.enableChangeDataFeed=true.",
+        GROUP_TABLES,
+        ++order,
+        Width.LONG,
+        "Delta table paths");
+    def.define(
+        TOPIC_TEMPLATE,
+        Type.STRING,
+        TABLE_PLACEHOLDER,
+        Validators.topicTemplate(),
+        Importance.HIGH,
+        "The topic each table's changes go to. ${table} stands for the last segment of the"
+            + " table's path, so the default sends s3a://bucket/lake/orders to topic 'orders'."
+            + " Two tables may not share a topic.",
+        GROUP_TABLES,
+        ++order,
+        Width.MEDIUM,
+        "Topic template");
+    def.define(
+        KEY_COLUMNS,
+        Type.LIST,
+        "",
+        Importance.MEDIUM,
+        "Comma-separated columns that form each record's key (a struct of these columns)."
+            + " Empty: records have a null key. Records of one key keep their commit order.",
+        GROUP_TABLES,
+        ++order,
+        Width.MEDIUM,
+        "Key columns");
+    def.define(
+        KEY_COLUMNS_BY_TABLE,
+        Type.STRING,
+        "",
+        Validators.keyColumnsByTable(),
+        Importance.MEDIUM,
+        "Per-table key columns that override key.columns, as table:col1,col2;table2:col."
+            + " 'table' is the last segment of the table's path.",
+        GROUP_TABLES,
+        ++order,
+        Width.LONG,
+        "Key columns by table");
+    order = 0;
+    def.define(
+        START_MODE,
+        Type.STRING,
+        StartMode.SNAPSHOT.configValue(),
+        Validators.startMode(),
+        Importance.HIGH,
+        "Where a table's feed starts when the connector has no stored offset for it (a stored"
+            + " offset always wins): snapshot = the current table as inserts, then every change;"
+            + " earliest = the oldest version whose changes can still be read; latest = only"
+            + " changes committed from now on; version = from start.version; timestamp = from"
+            + " the first version committed at or after start.timestamp.",
+        GROUP_START,
+        ++order,
+        Width.SHORT,
+        "Start mode",
+        new StartModeRecommender());
+    def.define(
+        START_VERSION,
+        Type.LONG,
+        null,
+        Validators.nonNegativeOrNull(),
+        Importance.MEDIUM,
+        "The first commit version to read with start.mode=version.",
+        GROUP_START,
+        ++order,
+        Width.SHORT,
+        "Start version");
+    def.define(
+        START_TIMESTAMP,
+        Type.STRING,
+        null,
+        Validators.timestamp(),
+        Importance.MEDIUM,
+        "With start.mode=timestamp: an ISO-8601 instant (2024-05-01T12:00:00Z), a UTC date-time"
+            + " (2024-05-01T12:00:00), a UTC date (2024-05-01) or epoch milliseconds.",
+        GROUP_START,
+        ++order,
+        Width.MEDIUM,
+        "Start timestamp");
+    order = 0;
+    def.define(
+        POLL_INTERVAL_MS,
+        Type.LONG,
+        1000L,
+        ConfigDef.Range.atLeast(1),
+        Importance.MEDIUM,
+        "How often a table that has caught up is checked for new commits. Each check lists the"
+            + " table's _delta_log from the next version only.",
+        GROUP_POLLING,
+        ++order,
+        Width.SHORT,
+        "Poll interval (ms)");
+    def.define(
+        BATCH_MAX_ROWS,
+        Type.INT,
+        10_000,
+        ConfigDef.Range.atLeast(1),
+        Importance.LOW,
+        "The most records one poll returns to the Connect worker.",
+        GROUP_POLLING,
+        ++order,
+        Width.SHORT,
+        "Batch size (rows)");
+    def.define(
+        TRANSACTION_MAX_ROWS,
+        Type.INT,
+        1_000_000,
+        ConfigDef.Range.atLeast(1),
+        Importance.LOW,
+        "With exactly-once support and transaction.boundary=connector, each commit version is"
+            + " one Kafka transaction; a version with more rows than this is split into several"
+            + " transactions at row boundaries.",
+        GROUP_POLLING,
+        ++order,
+        Width.SHORT,
+        "Transaction size bound (rows)");
+    def.defineInternal(TASK_TABLES, Type.LIST, "", Importance.HIGH);
+    return def;
+  }
+
+  public List<String> tablePaths() {
+    return getList(TABLE_PATHS).stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
+  }
+
+  public List<String> taskTables() {
+    return getList(TASK_TABLES);
+  }
+
+  public String topicFor(String tablePath) {
+    return getString(TOPIC_TEMPLATE).replace(TABLE_PLACEHOLDER, TableNames.nameOf(tablePath));
+  }
+
+  public List<String> keyColumnsFor(String tablePath) {
+    List<String> override =
+        Validators.parseKeyColumnsByTable(getString(KEY_COLUMNS_BY_TABLE))
+            .get(TableNames.nameOf(tablePath));
+    if (override != null) {
+      return override;
+    }
+    return getList(KEY_COLUMNS).stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
+  }
+
+  public StartMode startMode() {
+    return StartMode.parse(getString(START_MODE));
+  }
+
+  public OptionalLong startVersion() {
+    Long version = getLong(START_VERSION);
+    return version == null ? OptionalLong.empty() : OptionalLong.of(version);
+  }
+
+  public Optional<Instant> startTimestamp() {
+    String value = getString(START_TIMESTAMP);
+    return value == null || value.isBlank()
+        ? Optional.empty()
+        : Optional.of(Validators.parseTimestamp(value));
+  }
+
+  public Duration pollInterval() {
+    return Duration.ofMillis(getLong(POLL_INTERVAL_MS));
+  }
+
+  public int batchMaxRows() {
+    return getInt(BATCH_MAX_ROWS);
+  }
+
+  public int transactionMaxRows() {
+    return getInt(TRANSACTION_MAX_ROWS);
+  }
+
+  /** The Hadoop file system settings: every {@code hadoop.*} key, without the prefix. */
+  public Map<String, String> hadoopSettings() {
+    Map<String, String> settings = new HashMap<>();
+    originalsWithPrefix(HADOOP_PREFIX).forEach((k, v) -> settings.put(k, String.valueOf(v)));
+    return settings;
+  }
+
+  /**
+   * Problems that involve several settings, by the key they belong to: start options that do
+   * not fit the start mode, and tables whose topics collide.
+   */
+  public Map<String, List<String>> crossFieldProblems() {
+    Map<String, List<String>> problems = new LinkedHashMap<>();
+    StartMode mode = startMode();
+    if (mode == StartMode.VERSION && startVersion().isEmpty()) {
+      add(problems, START_VERSION, "start.mode=version needs start.version (a commit version)");
+    }
+    if (mode == StartMode.TIMESTAMP && startTimestamp().isEmpty()) {
+      add(problems, START_TIMESTAMP, "start.mode=timestamp needs start.timestamp");
+    }
+    if (mode != StartMode.VERSION && startVersion().isPresent()) {
+      add(
+          problems,
+          START_VERSION,
+          "start.version is only used with start.mode=version, but start.mode is "
+              + mode.configValue()
+              + ": remove start.version or set start.mode=version");
+    }
+    if (mode != StartMode.TIMESTAMP && startTimestamp().isPresent()) {
+      add(
+          problems,
+          START_TIMESTAMP,
+          "start.timestamp is only used with start.mode=timestamp, but start.mode is "
+              + mode.configValue()
+              + ": remove start.timestamp or set start.mode=timestamp");
+    }
+    Map<String, String> tableByTopic = new HashMap<>();
+    for (String table : tablePaths()) {
+      String previous = tableByTopic.putIfAbsent(topicFor(table), table);
+      if (previous != null) {
+        add(
+            problems,
+            TOPIC_TEMPLATE,
+            "Tables "
+                + previous
+                + " and "
+                + table
+                + " would both write to topic '"
+                + topicFor(table)
+                + "': tables must have distinct last path segments, or use a topic.template"
+                + " that tells them apart");
+      }
+    }
+    return problems;
+  }
+
+  private static void add(Map<String, List<String>> problems, String key, String message) {
+    problems.computeIfAbsent(key, k -> new ArrayList<>()).add(message);
+  }
+
+  /** Checks what a constructor cannot: throws the first cross-field problem. */
+  public void requireConsistent() {
+    crossFieldProblems().entrySet().stream()
+        .findFirst()
+        .ifPresent(
+            e -> {
+              throw new ConfigException(e.getKey(), null, e.getValue().get(0));
+            });
+  }
+
+  /** Prints the configuration reference (docs/configuration.md is generated from this). */
+  public static void main(String[] args) {
+    System.out.print(ConfigDocs.markdown(CONFIG_DEF));
+  }
+}

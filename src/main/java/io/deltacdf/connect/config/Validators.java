@@ -1,0 +1,123 @@
+package io.deltacdf.connect.config;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
+
+/** Single-setting checks, each with a message that says what a valid value looks like. */
+final class Validators {
+
+  private Validators() {}
+
+  static ConfigDef.Validator nonEmptyList() {
+    return (name, value) -> {
+      if (value == null
+          || ((List<?>) value).stream().allMatch(v -> v.toString().trim().isEmpty())) {
+        throw new ConfigException(
+            name, value, "List at least one Delta table path, e.g. s3a://bucket/lake/orders");
+      }
+    };
+  }
+
+  static ConfigDef.Validator topicTemplate() {
+    return (name, value) -> {
+      String template = value == null ? "" : value.toString();
+      String sample = template.replace(DeltaCdfSourceConfig.TABLE_PLACEHOLDER, "table");
+      if (sample.isEmpty() || sample.length() > 249 || !sample.matches("[a-zA-Z0-9._-]+")) {
+        throw new ConfigException(
+            name,
+            value,
+            "A topic template yields a valid topic name: letters, digits, '.', '_' and '-',"
+                + " with ${table} for the table's name");
+      }
+    };
+  }
+
+  static ConfigDef.Validator startMode() {
+    return (name, value) -> {
+      try {
+        StartMode.parse(String.valueOf(value));
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(name, value, "Use one of " + StartMode.allowed());
+      }
+    };
+  }
+
+  static ConfigDef.Validator nonNegativeOrNull() {
+    return (name, value) -> {
+      if (value != null && (Long) value < 0) {
+        throw new ConfigException(name, value, "Commit versions start at 0");
+      }
+    };
+  }
+
+  static ConfigDef.Validator timestamp() {
+    return (name, value) -> {
+      if (value != null && !value.toString().isBlank()) {
+        try {
+          parseTimestamp(value.toString());
+        } catch (DateTimeParseException e) {
+          throw new ConfigException(
+              name,
+              value,
+              "Use an ISO-8601 instant (2024-05-01T12:00:00Z), a UTC date-time"
+                  + " (2024-05-01T12:00:00), a UTC date (2024-05-01) or epoch milliseconds");
+        }
+      }
+    };
+  }
+
+  static ConfigDef.Validator keyColumnsByTable() {
+    return (name, value) -> {
+      try {
+        parseKeyColumnsByTable(value == null ? "" : value.toString());
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    };
+  }
+
+  static Instant parseTimestamp(String value) {
+    String text = value.trim();
+    if (text.matches("\\d+")) {
+      return Instant.ofEpochMilli(Long.parseLong(text));
+    }
+    if (text.endsWith("Z") || text.matches(".*[+-]\\d\\d:\\d\\d$")) {
+      return java.time.OffsetDateTime.parse(text).toInstant();
+    }
+    if (text.contains("T")) {
+      return LocalDateTime.parse(text).toInstant(ZoneOffset.UTC);
+    }
+    return LocalDate.parse(text).atStartOfDay().toInstant(ZoneOffset.UTC);
+  }
+
+  /** Parses {@code table:col1,col2;table2:col} into table name → columns. */
+  static Map<String, List<String>> parseKeyColumnsByTable(String value) {
+    Map<String, List<String>> result = new LinkedHashMap<>();
+    for (String entry : value.split(";")) {
+      if (entry.isBlank()) {
+        continue;
+      }
+      int colon = entry.indexOf(':');
+      if (colon <= 0 || colon == entry.length() - 1) {
+        throw new IllegalArgumentException(
+            "Entry '" + entry.trim() + "' is not table:col1,col2 (entries separated by ';')");
+      }
+      List<String> columns =
+          Arrays.stream(entry.substring(colon + 1).split(","))
+              .map(String::trim)
+              .filter(s -> !s.isEmpty())
+              .toList();
+      result.put(entry.substring(0, colon).trim(), columns);
+    }
+    return result;
+  }
+}

@@ -1,0 +1,103 @@
+package io.deltacdf.connect.offset;
+
+import io.deltacdf.connect.change.ChangePosition;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Converts a feed position to and from a Connect source offset. An offset names the point just
+ * after the last record delivered: resuming there neither loses nor repeats a row, also inside a
+ * snapshot or a single large version.
+ *
+ * <p>Shapes: {@code {"version": 12}} (the start of version 12, the form users write with the
+ * REST API), {@code {"version": 12, "file": 3, "row": 100}} (inside version 12), and {@code
+ * {"snapshot": true, "version": 12, "path": "...", "row": 100}} (inside the snapshot of version
+ * 12).
+ */
+public final class ChangeOffset {
+
+  static final String VERSION = "version";
+  static final String FILE = "file";
+  static final String ROW = "row";
+  static final String SNAPSHOT = "snapshot";
+  static final String PATH = "path";
+
+  private ChangeOffset() {}
+
+  public static Map<String, Object> toMap(ChangePosition position) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    if (position instanceof ChangePosition.InSnapshot snapshot) {
+      map.put(SNAPSHOT, true);
+      map.put(VERSION, snapshot.version());
+      map.put(PATH, snapshot.path());
+      map.put(ROW, snapshot.nextRow());
+      return map;
+    }
+    ChangePosition.InVersion inVersion = (ChangePosition.InVersion) position;
+    map.put(VERSION, inVersion.version());
+    if (inVersion.fileIndex() != 0 || inVersion.nextRow() != 0) {
+      map.put(FILE, (long) inVersion.fileIndex());
+      map.put(ROW, inVersion.nextRow());
+    }
+    return map;
+  }
+
+  /**
+   * Reads an offset map. Numbers may come back as Integer or Long (JSON storage), and users may
+   * write offsets by hand, so every malformed shape fails with the expected shape in the message.
+   */
+  public static ChangePosition fromMap(Map<String, ?> map) {
+    if (map == null) {
+      throw invalid(null, "the offset is missing");
+    }
+    long version = number(map, VERSION, true);
+    if (version < 0) {
+      throw invalid(map, "version must be 0 or more");
+    }
+    if (Boolean.TRUE.equals(map.get(SNAPSHOT))) {
+      Object path = map.get(PATH);
+      if (!(path instanceof String pathText)) {
+        throw invalid(map, "a snapshot offset needs a string 'path'");
+      }
+      return new ChangePosition.InSnapshot(version, pathText, nonNegative(map, ROW));
+    }
+    if (map.containsKey(SNAPSHOT) && !Boolean.FALSE.equals(map.get(SNAPSHOT))) {
+      throw invalid(map, "'snapshot' must be true or false");
+    }
+    long file = map.containsKey(FILE) ? nonNegative(map, FILE) : 0;
+    long row = map.containsKey(ROW) ? nonNegative(map, ROW) : 0;
+    if (file > Integer.MAX_VALUE) {
+      throw invalid(map, "'file' is too large");
+    }
+    return new ChangePosition.InVersion(version, (int) file, row);
+  }
+
+  private static long nonNegative(Map<String, ?> map, String key) {
+    long value = number(map, key, true);
+    if (value < 0) {
+      throw invalid(map, "'" + key + "' must be 0 or more");
+    }
+    return value;
+  }
+
+  private static long number(Map<String, ?> map, String key, boolean required) {
+    Object value = map.get(key);
+    if (value instanceof Long || value instanceof Integer || value instanceof Short) {
+      return ((Number) value).longValue();
+    }
+    if (value == null && !required) {
+      return 0;
+    }
+    throw invalid(map, "'" + key + "' must be a whole number");
+  }
+
+  private static IllegalArgumentException invalid(Map<String, ?> map, String problem) {
+    return new IllegalArgumentException(
+        "Invalid offset "
+            + map
+            + ": "
+            + problem
+            + ". Expected {\"version\": <commit version>} to start at a version, optionally"
+            + " with \"file\" and \"row\" to resume inside it");
+  }
+}

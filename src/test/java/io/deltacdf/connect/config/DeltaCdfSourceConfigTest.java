@@ -1,0 +1,86 @@
+package io.deltacdf.connect.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigException;
+import org.junit.jupiter.api.Test;
+
+class DeltaCdfSourceConfigTest {
+
+  private static DeltaCdfSourceConfig config(String... keyValues) {
+    Map<String, String> settings = new HashMap<>();
+    settings.put(DeltaCdfSourceConfig.TABLE_PATHS, "s3a://bucket/lake/orders,/data/customers/");
+    for (int i = 0; i < keyValues.length; i += 2) {
+      settings.put(keyValues[i], keyValues[i + 1]);
+    }
+    return new DeltaCdfSourceConfig(settings);
+  }
+
+  @Test
+  void topicsComeFromTheTableFolderName() {
+    DeltaCdfSourceConfig config = config();
+    assertThat(config.topicFor("s3a://bucket/lake/orders")).isEqualTo("orders");
+    assertThat(config.topicFor("/data/customers/")).isEqualTo("customers");
+    assertThat(config(DeltaCdfSourceConfig.TOPIC_TEMPLATE, "cdc.${table}").topicFor("/x/orders"))
+        .isEqualTo("cdc.orders");
+  }
+
+  @Test
+  void perTableKeyColumnsOverrideTheDefault() {
+    DeltaCdfSourceConfig config =
+        config(
+            DeltaCdfSourceConfig.KEY_COLUMNS, "id",
+            DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE, "orders:order_id, region");
+    assertThat(config.keyColumnsFor("s3a://bucket/lake/orders")).containsExactly("order_id", "region");
+    assertThat(config.keyColumnsFor("/data/customers")).containsExactly("id");
+  }
+
+  @Test
+  void startTimestampsInEveryDocumentedForm() {
+    Instant noon = Instant.parse("2024-05-01T12:00:00Z");
+    for (String form : List.of("2024-05-01T12:00:00Z", "2024-05-01T14:00:00+02:00", "2024-05-01T12:00:00", String.valueOf(noon.toEpochMilli()))) {
+      assertThat(config("start.mode", "timestamp", "start.timestamp", form).startTimestamp())
+          .as(form)
+          .contains(noon);
+    }
+    assertThat(config("start.mode", "timestamp", "start.timestamp", "2024-05-01").startTimestamp())
+        .contains(Instant.parse("2024-05-01T00:00:00Z"));
+  }
+
+  @Test
+  void conflictsAndCollisionsLandOnTheirKeys() {
+    assertThat(config("start.mode", "version").crossFieldProblems())
+        .containsOnlyKeys(DeltaCdfSourceConfig.START_VERSION);
+    assertThat(config("start.version", "3").crossFieldProblems())
+        .containsOnlyKeys(DeltaCdfSourceConfig.START_VERSION);
+    assertThat(
+            config(DeltaCdfSourceConfig.TABLE_PATHS, "/a/orders,/b/orders").crossFieldProblems())
+        .containsOnlyKeys(DeltaCdfSourceConfig.TOPIC_TEMPLATE);
+  }
+
+  @Test
+  void singleSettingErrorsSayWhatIsValid() {
+    assertThatThrownBy(() -> config("start.mode", "yesterday"))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("snapshot, earliest, latest, version, timestamp");
+    assertThatThrownBy(() -> config("start.version", "-1"))
+        .hasMessageContaining("Commit versions start at 0");
+    assertThatThrownBy(() -> config(DeltaCdfSourceConfig.TABLE_PATHS, " "))
+        .hasMessageContaining("at least one Delta table path");
+    assertThatThrownBy(() -> config(DeltaCdfSourceConfig.TOPIC_TEMPLATE, "bad topic/${table}"))
+        .hasMessageContaining("valid topic name");
+    assertThatThrownBy(() -> config(DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE, "orders"))
+        .hasMessageContaining("table:col1,col2");
+  }
+
+  @Test
+  void hadoopSettingsLoseTheirPrefix() {
+    assertThat(config("hadoop.fs.s3a.endpoint", "http://127.0.0.1:9000").hadoopSettings())
+        .containsEntry("fs.s3a.endpoint", "http://127.0.0.1:9000");
+  }
+}

@@ -1,0 +1,45 @@
+package io.deltacdf.connect.offset;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.deltacdf.connect.change.ChangePosition;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ChangeOffsetTest {
+
+  @Test
+  void positionsSurviveTheRoundTrip() {
+    for (ChangePosition position :
+        List.of(
+            ChangePosition.InVersion.start(12),
+            new ChangePosition.InVersion(12, 3, 100),
+            new ChangePosition.InSnapshot(7, "part=1/a b.parquet", 5),
+            ChangePosition.InSnapshot.start(7))) {
+      assertThat(ChangeOffset.fromMap(ChangeOffset.toMap(position))).isEqualTo(position);
+    }
+  }
+
+  @Test
+  void numbersMayComeBackAsIntegers() {
+    assertThat(ChangeOffset.fromMap(Map.of("version", 4, "file", 1, "row", 9)))
+        .isEqualTo(new ChangePosition.InVersion(4, 1, 9));
+    assertThat(ChangeOffset.fromMap(Map.of("version", 4)))
+        .isEqualTo(ChangePosition.InVersion.start(4));
+  }
+
+  @Test
+  void malformedOffsetsSayWhatIsExpected() {
+    assertThatThrownBy(() -> ChangeOffset.fromMap(Map.of("version", "five")))
+        .hasMessageContaining("'version' must be a whole number")
+        .hasMessageContaining("{\"version\": <commit version>}");
+    assertThatThrownBy(() -> ChangeOffset.fromMap(Map.of("version", -2L)))
+        .hasMessageContaining("0 or more");
+    assertThatThrownBy(() -> ChangeOffset.fromMap(Map.of("snapshot", true, "version", 1L)))
+        .hasMessageContaining("'path'");
+    assertThatThrownBy(() -> TablePartition.fromMap(Map.of("tbl", "x")))
+        .hasMessageContaining("{\"table\"");
+  }
+}
