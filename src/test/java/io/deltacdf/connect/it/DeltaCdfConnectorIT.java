@@ -1,0 +1,322 @@
+package io.deltacdf.connect.it;
+
+import static io.deltacdf.connect.testing.SparkHarness.spark;
+import static io.deltacdf.connect.testing.SparkHarness.sql;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.deltacdf.connect.DeltaCdfSourceConnector;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The connector on a real KRaft broker and a real distributed Connect worker, deployed only
+ * through the REST API. One cluster serves the whole class; each test uses its own tables,
+ * connector names and topics.
+ */
+class DeltaCdfConnectorIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(90);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir static Path dir;
+  private static KafkaCluster cluster;
+
+  @BeforeAll
+  static void startCluster() {
+    cluster = KafkaCluster.builder().start();
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void snapshotThenLiveChangesMatchSpark() {
+    String path = table("customers");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'ann'), (2, 'bob'), (3, 'cy')", path);
+    deploy("snapshot-live", config(path, "snapshot-live.${table}"));
+
+    List<ConsumerRecord<byte[], byte[]>> snapshot = read("snapshot-live.customers", 3);
+    assertThat(snapshot)
+        .extracting(r -> TopicReader.header(r, "_change_type"))
+        .containsOnly("insert");
+    assertThat(snapshot).extracting(r -> TopicReader.longHeader(r, "_commit_version")).containsOnly(1L);
+    assertThat(snapshot)
+        .extracting(r -> TopicReader.jsonKey(r.key()).get("id").asLong())
+        .containsExactlyInAnyOrder(1L, 2L, 3L);
+    assertThat(snapshot)
+        .allSatisfy(
+            r ->
+                assertThat(r.timestamp())
+                    .isEqualTo(TopicReader.longHeader(r, "_commit_timestamp")));
+
+    sql("UPDATE delta.`%s` SET name = 'bobby' WHERE id = 2", path);
+    sql("DELETE FROM delta.`%s` WHERE id = 3", path);
+    List<ConsumerRecord<byte[], byte[]>> all = read("snapshot-live.customers", 6);
+    assertThat(describe(all)).containsExactlyInAnyOrderElementsOf(sparkChanges(path, 1));
+  }
+
+  @Test
+  void everyStartModeStartsWhereItSays() throws InterruptedException {
+    String path = table("modes");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
+    sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path);
+    Thread.sleep(50);
+    long beforeThird = System.currentTimeMillis();
+    Thread.sleep(50);
+    sql("INSERT INTO delta.`%s` VALUES (3, 'c')", path);
+
+    deploy("mode-earliest", config(path, "earliest.${table}", "start.mode", "earliest"));
+    deploy("mode-version", config(path, "version.${table}", "start.mode", "version", "start.version", "2"));
+    deploy(
+        "mode-timestamp",
+        config(path, "timestamp.${table}", "start.mode", "timestamp", "start.timestamp", Long.toString(beforeThird)));
+    deploy("mode-latest", config(path, "latest.${table}", "start.mode", "latest"));
+    awaitFirstPoll("mode-latest");
+    sql("INSERT INTO delta.`%s` VALUES (4, 'd')", path);
+
+    assertThat(versions(read("earliest.modes", 4))).containsExactly(1L, 2L, 3L, 4L);
+    assertThat(versions(read("version.modes", 3))).containsExactly(2L, 3L, 4L);
+    assertThat(versions(read("timestamp.modes", 2))).containsExactly(3L, 4L);
+    assertThat(versions(read("latest.modes", 1))).containsExactly(4L);
+  }
+
+  @Test
+  void manyTablesSpreadOverTwoTasks() {
+    List<String> paths = new ArrayList<>();
+    for (String name : List.of("alpha", "beta", "gamma")) {
+      String path = table(name);
+      sql("INSERT INTO delta.`%s` VALUES (1, '%s'), (2, '%s')", path, name, name);
+      paths.add(path);
+    }
+    Map<String, String> config = config(String.join(",", paths), "many.${table}");
+    config.put("tasks.max", "2");
+    deploy("many", config, 2);
+
+    for (String name : List.of("alpha", "beta", "gamma")) {
+      List<ConsumerRecord<byte[], byte[]>> records = read("many." + name, 2);
+      assertThat(records)
+          .extracting(r -> TopicReader.jsonValue(r.value()).get("name").asText())
+          .containsOnly(name);
+    }
+    assertThat(cluster.rest().offsets("many").get("offsets")).hasSize(3);
+  }
+
+  @Test
+  void workerRestartInsideALargeVersionLosesNothing() {
+    String path = table("large");
+    int rows = 20_000;
+    spark()
+        .range(0, rows, 1, 4)
+        .selectExpr("id", "concat('name-', id) AS name")
+        .write()
+        .format("delta")
+        .mode("append")
+        .save(path);
+    Map<String, String> config = config(path, "restart.${table}");
+    config.put("batch.max.rows", "100");
+    deploy("restart", config);
+
+    List<ConsumerRecord<byte[], byte[]>> beforeStop =
+        TopicReader.readAll(cluster.bootstrapServers(), "restart.large", 2_000, WAIT, false);
+    cluster.stopWorker();
+    cluster.startWorker();
+    cluster.rest().awaitRunning("restart", 1, WAIT);
+    List<ConsumerRecord<byte[], byte[]>> all =
+        TopicReader.readUntilQuiet(
+            cluster.bootstrapServers(), "restart.large", Duration.ofSeconds(5), WAIT, false);
+
+    Set<Long> ids = new HashSet<>();
+    all.forEach(r -> ids.add(TopicReader.jsonValue(r.value()).get("id").asLong()));
+    System.out.printf(
+        "restart: %d records before the stop, %d in all, %d distinct, %d duplicates%n",
+        beforeStop.size(), all.size(), ids.size(), all.size() - ids.size());
+    assertThat(beforeStop.size()).isLessThan(rows);
+    assertThat(ids).hasSize(rows);
+  }
+
+  @Test
+  void offsetsCanBeMovedToAVersionAndReset() {
+    String path = table("movable");
+    for (int i = 1; i <= 3; i++) {
+      sql("INSERT INTO delta.`%s` VALUES (%d, 'v%d')", path, i, i);
+    }
+    deploy("movable", config(path, "movable.${table}", "start.mode", "earliest"));
+    assertThat(versions(read("movable.movable", 3))).containsExactly(1L, 2L, 3L);
+
+    cluster.rest().stop("movable");
+    cluster.rest().awaitStopped("movable", WAIT);
+    ConnectRest.Response malformed =
+        cluster.rest().patchOffsets("movable", offsetsBody(path, Map.of("version", "two")));
+    assertThat(malformed.status()).isGreaterThanOrEqualTo(400);
+    assertThat(malformed.body().toString()).contains("'version' must be a whole number");
+
+    ConnectRest.Response moved =
+        cluster.rest().patchOffsets("movable", offsetsBody(path, Map.of("version", 2)));
+    assertThat(moved.status()).as(moved.body().toString()).isEqualTo(200);
+    cluster.rest().resume("movable");
+    cluster.rest().awaitRunning("movable", 1, WAIT);
+    assertThat(versions(read("movable.movable", 5))).containsExactly(1L, 2L, 3L, 2L, 3L);
+
+    cluster.rest().stop("movable");
+    cluster.rest().awaitStopped("movable", WAIT);
+    assertThat(cluster.rest().deleteOffsets("movable").status()).isEqualTo(200);
+    cluster.rest().resume("movable");
+    cluster.rest().awaitRunning("movable", 1, WAIT);
+    assertThat(versions(read("movable.movable", 8))).endsWith(1L, 2L, 3L);
+  }
+
+  @Test
+  void validateReportsEachProblemOnItsKey() {
+    String good = table("valid");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", good);
+    String noCdf = dir.resolve("no-cdf").toString();
+    sql("CREATE TABLE delta.`%s` (id BIGINT) USING delta", noCdf);
+
+    assertError(Map.of("delta.table.paths", dir.resolve("missing").toString()), "delta.table.paths", "No Delta table");
+    assertError(Map.of("delta.table.paths", noCdf), "delta.table.paths", "not enabled");
+    assertError(
+        Map.of("delta.table.paths", good, "start.mode", "version", "start.version", "9"),
+        "start.version",
+        "after its latest version 1");
+    assertError(
+        Map.of("delta.table.paths", good, "start.mode", "timestamp", "start.timestamp", "next tuesday"),
+        "start.timestamp",
+        "ISO-8601");
+    assertError(Map.of("delta.table.paths", good, "key.columns", "nope"), "key.columns", "'nope' is not a column");
+    assertError(Map.of("delta.table.paths", good, "start.version", "0"), "start.version", "only used with start.mode=version");
+    assertError(Map.of("delta.table.paths", good + "," + good + "/"), "topic.template", "would both write to topic");
+
+    JsonNode clean = validate(Map.of("delta.table.paths", good));
+    assertThat(clean.get("error_count").asInt()).as(clean.toString()).isZero();
+  }
+
+  // ---- helpers ----
+
+  private static String table(String name) {
+    String path = dir.resolve(name).toString();
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+        path);
+    return path;
+  }
+
+  private static Map<String, String> config(String paths, String topicTemplate, String... extra) {
+    Map<String, String> config = withClass(Map.of());
+    config.put("tasks.max", "1");
+    config.put("delta.table.paths", paths);
+    config.put("topic.template", topicTemplate);
+    config.put("key.columns", "id");
+    config.put("poll.interval.ms", "200");
+    for (int i = 0; i < extra.length; i += 2) {
+      config.put(extra[i], extra[i + 1]);
+    }
+    return config;
+  }
+
+  private static Map<String, String> withClass(Map<String, String> settings) {
+    Map<String, String> config = new HashMap<>(settings);
+    config.put("connector.class", DeltaCdfSourceConnector.class.getName());
+    return config;
+  }
+
+  private static void deploy(String name, Map<String, String> config) {
+    deploy(name, config, 1);
+  }
+
+  private static void deploy(String name, Map<String, String> config, int tasks) {
+    cluster.rest().putConfig(name, config);
+    cluster.rest().awaitRunning(name, tasks, WAIT);
+  }
+
+  /** A latest-mode task resolves "latest" when it starts; give it that moment. */
+  private static void awaitFirstPoll(String name) throws InterruptedException {
+    cluster.rest().awaitRunning(name, 1, WAIT);
+    Thread.sleep(1_000);
+  }
+
+  private static List<ConsumerRecord<byte[], byte[]>> read(String topic, int count) {
+    List<ConsumerRecord<byte[], byte[]>> records =
+        TopicReader.readAll(cluster.bootstrapServers(), topic, count, WAIT, false);
+    assertThat(records).as("records on %s", topic).hasSize(count);
+    return records;
+  }
+
+  private static List<Long> versions(List<ConsumerRecord<byte[], byte[]>> records) {
+    return records.stream().map(r -> TopicReader.longHeader(r, "_commit_version")).toList();
+  }
+
+  private static List<String> describe(List<ConsumerRecord<byte[], byte[]>> records) {
+    return records.stream()
+        .map(
+            r -> {
+              JsonNode value = TopicReader.jsonValue(r.value());
+              return String.format(
+                  "%s v%d @%d id=%d name=%s",
+                  TopicReader.header(r, "_change_type"),
+                  TopicReader.longHeader(r, "_commit_version"),
+                  TopicReader.longHeader(r, "_commit_timestamp"),
+                  value.get("id").asLong(),
+                  value.get("name").asText());
+            })
+        .toList();
+  }
+
+  private static List<String> sparkChanges(String path, long fromVersion) {
+    List<Row> rows =
+        spark()
+            .read()
+            .format("delta")
+            .option("readChangeFeed", "true")
+            .option("startingVersion", fromVersion)
+            .load(path)
+            .collectAsList();
+    return rows.stream()
+        .map(
+            row ->
+                String.format(
+                    "%s v%d @%d id=%d name=%s",
+                    row.<String>getAs("_change_type"),
+                    row.<Long>getAs("_commit_version"),
+                    ((java.time.Instant) row.getAs("_commit_timestamp")).toEpochMilli(),
+                    row.<Long>getAs("id"),
+                    row.<String>getAs("name")))
+        .toList();
+  }
+
+  private static JsonNode offsetsBody(String path, Map<String, Object> offset) {
+    Map<String, Object> entry = Map.of("partition", Map.of("table", path), "offset", offset);
+    return JSON.valueToTree(Map.of("offsets", List.of(entry)));
+  }
+
+  private static JsonNode validate(Map<String, String> settings) {
+    Map<String, String> config = withClass(settings);
+    config.put("name", "validated");
+    return cluster.rest().validate("DeltaCdfSourceConnector", config);
+  }
+
+  private static void assertError(Map<String, String> settings, String key, String message) {
+    JsonNode response = validate(settings);
+    Map<String, List<String>> errors = ConnectRest.errorsByKey(response);
+    assertThat(errors).as("%s -> %s", settings, errors).containsKey(key);
+    assertThat(String.join(" | ", errors.get(key))).contains(message);
+  }
+}

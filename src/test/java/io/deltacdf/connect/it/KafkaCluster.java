@@ -1,0 +1,244 @@
+package io.deltacdf.connect.it;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * One in-process KRaft broker plus one distributed Connect worker, for end-to-end tests.
+ *
+ * <p>The worker can be stopped and started again on the same broker and internal topics, so a
+ * restarted worker resumes from the stored offsets. Build with {@code separateWorkerJvm(true)}
+ * to also be able to {@link #killWorker() kill} it.
+ */
+public final class KafkaCluster implements AutoCloseable {
+
+  private static final Duration WORKER_START_TIMEOUT = Duration.ofSeconds(60);
+
+  private final Path dir;
+  private final KafkaBroker broker;
+  private final Map<String, String> workerProps;
+  private final boolean separateWorkerJvm;
+  private ConnectWorker worker;
+  private ConnectRest rest;
+
+  private KafkaCluster(Builder builder) throws IOException {
+    dir = Files.createTempDirectory("kafka-cluster-");
+    try {
+      broker = KafkaBroker.start(dir);
+    } catch (RuntimeException e) {
+      deleteRecursively(dir);
+      throw e;
+    }
+    workerProps = workerProps(broker.bootstrapServers(), builder);
+    separateWorkerJvm = builder.separateWorkerJvm;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public String bootstrapServers() {
+    return broker.bootstrapServers();
+  }
+
+  /** The REST base URL of the running worker; it changes when the worker is restarted. */
+  public URI connectUrl() {
+    return running().url();
+  }
+
+  /** A client for the running worker; fetch it again after a restart (new port). */
+  public ConnectRest rest() {
+    running();
+    return rest;
+  }
+
+  /** Starts the worker and waits until {@code GET /health} answers 200. */
+  public void startWorker() {
+    if (worker != null) {
+      throw new IllegalStateException("The worker is already running");
+    }
+    worker = separateWorkerJvm
+        ? ForkedWorker.start(workerProps, dir)
+        : InProcessWorker.start(workerProps);
+    rest = new ConnectRest(worker.url());
+    awaitHealthy();
+  }
+
+  /** Stops the worker gracefully: tasks stop and commit their offsets. No-op when stopped. */
+  public void stopWorker() {
+    if (worker != null) {
+      ConnectWorker stopping = worker;
+      worker = null;
+      stopping.stop();
+    }
+  }
+
+  /**
+   * Crashes the worker (SIGKILL): tasks are not stopped, offsets since the last periodic flush
+   * (500 ms; widen it with {@code workerProperty("offset.flush.interval.ms", …)}) are lost, and
+   * open transactions stay open until the next task instance fences them. Only with
+   * {@code separateWorkerJvm(true)}. The next {@link #startWorker()} takes ~5 s: the group waits
+   * for the dead member's session to expire.
+   */
+  public void killWorker() {
+    running().kill();
+    worker = null;
+  }
+
+  @Override
+  public void close() {
+    try {
+      stopWorker();
+    } finally {
+      try {
+        broker.close();
+      } finally {
+        deleteRecursively(dir);
+      }
+    }
+  }
+
+  private ConnectWorker running() {
+    if (worker == null) {
+      throw new IllegalStateException("The worker is not running");
+    }
+    return worker;
+  }
+
+  private void awaitHealthy() {
+    long deadline = System.nanoTime() + WORKER_START_TIMEOUT.toNanos();
+    String last = "no answer";
+    while (System.nanoTime() < deadline) {
+      String death = worker.deathReport();
+      if (death != null) {
+        ConnectWorker dead = worker;
+        worker = null;
+        dead.kill(); // only a forked worker dies: this just reaps the process
+        throw new IllegalStateException(death);
+      }
+      try {
+        ConnectRest.Response health = rest.get("/health");
+        if (health.status() == 200) {
+          return;
+        }
+        last = health.toString();
+      } catch (UncheckedIOException e) {
+        last = e.getMessage(); // a forked worker is not listening yet
+      }
+      sleep(100);
+    }
+    throw new IllegalStateException("Connect worker not healthy after " + WORKER_START_TIMEOUT
+        + ": " + last);
+  }
+
+  private static Map<String, String> workerProps(String bootstrapServers, Builder builder) {
+    // A fresh group and fresh internal topics per cluster: clusters never share state.
+    String group = "connect-" + UUID.randomUUID().toString().substring(0, 8);
+    Map<String, String> p = new HashMap<>();
+    p.put("bootstrap.servers", bootstrapServers);
+    p.put("group.id", group);
+    p.put("config.storage.topic", group + "-configs");
+    p.put("offset.storage.topic", group + "-offsets");
+    p.put("status.storage.topic", group + "-status");
+    p.put("config.storage.replication.factor", "1");
+    p.put("offset.storage.replication.factor", "1");
+    p.put("status.storage.replication.factor", "1");
+    p.put("offset.storage.partitions", "1");
+    p.put("status.storage.partitions", "1");
+    p.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+    p.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+    p.put("key.converter.schemas.enable", "true");
+    p.put("value.converter.schemas.enable", "true");
+    p.put("offset.flush.interval.ms", "500");
+    p.put("listeners", "http://localhost:0");
+    // Scanning the whole (Spark-sized) classpath for plugins costs ~10 s and ~500 MB.
+    p.put("plugin.discovery", "service_load");
+    // Short enough that a killed worker leaves the group within seconds; the rebalance timeout
+    // also caps every REST call to the herder, so it stays generous.
+    p.put("session.timeout.ms", "5000");
+    p.put("heartbeat.interval.ms", "1000");
+    p.put("rebalance.timeout.ms", "20000");
+    p.put("scheduled.rebalance.max.delay.ms", "0");
+    if (builder.exactlyOnce) {
+      p.put("exactly.once.source.support", "enabled");
+      // Transactions of a killed worker time out quickly (see KafkaBroker).
+      p.put("producer.transaction.timeout.ms", "10000");
+    }
+    p.putAll(builder.extraWorkerProps);
+    return p;
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void deleteRecursively(Path root) {
+    try (Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Options; {@link #start()} starts the broker and the worker. */
+  public static final class Builder {
+
+    private boolean exactlyOnce;
+    private boolean separateWorkerJvm;
+    private final Map<String, String> extraWorkerProps = new HashMap<>();
+
+    private Builder() {}
+
+    /** Sets {@code exactly.once.source.support=enabled} on the worker. */
+    public Builder exactlyOnce(boolean enabled) {
+      exactlyOnce = enabled;
+      return this;
+    }
+
+    /**
+     * Runs the worker in a child JVM (~2 s per start instead of ~0.2 s) so that
+     * {@link #killWorker()} works. The child uses the test classpath without plugin isolation,
+     * as the in-process worker does.
+     */
+    public Builder separateWorkerJvm(boolean enabled) {
+      separateWorkerJvm = enabled;
+      return this;
+    }
+
+    /** Adds or overrides one worker property (applies to every start). */
+    public Builder workerProperty(String key, String value) {
+      extraWorkerProps.put(key, value);
+      return this;
+    }
+
+    public KafkaCluster start() {
+      KafkaCluster cluster;
+      try {
+        cluster = new KafkaCluster(this);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      try {
+        cluster.startWorker();
+        return cluster;
+      } catch (RuntimeException e) {
+        cluster.close();
+        throw e;
+      }
+    }
+  }
+}
