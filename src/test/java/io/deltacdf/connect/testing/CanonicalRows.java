@@ -68,9 +68,10 @@ public final class CanonicalRows {
   public static String canonical(Row sparkRow) {
     StructType schema = sparkRow.schema();
     StringJoiner columns = new StringJoiner(", ", "{", "}");
-    for (StructField field : schema.fields()) {
+    for (int i = 0; i < schema.fields().length; i++) {
+      StructField field = schema.fields()[i];
       if (!CDF_COLUMNS.contains(field.name())) {
-        columns.add(field.name() + "=" + spark(field.dataType(), sparkRow.get(schema.fieldIndex(field.name()))));
+        columns.add(field.name() + "=" + spark(field.dataType(), sparkRow.get(i)));
       }
     }
     Instant commitTime = sparkRow.getAs("_commit_timestamp");

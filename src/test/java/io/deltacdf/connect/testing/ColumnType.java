@@ -32,7 +32,7 @@ public enum ColumnType {
   DECIMAL_38_18("DECIMAL(38,18)", new FieldType.Decimal(38, 18), r -> decimal(r, 38, 18)),
   STRING("STRING", prim(PrimitiveKind.STRING), ColumnType::stringLiteral),
   BINARY("BINARY", prim(PrimitiveKind.BINARY), ColumnType::binaryLiteral),
-  DATE("DATE", prim(PrimitiveKind.DATE), r -> "DATE'" + randomDate(r) + "'"),
+  DATE("DATE", prim(PrimitiveKind.DATE), r -> "DATE'" + pick(r, "0001-01-01", "1582-10-04", "9999-12-31", LocalDate.ofEpochDay(-25_000 + r.nextInt(75_000))) + "'"),
   TIMESTAMP("TIMESTAMP", prim(PrimitiveKind.TIMESTAMP), r -> "TIMESTAMP'" + randomDateTime(r) + "'"),
   TIMESTAMP_NTZ("TIMESTAMP_NTZ", prim(PrimitiveKind.TIMESTAMP_NTZ), r -> "TIMESTAMP_NTZ'" + randomDateTime(r) + "'"),
   STRUCT(
@@ -126,16 +126,11 @@ public enum ColumnType {
     return "X'" + HexFormat.of().formatHex(bytes) + "'";
   }
 
-  private static LocalDate randomDate(Random r) {
-    return r.nextInt(20) == 0
-        ? LocalDate.parse(pick(r, "0001-01-01", "1582-10-04", "9999-12-31", "1970-01-01").toString())
-        : LocalDate.ofEpochDay(-25_000 + r.nextInt(75_000));
-  }
-
-  /** A timestamp text with microseconds, between about 1906 and 2096. */
+  /** A timestamp text with microseconds, mostly between 1906 and 2096. */
   private static String randomDateTime(Random r) {
     long micros = -2_000_000_000_000_000L + (long) (r.nextDouble() * 6_000_000_000_000_000L);
-    return MICROS.format(LocalDateTime.ofInstant(Instant.EPOCH.plus(micros, ChronoUnit.MICROS), ZoneOffset.UTC));
+    return pick(r, "0001-01-01 00:00:00.000001", "1969-12-31 23:59:59.999999", "9999-12-31 23:59:59.999999",
+        MICROS.format(LocalDateTime.ofInstant(Instant.EPOCH.plus(micros, ChronoUnit.MICROS), ZoneOffset.UTC))).toString();
   }
 
   private static String arrayLiteral(Random r) {

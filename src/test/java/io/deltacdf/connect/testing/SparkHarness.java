@@ -20,7 +20,10 @@ public final class SparkHarness {
     return Holder.SPARK;
   }
 
-  /** Runs one SQL statement built with {@link String#format}, failing on error. */
+  /**
+   * Runs one SQL statement built with {@link String#format}, failing on error. Without args the
+   * statement is taken verbatim, so a {@code %} in it (modulo) needs no escaping.
+   */
   public static void sql(String fmt, Object... args) {
     String statement = args.length == 0 ? fmt : String.format(fmt, args);
     spark().sql(statement).collect();
