@@ -25,6 +25,7 @@ public final class KafkaCluster implements AutoCloseable {
 
   private final Path dir;
   private final KafkaBroker broker;
+  private final String bootstrapServers;
   private final Map<String, String> workerProps;
   private final boolean separateWorkerJvm;
   private ConnectWorker worker;
@@ -33,12 +34,14 @@ public final class KafkaCluster implements AutoCloseable {
   private KafkaCluster(Builder builder) throws IOException {
     dir = Files.createTempDirectory("kafka-cluster-");
     try {
-      broker = KafkaBroker.start(dir);
+      broker = builder.externalBootstrapServers == null ? KafkaBroker.start(dir) : null;
     } catch (RuntimeException e) {
       deleteRecursively(dir);
       throw e;
     }
-    workerProps = workerProps(broker.bootstrapServers(), builder);
+    bootstrapServers =
+        broker == null ? builder.externalBootstrapServers : broker.bootstrapServers();
+    workerProps = workerProps(bootstrapServers, builder);
     separateWorkerJvm = builder.separateWorkerJvm;
   }
 
@@ -47,7 +50,7 @@ public final class KafkaCluster implements AutoCloseable {
   }
 
   public String bootstrapServers() {
-    return broker.bootstrapServers();
+    return bootstrapServers;
   }
 
   /** The REST base URL of the running worker; it changes when the worker is restarted. */
@@ -100,7 +103,9 @@ public final class KafkaCluster implements AutoCloseable {
       stopWorker();
     } finally {
       try {
-        broker.close();
+        if (broker != null) {
+          broker.close();
+        }
       } finally {
         deleteRecursively(dir);
       }
@@ -200,8 +205,15 @@ public final class KafkaCluster implements AutoCloseable {
     private boolean exactlyOnce;
     private boolean separateWorkerJvm;
     private final Map<String, String> extraWorkerProps = new HashMap<>();
+    private String externalBootstrapServers;
 
     private Builder() {}
+
+    /** Uses a broker started elsewhere (e.g. in a container) instead of an in-process one. */
+    public Builder externalBroker(String bootstrapServers) {
+      externalBootstrapServers = bootstrapServers;
+      return this;
+    }
 
     /** Sets {@code exactly.once.source.support=enabled} on the worker. */
     public Builder exactlyOnce(boolean enabled) {

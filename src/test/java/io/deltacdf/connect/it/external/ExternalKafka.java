@@ -1,0 +1,476 @@
+package io.deltacdf.connect.it.external;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+
+/**
+ * A KRaft broker and a distributed Connect worker, each in its own JVM, run from the jars of a
+ * plain Kafka 4.4.0 installation ({@code kafka-runtime/pom.xml}) — what a user runs.
+ *
+ * <p>The worker's classpath holds Kafka only: it loads the connector from the packaged plugin
+ * folder {@code connector/} through {@code plugin.path}, with plugin isolation. A runtime jar
+ * missing from {@code connector/lib} therefore fails here, while in-process tests (which load
+ * the connector from the test classpath, next to Spark) would pass.
+ *
+ * <p>The kafka-runtime classpath is resolved with {@code mvn} once and cached in {@code
+ * target/kafka-runtime.classpath}; ports are chosen free at start; logs and data go to a fresh
+ * folder under {@code target/external-kafka/}.
+ */
+public final class ExternalKafka implements AutoCloseable {
+
+  private static final String CONNECTOR_JAR_PREFIX = "kafka-connect-delta-cdf-";
+  private static final List<String> JVM_OPTIONS =
+      List.of("-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+  private static final Duration FORMAT_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration BROKER_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration WORKER_TIMEOUT = Duration.ofSeconds(90);
+  private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+  private static final int LOG_TAIL_LINES = 60;
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  private final Path workDir;
+  private final List<Process> processes = new ArrayList<>();
+  private final Thread reaper = new Thread(this::killAll, "external-kafka-reaper");
+  private String bootstrapServers;
+  private URI connectUrl;
+  private int restPort;
+
+  private ExternalKafka(Path workDir) {
+    this.workDir = workDir;
+    Runtime.getRuntime().addShutdownHook(reaper);
+  }
+
+  /** Starts a broker and a worker with the default worker settings. */
+  public static ExternalKafka start() {
+    return start(Map.of());
+  }
+
+  /**
+   * Starts a broker, then a worker whose properties are the defaults overridden by {@code
+   * workerOverrides} (e.g. {@code exactly.once.source.support=enabled}); returns once the worker
+   * answers {@code GET /health} with 200.
+   */
+  public static ExternalKafka start(Map<String, String> workerOverrides) {
+    Path repo = repoRoot();
+    Path pluginDir = requirePluginDir(repo);
+    String classpath = kafkaRuntimeClasspath(repo);
+    Path workDir;
+    try {
+      Path parent = Files.createDirectories(repo.resolve("target/external-kafka"));
+      workDir = Files.createTempDirectory(parent, "run-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    ExternalKafka kafka = new ExternalKafka(workDir);
+    try {
+      kafka.startBroker(repo, classpath);
+      kafka.startWorker(repo, classpath, pluginDir, workerOverrides);
+      return kafka;
+    } catch (RuntimeException | Error e) {
+      kafka.close();
+      throw e;
+    }
+  }
+
+  public String bootstrapServers() {
+    return bootstrapServers;
+  }
+
+  /** The worker's REST base URL, e.g. {@code http://localhost:40123/}. */
+  public URI connectUrl() {
+    return connectUrl;
+  }
+
+  /** Logs, configs and data of this run. */
+  public Path workDir() {
+    return workDir;
+  }
+
+  public Path brokerLog() {
+    return workDir.resolve("broker.log");
+  }
+
+  public Path workerLog() {
+    return workDir.resolve("worker.log");
+  }
+
+  /** The last lines of the worker's log, for assertion messages. */
+  public String workerLogTail() {
+    return tail(workerLog());
+  }
+
+  /** Stops the worker, then the broker: SIGTERM, then SIGKILL after a grace period. */
+  @Override
+  public void close() {
+    for (int i = processes.size() - 1; i >= 0; i--) {
+      stop(processes.get(i));
+    }
+    processes.clear();
+    try {
+      Runtime.getRuntime().removeShutdownHook(reaper);
+    } catch (IllegalStateException shuttingDown) {
+      // The reaper is running or about to: nothing left to do.
+    }
+  }
+
+  private void startBroker(Path repo, String classpath) {
+    int[] ports = freePorts(3);
+    int brokerPort = ports[0];
+    int controllerPort = ports[1];
+    restPort = ports[2];
+    Map<String, String> props = new LinkedHashMap<>();
+    props.put("process.roles", "broker,controller");
+    props.put("node.id", "1");
+    props.put("controller.quorum.voters", "1@localhost:" + controllerPort);
+    props.put("listeners",
+        "PLAINTEXT://localhost:" + brokerPort + ",CONTROLLER://localhost:" + controllerPort);
+    props.put("advertised.listeners", "PLAINTEXT://localhost:" + brokerPort);
+    props.put("controller.listener.names", "CONTROLLER");
+    props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+    props.put("inter.broker.listener.name", "PLAINTEXT");
+    props.put("log.dirs", workDir.resolve("kafka-data").toString());
+    props.put("num.partitions", "1");
+    props.put("offsets.topic.replication.factor", "1");
+    props.put("transaction.state.log.replication.factor", "1");
+    props.put("transaction.state.log.min.isr", "1");
+    props.put("share.coordinator.state.topic.replication.factor", "1");
+    props.put("share.coordinator.state.topic.min.isr", "1");
+    props.put("group.initial.rebalance.delay.ms", "0");
+    // The 128 MiB default is allocated up front.
+    props.put("log.cleaner.dedupe.buffer.size", "2097152");
+    Path config = write(workDir.resolve("server.properties"), props);
+
+    Path formatLog = workDir.resolve("format.log");
+    Process format = java(repo, classpath, formatLog,
+        "kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(),
+        "-c", config.toString());
+    try {
+      if (!format.waitFor(FORMAT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        format.destroyForcibly();
+        throw new IllegalStateException("Formatting the broker's storage timed out\n"
+            + tail(formatLog));
+      }
+    } catch (InterruptedException e) {
+      format.destroyForcibly();
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+    if (format.exitValue() != 0) {
+      throw new IllegalStateException("Formatting the broker's storage failed (exit "
+          + format.exitValue() + ")\n" + tail(formatLog));
+    }
+
+    Process broker = java(repo, classpath, brokerLog(), "kafka.Kafka", config.toString());
+    processes.add(broker);
+    bootstrapServers = "localhost:" + brokerPort;
+    awaitBroker(broker);
+  }
+
+  private void awaitBroker(Process broker) {
+    long deadline = System.nanoTime() + BROKER_TIMEOUT.toNanos();
+    Properties props = new Properties();
+    props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "2000");
+    props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "3000");
+    try (Admin admin = Admin.create(props)) {
+      while (true) {
+        requireAlive(broker, "broker", brokerLog());
+        try {
+          if (!admin.describeCluster().nodes().get(3, TimeUnit.SECONDS).isEmpty()) {
+            return;
+          }
+        } catch (ExecutionException | java.util.concurrent.TimeoutException notYet) {
+          // Still starting.
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException(e);
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("The broker did not start within " + BROKER_TIMEOUT
+              + "\n" + tail(brokerLog()));
+        }
+        sleep(200);
+      }
+    }
+  }
+
+  private void startWorker(
+      Path repo, String classpath, Path pluginDir, Map<String, String> overrides) {
+    Map<String, String> props = new LinkedHashMap<>();
+    props.put("bootstrap.servers", bootstrapServers);
+    props.put("group.id", "external-connect");
+    props.put("listeners", "http://localhost:" + restPort);
+    props.put("plugin.path", pluginDir.toString());
+    // The connector ships META-INF/services; scanning every jar would cost ~10 s.
+    props.put("plugin.discovery", "service_load");
+    props.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+    props.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+    props.put("config.storage.topic", "connect-configs");
+    props.put("offset.storage.topic", "connect-offsets");
+    props.put("status.storage.topic", "connect-status");
+    props.put("config.storage.replication.factor", "1");
+    props.put("offset.storage.replication.factor", "1");
+    props.put("status.storage.replication.factor", "1");
+    props.put("offset.storage.partitions", "1");
+    props.put("status.storage.partitions", "1");
+    props.put("offset.flush.interval.ms", "1000");
+    props.put("scheduled.rebalance.max.delay.ms", "0");
+    props.putAll(overrides);
+    Path config = write(workDir.resolve("worker.properties"), props);
+
+    Process worker = java(repo, classpath, workerLog(),
+        "org.apache.kafka.connect.cli.ConnectDistributed", config.toString());
+    processes.add(worker);
+    connectUrl = URI.create("http://localhost:" + restPort + "/");
+    awaitHealthy(worker);
+  }
+
+  private void awaitHealthy(Process worker) {
+    long deadline = System.nanoTime() + WORKER_TIMEOUT.toNanos();
+    HttpRequest health = HttpRequest.newBuilder(connectUrl.resolve("health"))
+        .timeout(Duration.ofSeconds(5)).GET().build();
+    while (true) {
+      requireAlive(worker, "Connect worker", workerLog());
+      try {
+        if (HTTP.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // Not listening yet.
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("The Connect worker was not healthy within "
+            + WORKER_TIMEOUT + "\n" + tail(workerLog()));
+      }
+      sleep(250);
+    }
+  }
+
+  private Process java(Path repo, String classpath, Path log, String mainClass, String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(JVM_OPTIONS);
+    command.add("-Dlog4j2.configurationFile="
+        + repo.resolve("kafka-runtime/log4j2.xml").toUri());
+    command.add("-cp");
+    command.add(classpath);
+    command.add(mainClass);
+    command.addAll(Arrays.asList(args));
+    ProcessBuilder builder = new ProcessBuilder(command)
+        .directory(workDir.toFile())
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    // The worker must see no classpath but the one given here.
+    builder.environment().remove("CLASSPATH");
+    try {
+      return builder.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void requireAlive(Process process, String what, Path log) {
+    if (!process.isAlive()) {
+      throw new IllegalStateException("The " + what + " JVM exited with " + process.exitValue()
+          + "\n" + tail(log));
+    }
+  }
+
+  private static void stop(Process process) {
+    if (!process.isAlive()) {
+      return;
+    }
+    process.destroy();
+    try {
+      if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void killAll() {
+    processes.forEach(Process::destroyForcibly);
+  }
+
+  /** The folder holding pom.xml and kafka-runtime/, from the working directory upwards. */
+  static Path repoRoot() {
+    Path dir = Path.of(System.getProperty("basedir", System.getProperty("user.dir")))
+        .toAbsolutePath();
+    for (Path d = dir; d != null; d = d.getParent()) {
+      if (Files.isRegularFile(d.resolve("pom.xml"))
+          && Files.isRegularFile(d.resolve("kafka-runtime/pom.xml"))) {
+        return d;
+      }
+    }
+    throw new IllegalStateException("No folder with pom.xml and kafka-runtime/pom.xml above " + dir);
+  }
+
+  private static Path requirePluginDir(Path repo) {
+    Path pluginDir = repo.resolve("connector");
+    try (Stream<Path> jars = Files.list(pluginDir.resolve("lib"))) {
+      if (jars.anyMatch(p -> p.getFileName().toString().startsWith(CONNECTOR_JAR_PREFIX))) {
+        return pluginDir;
+      }
+    } catch (IOException missing) {
+      // Reported below.
+    }
+    throw new IllegalStateException("No packaged plugin in " + pluginDir
+        + ": run 'mvn -DskipTests package' first (mvn verify packages before integration tests)");
+  }
+
+  /**
+   * The Kafka runtime's classpath, resolved by Maven from kafka-runtime/pom.xml once and cached
+   * in target/kafka-runtime.classpath (re-resolved when that pom is newer than the cache).
+   */
+  static synchronized String kafkaRuntimeClasspath(Path repo) {
+    Path pom = repo.resolve("kafka-runtime/pom.xml");
+    Path cache = repo.resolve("target/kafka-runtime.classpath");
+    try {
+      if (!Files.isRegularFile(cache)
+          || Files.getLastModifiedTime(cache).compareTo(Files.getLastModifiedTime(pom)) < 0) {
+        resolveClasspath(repo, pom, cache);
+      }
+      String classpath = Files.readString(cache, StandardCharsets.UTF_8).trim();
+      requireKafkaOnly(repo, classpath);
+      return classpath;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void resolveClasspath(Path repo, Path pom, Path cache) throws IOException {
+    Files.createDirectories(cache.getParent());
+    Path partial = Files.createTempFile(cache.getParent(), "kafka-runtime", ".classpath.tmp");
+    Path log = cache.resolveSibling("kafka-runtime.classpath.log");
+    Process mvn = new ProcessBuilder(mavenCommand(), "-q", "-B", "-f", pom.toString(),
+            "dependency:build-classpath", "-Dmdep.outputFile=" + partial)
+        .directory(repo.toFile())
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
+    try {
+      if (!mvn.waitFor(10, TimeUnit.MINUTES) || mvn.exitValue() != 0) {
+        mvn.destroyForcibly();
+        throw new IllegalStateException("Resolving the Kafka runtime with Maven failed\n"
+            + tail(log));
+      }
+    } catch (InterruptedException e) {
+      mvn.destroyForcibly();
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+    Files.move(partial, cache, StandardCopyOption.REPLACE_EXISTING,
+        StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  private static String mavenCommand() {
+    String home = System.getProperty("maven.home", System.getenv("MAVEN_HOME"));
+    if (home != null && Files.isExecutable(Path.of(home, "bin", "mvn"))) {
+      return Path.of(home, "bin", "mvn").toString();
+    }
+    return "mvn";
+  }
+
+  /** The whole point: the worker must not find the connector anywhere but in plugin.path. */
+  private static void requireKafkaOnly(Path repo, String classpath) {
+    Path target = repo.resolve("target").toAbsolutePath();
+    Path plugin = repo.resolve("connector").toAbsolutePath();
+    for (String entry : classpath.split(java.io.File.pathSeparator)) {
+      Path path = Path.of(entry).toAbsolutePath();
+      if (path.startsWith(target) || path.startsWith(plugin)
+          || path.getFileName().toString().startsWith(CONNECTOR_JAR_PREFIX)) {
+        throw new IllegalStateException(
+            "The Kafka runtime classpath contains the connector (" + entry + ")");
+      }
+    }
+  }
+
+  private static Path write(Path file, Map<String, String> props) {
+    Properties properties = new Properties();
+    properties.putAll(props);
+    try (Writer writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      properties.store(writer, null);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return file;
+  }
+
+  /**
+   * Ports that were free a moment ago, all distinct. Another process may take one before our
+   * server binds it: acceptable on a test machine, and unavoidable where the port goes into a
+   * config file (KRaft voters, the worker's REST listener).
+   */
+  private static int[] freePorts(int count) {
+    List<ServerSocket> sockets = new ArrayList<>();
+    try {
+      int[] ports = new int[count];
+      for (int i = 0; i < count; i++) {
+        ServerSocket socket = new ServerSocket(0);
+        sockets.add(socket);
+        ports[i] = socket.getLocalPort();
+      }
+      return ports;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      for (ServerSocket socket : sockets) {
+        try {
+          socket.close();
+        } catch (IOException ignored) {
+          // Closing a listening socket that never accepted does not fail in practice.
+        }
+      }
+    }
+  }
+
+  private static String tail(Path log) {
+    try {
+      List<String> lines =
+          new String(Files.readAllBytes(log), StandardCharsets.UTF_8).lines().toList();
+      return String.join("\n",
+          lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
+    } catch (IOException e) {
+      return "(no log at " + log + ")";
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
