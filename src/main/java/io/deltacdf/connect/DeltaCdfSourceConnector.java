@@ -2,6 +2,7 @@ package io.deltacdf.connect;
 
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.config.StartMode;
+import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.offset.ChangeOffset;
@@ -87,8 +88,9 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
       return result;
     }
     DeltaCdfSourceConfig parsed = new DeltaCdfSourceConfig(connectorConfigs);
-    parsed.crossFieldProblems().forEach((key, messages) -> messages.forEach(values.get(key)::addErrorMessage));
-    if (!parsed.crossFieldProblems().isEmpty()) {
+    Map<String, List<String>> problems = parsed.crossFieldProblems();
+    problems.forEach((key, messages) -> messages.forEach(values.get(key)::addErrorMessage));
+    if (!problems.isEmpty()) {
       return result;
     }
     for (String table : parsed.tablePaths()) {
@@ -113,9 +115,8 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
       return;
     }
     try {
-      new io.deltacdf.connect.convert.RecordConverter(
-              table, config.topicFor(table), Map.of(), config.keyColumnsFor(table))
-          .requireKeyColumns(deltaTable.schemaAt(deltaTable.latestVersion()));
+      new RecordConverter(table, config.topicFor(table), Map.of(), config.keyColumnsFor(table))
+          .requireKeyColumns(deltaTable.latestSchema());
     } catch (IllegalArgumentException e) {
       String key =
           config.getString(DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE).isBlank()

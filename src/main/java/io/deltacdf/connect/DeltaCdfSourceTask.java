@@ -82,7 +82,7 @@ public final class DeltaCdfSourceTask extends SourceTask {
               config.topicFor(table),
               new TablePartition(table).toMap(),
               config.keyColumnsFor(table));
-      converter.requireKeyColumns(deltaTable.schemaAt(deltaTable.latestVersion()));
+      converter.requireKeyColumns(deltaTable.latestSchema());
       return new TableStream(table, deltaTable, start, converter);
     } catch (DeltaFeedException | IllegalArgumentException e) {
       throw new ConnectException(e.getMessage(), e);

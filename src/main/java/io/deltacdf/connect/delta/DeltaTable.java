@@ -67,6 +67,11 @@ public final class DeltaTable {
     return TableAccess.latestSnapshot(context).getVersion();
   }
 
+  /** The table's columns (logical names) at its latest version. */
+  public FieldType.Struct latestSchema() {
+    return KernelTypes.toStruct(TableAccess.latestSnapshot(context).getSchema());
+  }
+
   /** The table's columns (logical names) at {@code version}. */
   public FieldType.Struct schemaAt(long version) {
     return KernelTypes.toStruct(TableAccess.snapshotAt(context, version).getSchema());

@@ -192,6 +192,13 @@ class DeltaCdfConnectorIT {
 
     assertError(Map.of("delta.table.paths", dir.resolve("missing").toString()), "delta.table.paths", "No Delta table");
     assertError(Map.of("delta.table.paths", noCdf), "delta.table.paths", "not enabled");
+    String lateCdf = dir.resolve("late-cdf").toString();
+    sql("CREATE TABLE delta.`%s` (id BIGINT) USING delta", lateCdf);
+    sql("ALTER TABLE delta.`%s` SET TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", lateCdf);
+    assertError(
+        Map.of("delta.table.paths", lateCdf, "start.mode", "version", "start.version", "0"),
+        "start.version",
+        "enabled from version 1 on");
     assertError(
         Map.of("delta.table.paths", good, "start.mode", "version", "start.version", "9"),
         "start.version",

@@ -17,7 +17,7 @@ import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
 
 /** One in-process KRaft node acting as both broker and controller. */
-final class KafkaBroker implements AutoCloseable {
+public final class KafkaBroker implements AutoCloseable {
 
   private final KafkaRaftServer server;
   private final String bootstrapServers;
@@ -31,7 +31,7 @@ final class KafkaBroker implements AutoCloseable {
   static KafkaBroker start(Path dir) {
     int brokerPort = Ports.free();
     int controllerPort = Ports.free();
-    Map<String, String> props = props(dir.resolve("kraft"), brokerPort, controllerPort);
+    Map<String, String> props = singleNodeProperties(dir.resolve("kraft"), brokerPort, controllerPort);
     format(dir.resolve("server.properties"), props);
     KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(props), Time.SYSTEM);
     server.startup();
@@ -48,7 +48,9 @@ final class KafkaBroker implements AutoCloseable {
     server.awaitShutdown();
   }
 
-  private static Map<String, String> props(Path logDir, int brokerPort, int controllerPort) {
+  /** The settings of a lean single-node KRaft broker and controller, in or out of process. */
+  public static Map<String, String> singleNodeProperties(
+      Path logDir, int brokerPort, int controllerPort) {
     Map<String, String> p = new HashMap<>();
     p.put("process.roles", "broker,controller");
     p.put("node.id", "1");

@@ -1,5 +1,7 @@
 package io.deltacdf.connect.it.external;
 
+import io.deltacdf.connect.it.KafkaBroker;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -142,26 +144,9 @@ public final class ExternalKafka implements AutoCloseable {
     int brokerPort = ports[0];
     int controllerPort = ports[1];
     restPort = ports[2];
-    Map<String, String> props = new LinkedHashMap<>();
-    props.put("process.roles", "broker,controller");
-    props.put("node.id", "1");
-    props.put("controller.quorum.voters", "1@localhost:" + controllerPort);
-    props.put("listeners",
-        "PLAINTEXT://localhost:" + brokerPort + ",CONTROLLER://localhost:" + controllerPort);
-    props.put("advertised.listeners", "PLAINTEXT://localhost:" + brokerPort);
-    props.put("controller.listener.names", "CONTROLLER");
-    props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-    props.put("inter.broker.listener.name", "PLAINTEXT");
-    props.put("log.dirs", workDir.resolve("kafka-data").toString());
-    props.put("num.partitions", "1");
-    props.put("offsets.topic.replication.factor", "1");
-    props.put("transaction.state.log.replication.factor", "1");
-    props.put("transaction.state.log.min.isr", "1");
-    props.put("share.coordinator.state.topic.replication.factor", "1");
-    props.put("share.coordinator.state.topic.min.isr", "1");
-    props.put("group.initial.rebalance.delay.ms", "0");
-    // The 128 MiB default is allocated up front.
-    props.put("log.cleaner.dedupe.buffer.size", "2097152");
+    Map<String, String> props =
+        KafkaBroker.singleNodeProperties(
+            workDir.resolve("kafka-data"), brokerPort, controllerPort);
     Path config = write(workDir.resolve("server.properties"), props);
 
     Path formatLog = workDir.resolve("format.log");
