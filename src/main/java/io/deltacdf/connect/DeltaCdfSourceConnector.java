@@ -106,12 +106,18 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
       deltaTable = DeltaTable.open(table, config.hadoopSettings());
       deltaTable.resolveStart(StartSpecs.of(config));
     } catch (DeltaFeedException e) {
-      values.get(keyFor(e, config.startMode())).addErrorMessage(e.getMessage());
+      String key = keyFor(e, config.startMode());
+      if (e.kind() == DeltaFeedException.Kind.ACCESS_DENIED
+          && config.credentialSettingFor(table) != null) {
+        key = config.credentialSettingFor(table);
+      }
+      values.get(key).addErrorMessage(Redaction.redact(e.getMessage(), config));
       return;
     } catch (RuntimeException e) {
       values
           .get(DeltaCdfSourceConfig.TABLE_PATHS)
-          .addErrorMessage("Table " + table + " cannot be read: " + e.getMessage());
+          .addErrorMessage(
+              Redaction.redact("Table " + table + " cannot be read: " + e.getMessage(), config));
       return;
     }
     try {

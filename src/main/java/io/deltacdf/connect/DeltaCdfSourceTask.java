@@ -84,8 +84,10 @@ public final class DeltaCdfSourceTask extends SourceTask {
               config.keyColumnsFor(table));
       converter.requireKeyColumns(deltaTable.latestSchema());
       return new TableStream(table, deltaTable, start, converter);
-    } catch (DeltaFeedException | IllegalArgumentException e) {
-      throw new ConnectException(e.getMessage(), e);
+    } catch (DeltaFeedException e) {
+      throw Redaction.toConnectException(e, config);
+    } catch (IllegalArgumentException e) {
+      throw new ConnectException(Redaction.redact(e.getMessage(), config), e);
     }
   }
 
@@ -98,8 +100,16 @@ public final class DeltaCdfSourceTask extends SourceTask {
     while (records.size() < maxRows && tried < streams.size()) {
       TableStream stream = streams.get(current);
       long now = System.currentTimeMillis();
-      ChangeBatch batch =
-          stream.due(now) ? stream.next(maxRows - records.size(), now, pollIntervalMs) : null;
+      ChangeBatch batch;
+      try {
+        batch = stream.due(now) ? stream.next(maxRows - records.size(), now, pollIntervalMs) : null;
+      } catch (DeltaFeedException e) {
+        if (!records.isEmpty() && e.kind() == DeltaFeedException.Kind.TRANSIENT) {
+          // Hand over what was read; the failing table retries on the next poll.
+          return records;
+        }
+        throw Redaction.toConnectException(e, config);
+      }
       if (batch == null) {
         nextTable();
         tried++;

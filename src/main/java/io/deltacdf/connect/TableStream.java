@@ -7,8 +7,6 @@ import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.offset.TablePartition;
-import org.apache.kafka.connect.errors.ConnectException;
-import org.apache.kafka.connect.errors.RetriableException;
 
 /**
  * One table read by a task: its feed, where it stands, its record converter, and when to look for
@@ -55,7 +53,7 @@ final class TableStream implements AutoCloseable {
 
   /**
    * The next rows, or null when the table has caught up (then it rests until {@code idleUntil}).
-   * Transient storage failures reopen the feed at the last delivered position on the next call.
+   * After a failure the next call reopens the feed at the last delivered position.
    */
   ChangeBatch next(int maxRows, long nowMs, long pollIntervalMs) {
     try {
@@ -70,11 +68,9 @@ final class TableStream implements AutoCloseable {
       position = batch.after();
       return batch;
     } catch (DeltaFeedException e) {
+      // The next call reopens the feed at the last delivered position.
       closeFeed();
-      if (e.kind() == DeltaFeedException.Kind.TRANSIENT) {
-        throw new RetriableException(e.getMessage(), e);
-      }
-      throw new ConnectException(e.getMessage(), e);
+      throw e;
     }
   }
 

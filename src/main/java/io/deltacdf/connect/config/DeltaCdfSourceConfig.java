@@ -181,6 +181,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         ++order,
         Width.SHORT,
         "Transaction size bound (rows)");
+    StorageSettings.define(def);
     def.defineInternal(TASK_TABLES, Type.LIST, "", Importance.HIGH);
     return def;
   }
@@ -235,11 +236,33 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     return getInt(TRANSACTION_MAX_ROWS);
   }
 
-  /** The Hadoop file system settings: every {@code hadoop.*} key, without the prefix. */
+  /**
+   * The Hadoop file system settings: those the s3.*, azure.* and gcs.* settings stand for, then
+   * every {@code hadoop.*} key without the prefix (which wins, as the more specific setting).
+   */
   public Map<String, String> hadoopSettings() {
-    Map<String, String> settings = new HashMap<>();
+    Map<String, String> settings = new HashMap<>(StorageSettings.hadoopSettings(this));
     originalsWithPrefix(HADOOP_PREFIX).forEach((k, v) -> settings.put(k, String.valueOf(v)));
     return settings;
+  }
+
+  /**
+   * The setting that holds the credential for the store of {@code tablePath} (e.g.
+   * s3.secret.access.key), or null for local tables: where an access-denied error belongs.
+   */
+  public String credentialSettingFor(String tablePath) {
+    return StorageSettings.credentialSettingFor(this, tablePath);
+  }
+
+  /** Every secret value configured, so messages can be checked for leaks before they leave. */
+  public java.util.List<String> secretValues() {
+    java.util.List<String> secrets = new ArrayList<>();
+    for (Map.Entry<String, ConfigDef.ConfigKey> key : CONFIG_DEF.configKeys().entrySet()) {
+      if (key.getValue().type == Type.PASSWORD && getPassword(key.getKey()) != null) {
+        secrets.add(getPassword(key.getKey()).value());
+      }
+    }
+    return secrets;
   }
 
   /**
@@ -271,6 +294,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
               + mode.configValue()
               + ": remove start.timestamp or set start.mode=timestamp");
     }
+    StorageSettings.crossFieldProblems(this, problems);
     Map<String, String> tableByTopic = new HashMap<>();
     for (String table : tablePaths()) {
       String previous = tableByTopic.putIfAbsent(topicFor(table), table);

@@ -65,6 +65,17 @@ final class KernelErrors {
               + error.getMessage(),
           error);
     }
+    if (isAccessDenied(error)) {
+      return new DeltaFeedException(
+          DeltaFeedException.Kind.ACCESS_DENIED,
+          "Access to table "
+              + table
+              + " was denied: "
+              + rootMessage(error)
+              + ". Check the credentials for this store (the s3.*, azure.* or gcs.* settings)"
+              + " and that they may list and read the table's folder",
+          error);
+    }
     if (isTransient(error)) {
       return new DeltaFeedException(
           DeltaFeedException.Kind.TRANSIENT,
@@ -84,6 +95,47 @@ final class KernelErrors {
       }
     }
     return false;
+  }
+
+  /** Stores report refused credentials in many shapes: 403s, access-denied exceptions, codes. */
+  static boolean isAccessDenied(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof java.nio.file.AccessDeniedException) {
+        return true;
+      }
+      String message = String.valueOf(t.getMessage());
+      for (String marker : ACCESS_DENIED_MARKERS) {
+        if (message.contains(marker)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static final String[] ACCESS_DENIED_MARKERS = {
+    "Status Code: 403",
+    "403 Forbidden",
+    "AccessDenied",
+    "InvalidAccessKeyId",
+    "SignatureDoesNotMatch",
+    "AuthenticationFailed",
+    "AuthorizationFailure",
+    "AuthorizationPermissionMismatch",
+    "Server failed to authenticate",
+    "NoAuthWithAWSException",
+    "No AWS Credentials"
+  };
+
+  private static String rootMessage(Throwable error) {
+    Throwable root = error;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    // Store messages can run to whole XML documents: the first line says what matters.
+    int newline = message.indexOf('\n');
+    return newline > 0 ? message.substring(0, newline) : message;
   }
 
   private static boolean isTransient(Throwable error) {

@@ -1,0 +1,50 @@
+package io.deltacdf.connect;
+
+import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.delta.DeltaFeedException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+
+/**
+ * Keeps configured secrets out of messages that leave the connector (validation errors, task
+ * failures): store errors normally do not echo credentials, but a message that did would end up
+ * in the REST API and the worker log.
+ */
+final class Redaction {
+
+  static final String HIDDEN = "[hidden]";
+
+  private Redaction() {}
+
+  /**
+   * The Connect exception a task fails (or, for transient faults, retries) with. The cause is
+   * attached, for its stack trace, only when no secret appears anywhere in it.
+   */
+  static ConnectException toConnectException(
+      DeltaFeedException error, DeltaCdfSourceConfig config) {
+    String message = redact(error.getMessage(), config);
+    StringWriter trace = new StringWriter();
+    error.printStackTrace(new PrintWriter(trace));
+    Throwable cause = redact(trace.toString(), config).equals(trace.toString()) ? error : null;
+    if (error.kind() == DeltaFeedException.Kind.TRANSIENT) {
+      return new RetriableException(message, cause);
+    }
+    return new ConnectException(message, cause);
+  }
+
+  static String redact(String message, DeltaCdfSourceConfig config) {
+    if (message == null) {
+      return null;
+    }
+    String result = message;
+    for (String secret : config.secretValues()) {
+      // Very short values would blank out unrelated text; real secrets are long.
+      if (secret != null && secret.length() >= 4) {
+        result = result.replace(secret, HIDDEN);
+      }
+    }
+    return result;
+  }
+}

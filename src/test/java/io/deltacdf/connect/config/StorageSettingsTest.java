@@ -1,0 +1,164 @@
+package io.deltacdf.connect.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The storage settings a user writes become the Hadoop settings each file system reads. */
+class StorageSettingsTest {
+
+  private static final String HOST = "lake.dfs.core.windows.net";
+
+  private static DeltaCdfSourceConfig config(String... keyValues) {
+    Map<String, String> settings = new HashMap<>();
+    settings.put(DeltaCdfSourceConfig.TABLE_PATHS, "abfss://c@lake.dfs.core.windows.net/t");
+    for (int i = 0; i < keyValues.length; i += 2) {
+      settings.put(keyValues[i], keyValues[i + 1]);
+    }
+    return new DeltaCdfSourceConfig(settings);
+  }
+
+  @Test
+  void staticS3KeysAndACustomEndpoint() {
+    Map<String, String> hadoop =
+        config(
+                "s3.credentials", "static",
+                "s3.access.key.id", "AKIA",
+                "s3.secret.access.key", "s3cr3t",
+                "s3.endpoint", "http://127.0.0.1:9000",
+                "s3.path.style.access", "true",
+                "s3.region", "eu-west-1")
+            .hadoopSettings();
+    assertThat(hadoop)
+        .containsEntry("fs.s3a.access.key", "AKIA")
+        .containsEntry("fs.s3a.secret.key", "s3cr3t")
+        .containsEntry(
+            "fs.s3a.aws.credentials.provider",
+            "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider")
+        .containsEntry("fs.s3a.endpoint", "http://127.0.0.1:9000")
+        .containsEntry("fs.s3a.connection.ssl.enabled", "false")
+        .containsEntry("fs.s3a.path.style.access", "true")
+        .containsEntry("fs.s3a.endpoint.region", "eu-west-1");
+  }
+
+  @Test
+  void assumedRoleAndTemporaryKeys() {
+    assertThat(
+            config("s3.credentials", "assumed-role", "s3.assumed.role.arn", "arn:aws:iam::1:role/r")
+                .hadoopSettings())
+        .containsEntry(
+            "fs.s3a.aws.credentials.provider",
+            "org.apache.hadoop.fs.s3a.auth.AssumedRoleCredentialProvider")
+        .containsEntry("fs.s3a.assumed.role.arn", "arn:aws:iam::1:role/r");
+    assertThat(
+            config(
+                    "s3.credentials", "static",
+                    "s3.access.key.id", "ASIA",
+                    "s3.secret.access.key", "s",
+                    "s3.session.token", "tok")
+                .hadoopSettings())
+        .containsEntry(
+            "fs.s3a.aws.credentials.provider",
+            "org.apache.hadoop.fs.s3a.TemporaryAWSCredentialsProvider")
+        .containsEntry("fs.s3a.session.token", "tok");
+  }
+
+  @Test
+  void everyAzureAuthenticationType() {
+    assertThat(config("azure.account.name", "lake", "azure.account.key", "a2V5").hadoopSettings())
+        .containsEntry("fs.azure.account.auth.type." + HOST, "SharedKey")
+        .containsEntry("fs.azure.account.key." + HOST, "a2V5");
+    assertThat(
+            config("azure.account.name", "lake", "azure.auth.type", "sas", "azure.sas.token", "sv=1")
+                .hadoopSettings())
+        .containsEntry("fs.azure.account.auth.type." + HOST, "SAS")
+        .containsEntry("fs.azure.sas.fixed.token." + HOST, "sv=1");
+    assertThat(
+            config(
+                    "azure.account.name", "lake",
+                    "azure.auth.type", "client-credentials",
+                    "azure.oauth.client.id", "app",
+                    "azure.oauth.client.secret", "pw",
+                    "azure.oauth.tenant.id", "t1")
+                .hadoopSettings())
+        .containsEntry("fs.azure.account.auth.type." + HOST, "OAuth")
+        .containsEntry(
+            "fs.azure.account.oauth.provider.type." + HOST,
+            "org.apache.hadoop.fs.azurebfs.oauth2.ClientCredsTokenProvider")
+        .containsEntry(
+            "fs.azure.account.oauth2.client.endpoint." + HOST,
+            "https://login.microsoftonline.com/t1/oauth2/token")
+        .containsEntry("fs.azure.account.oauth2.client.secret." + HOST, "pw");
+    assertThat(
+            config("azure.account.name", "lake", "azure.auth.type", "managed-identity")
+                .hadoopSettings())
+        .containsEntry(
+            "fs.azure.account.oauth.provider.type." + HOST,
+            "org.apache.hadoop.fs.azurebfs.oauth2.MsiTokenProvider");
+    assertThat(
+            config(
+                    "azure.account.name", "lake",
+                    "azure.auth.type", "workload-identity",
+                    "azure.oauth.client.id", "app",
+                    "azure.oauth.tenant.id", "t1",
+                    "azure.workload.identity.token.file", "/var/run/token")
+                .hadoopSettings())
+        .containsEntry(
+            "fs.azure.account.oauth.provider.type." + HOST,
+            "org.apache.hadoop.fs.azurebfs.oauth2.WorkloadIdentityTokenProvider")
+        .containsEntry("fs.azure.account.oauth2.token.file." + HOST, "/var/run/token");
+  }
+
+  @Test
+  void emulatorEndpointsTurnTlsOff() {
+    assertThat(
+            config(
+                    "azure.account.name", "lake",
+                    "azure.account.key", "k3y!",
+                    "azure.endpoint", "http://127.0.0.1:10000")
+                .hadoopSettings())
+        .containsEntry("fs.azure.abfs.endpoint", "127.0.0.1:10000")
+        .containsEntry("fs.azure.always.use.https", "false")
+        .containsEntry("fs.azure.networking.library", "JDK_HTTP_URL_CONNECTION");
+  }
+
+  @Test
+  void gcsKeyFilesAndRawHadoopSettingsWin() {
+    Map<String, String> hadoop =
+        config(
+                "gcs.auth.type", "service-account-keyfile",
+                "gcs.keyfile.path", "/etc/gcs.json",
+                "hadoop.fs.gs.project.id", "p1")
+            .hadoopSettings();
+    assertThat(hadoop)
+        .containsEntry("fs.gs.auth.type", "SERVICE_ACCOUNT_JSON_KEYFILE")
+        .containsEntry("fs.gs.auth.service.account.json.keyfile", "/etc/gcs.json")
+        .containsEntry("fs.gs.project.id", "p1");
+  }
+
+  @Test
+  void missingCredentialsLandOnTheirKeys() {
+    assertThat(config("s3.credentials", "static").crossFieldProblems())
+        .containsKeys("s3.access.key.id", "s3.secret.access.key");
+    assertThat(config("azure.account.name", "lake", "azure.auth.type", "client-credentials").crossFieldProblems())
+        .containsKeys("azure.oauth.client.id", "azure.oauth.client.secret", "azure.oauth.tenant.id");
+    assertThat(config("azure.account.key", "k").crossFieldProblems())
+        .containsKey("azure.account.name");
+    assertThat(config("gcs.auth.type", "service-account-keyfile").crossFieldProblems())
+        .containsKey("gcs.keyfile.path");
+  }
+
+  @Test
+  void secretsAreMaskedAndAccessErrorsPointAtTheCredential() {
+    DeltaCdfSourceConfig config =
+        config("azure.account.name", "lake", "azure.account.key", "sup3r-secret");
+    assertThat(config.getPassword("azure.account.key").toString()).doesNotContain("sup3r-secret");
+    assertThat(config.secretValues()).containsExactly("sup3r-secret");
+    assertThat(config.credentialSettingFor("abfss://c@lake.dfs.core.windows.net/t"))
+        .isEqualTo("azure.account.key");
+    assertThat(config.credentialSettingFor("s3a://b/t")).isEqualTo("s3.credentials");
+    assertThat(config.credentialSettingFor("/local/t")).isNull();
+  }
+}
