@@ -103,7 +103,8 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
       DeltaCdfSourceConfig config, String table, Map<String, ConfigValue> values) {
     DeltaTable deltaTable;
     try {
-      deltaTable = DeltaTable.open(table, config.hadoopSettings());
+      deltaTable =
+          DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed());
       deltaTable.resolveStart(StartSpecs.of(config));
     } catch (DeltaFeedException e) {
       String key = keyFor(e, config.startMode());

@@ -63,7 +63,8 @@ public final class DeltaCdfSourceTask extends SourceTask {
 
   private TableStream openStream(String table, Map<String, Object> storedOffset) {
     try {
-      DeltaTable deltaTable = DeltaTable.open(table, config.hadoopSettings());
+      DeltaTable deltaTable =
+          DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed());
       ChangePosition start;
       if (storedOffset != null) {
         start = ChangeOffset.fromMap(storedOffset);
@@ -83,7 +84,8 @@ public final class DeltaCdfSourceTask extends SourceTask {
               new TablePartition(table).toMap(),
               config.keyColumnsFor(table));
       converter.requireKeyColumns(deltaTable.latestSchema());
-      return new TableStream(table, deltaTable, start, converter);
+      return new TableStream(
+          table, deltaTable, start, converter, config.resnapshotOnMissingHistory());
     } catch (DeltaFeedException e) {
       throw Redaction.toConnectException(e, config);
     } catch (IllegalArgumentException e) {

@@ -6,7 +6,10 @@ import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
+import io.deltacdf.connect.delta.StartSpec;
 import io.deltacdf.connect.offset.TablePartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One table read by a task: its feed, where it stands, its record converter, and when to look for
@@ -14,21 +17,29 @@ import io.deltacdf.connect.offset.TablePartition;
  */
 final class TableStream implements AutoCloseable {
 
+  private static final Logger log = LoggerFactory.getLogger(TableStream.class);
+
   private final String table;
   private final TablePartition partition;
   private final DeltaTable deltaTable;
   private final RecordConverter converter;
+  private final boolean resnapshotOnMissingHistory;
   private ChangePosition position;
   private DeltaChangeFeed feed;
   private long idleUntilMs;
 
   TableStream(
-      String table, DeltaTable deltaTable, ChangePosition start, RecordConverter converter) {
+      String table,
+      DeltaTable deltaTable,
+      ChangePosition start,
+      RecordConverter converter,
+      boolean resnapshotOnMissingHistory) {
     this.table = table;
     this.partition = new TablePartition(table);
     this.deltaTable = deltaTable;
     this.position = start;
     this.converter = converter;
+    this.resnapshotOnMissingHistory = resnapshotOnMissingHistory;
   }
 
   String table() {
@@ -70,8 +81,21 @@ final class TableStream implements AutoCloseable {
     } catch (DeltaFeedException e) {
       // The next call reopens the feed at the last delivered position.
       closeFeed();
+      if (resnapshotOnMissingHistory && isHistoryLost(e)) {
+        position = deltaTable.resolveStart(new StartSpec.Snapshot());
+        log.warn(
+            "{} on.history.missing=resnapshot: starting over from a snapshot at {}",
+            e.getMessage(),
+            position);
+        return null;
+      }
       throw e;
     }
+  }
+
+  private static boolean isHistoryLost(DeltaFeedException e) {
+    return e.kind() == DeltaFeedException.Kind.HISTORY_MISSING
+        || e.kind() == DeltaFeedException.Kind.TABLE_REPLACED;
   }
 
   @Override

@@ -2,12 +2,15 @@ package io.deltacdf.connect;
 
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTaskContext;
 import org.apache.kafka.connect.storage.OffsetStorageReader;
@@ -29,7 +32,7 @@ class DeltaCdfSourceTaskTest {
     sql("INSERT INTO delta.`%s` SELECT id, 'n' FROM range(0, 25)", path);
 
     DeltaCdfSourceTask task = new DeltaCdfSourceTask();
-    task.initialize(new EmptyOffsetsContext());
+    task.initialize(new StoredOffsetsContext(Map.of()));
     task.start(
         Map.of(
             "delta.table.paths", path,
@@ -54,8 +57,65 @@ class DeltaCdfSourceTaskTest {
     }
   }
 
-  /** A context with no stored offsets, as for a new connector. */
-  private static final class EmptyOffsetsContext implements SourceTaskContext {
+  @Test
+  void missingHistoryFailsOrStartsOverFromASnapshot() throws Exception {
+    String path = dir.resolve("cleaned").toString();
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT) USING delta TBLPROPERTIES"
+            + " ('delta.enableChangeDataFeed'='true', 'delta.checkpointInterval'='2')",
+        path);
+    for (int i = 1; i <= 3; i++) {
+      sql("INSERT INTO delta.`%s` VALUES (%d)", path, i);
+    }
+    Path log = Path.of(path, "_delta_log");
+    java.nio.file.Files.delete(log.resolve("00000000000000000000.json"));
+    java.nio.file.Files.delete(log.resolve("00000000000000000001.json"));
+    Map<String, Object> staleOffset = Map.of("version", 1L);
+    Map<String, String> settings =
+        Map.of("delta.table.paths", path, "task.tables", path, "poll.interval.ms", "60000");
+
+    DeltaCdfSourceTask failing = new DeltaCdfSourceTask();
+    failing.initialize(new StoredOffsetsContext(Map.of(Map.of("table", path), staleOffset)));
+    failing.start(settings);
+    try {
+      assertThatThrownBy(failing::poll)
+          .isInstanceOf(ConnectException.class)
+          .hasMessageContaining("version 1")
+          .hasMessageContaining("offsets");
+    } finally {
+      failing.stop();
+    }
+
+    Map<String, String> resnapshot = new HashMap<>(settings);
+    resnapshot.put("on.history.missing", "resnapshot");
+    DeltaCdfSourceTask recovering = new DeltaCdfSourceTask();
+    recovering.initialize(new StoredOffsetsContext(Map.of(Map.of("table", path), staleOffset)));
+    recovering.start(resnapshot);
+    try {
+      List<SourceRecord> records = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        List<SourceRecord> batch = recovering.poll();
+        if (batch != null) {
+          records.addAll(batch);
+        }
+      }
+      assertThat(records).hasSize(3);
+      assertThat(records)
+          .extracting(r -> (Long) r.headers().lastWithName("_commit_version").value())
+          .containsOnly(3L);
+    } finally {
+      recovering.stop();
+    }
+  }
+
+  /** A context whose offset storage holds the given offsets. */
+  private static final class StoredOffsetsContext implements SourceTaskContext {
+    private final Map<Map<String, String>, Map<String, Object>> stored;
+
+    StoredOffsetsContext(Map<Map<String, String>, Map<String, Object>> stored) {
+      this.stored = stored;
+    }
+
     @Override
     public Map<String, String> configs() {
       return Map.of();
@@ -75,9 +135,17 @@ class DeltaCdfSourceTaskTest {
         }
 
         @Override
+        @SuppressWarnings("unchecked")
         public <T> Map<Map<String, T>, Map<String, Object>> offsets(
             Collection<Map<String, T>> partitions) {
-          return Map.of();
+          Map<Map<String, T>, Map<String, Object>> found = new HashMap<>();
+          for (Map<String, T> partition : partitions) {
+            Map<String, Object> offset = stored.get((Map<String, String>) (Map<?, ?>) partition);
+            if (offset != null) {
+              found.put(partition, offset);
+            }
+          }
+          return found;
         }
       };
     }

@@ -29,6 +29,8 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   public static final String POLL_INTERVAL_MS = "poll.interval.ms";
   public static final String BATCH_MAX_ROWS = "batch.max.rows";
   public static final String TRANSACTION_MAX_ROWS = "transaction.max.rows";
+  public static final String ON_HISTORY_MISSING = "on.history.missing";
+  public static final String FILES_OUTSIDE_TABLE = "files.outside.table.allowed";
 
   /** Settings with this prefix go, without it, to the Hadoop file systems (S3, ADLS, GCS). */
   public static final String HADOOP_PREFIX = "hadoop.";
@@ -181,6 +183,34 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         ++order,
         Width.SHORT,
         "Transaction size bound (rows)");
+    def.define(
+        ON_HISTORY_MISSING,
+        Type.STRING,
+        "fail",
+        ConfigDef.CaseInsensitiveValidString.in("fail", "resnapshot"),
+        Importance.MEDIUM,
+        "What a task does when the changes it must read next are gone: log files cleaned up or"
+            + " data files removed by VACUUM after the connector fell behind, or the table"
+            + " deleted, recreated or replaced. fail = stop with an error that names the table,"
+            + " the version and the ways out (nothing is skipped silently); resnapshot = log a"
+            + " warning and start over from a snapshot of the table's latest version, followed"
+            + " by its live changes.",
+        GROUP_START,
+        4,
+        Width.SHORT,
+        "When history is missing");
+    def.define(
+        FILES_OUTSIDE_TABLE,
+        Type.BOOLEAN,
+        false,
+        Importance.LOW,
+        "Whether the table's log may point at files outside the table's folder (absolute paths"
+            + " or '..' segments). Shallow clones legitimately do; otherwise such an entry is"
+            + " refused, so a crafted log cannot make the connector read other files.",
+        GROUP_TABLES,
+        5,
+        Width.SHORT,
+        "Allow files outside the table");
     StorageSettings.define(def);
     def.defineInternal(TASK_TABLES, Type.LIST, "", Importance.HIGH);
     return def;
@@ -234,6 +264,15 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
 
   public int transactionMaxRows() {
     return getInt(TRANSACTION_MAX_ROWS);
+  }
+
+  /** Whether to start over from a snapshot when the history to read next is gone. */
+  public boolean resnapshotOnMissingHistory() {
+    return getString(ON_HISTORY_MISSING).equalsIgnoreCase("resnapshot");
+  }
+
+  public boolean filesOutsideTableAllowed() {
+    return getBoolean(FILES_OUTSIDE_TABLE);
   }
 
   /**

@@ -197,7 +197,10 @@ public final class DeltaChangeFeed implements AutoCloseable {
   private boolean planNextVersion(long version) {
     if (pendingCommits.isEmpty()) {
       closeCommitActions();
-      List<DeltaLog.Commit> commits = log.nextCommits(version, COMMITS_PER_LISTING);
+      List<DeltaLog.Commit> commits =
+          plan == null
+              ? log.nextCommits(version, COMMITS_PER_LISTING)
+              : log.commitsAfterRead(version, COMMITS_PER_LISTING);
       if (commits.isEmpty()) {
         return false;
       }
@@ -214,7 +217,19 @@ public final class DeltaChangeFeed implements AutoCloseable {
     }
     planTimestamp = timestamps.next(commit, plan.inCommitTimestamp());
     if (plan.newSchema().isPresent()) {
-      schema = plan.newSchema().get();
+      TableSchema next = plan.newSchema().get();
+      if (schema != null && !schema.tableId().equals(next.tableId())) {
+        throw new DeltaFeedException(
+            DeltaFeedException.Kind.TABLE_REPLACED,
+            "Table "
+                + context.table()
+                + " was replaced at version "
+                + version
+                + " (its table id changed, as CREATE OR REPLACE TABLE does): rows before and"
+                + " after it belong to different tables. Restart the connector from a fresh"
+                + " snapshot (DELETE its offsets, or set on.history.missing=resnapshot)");
+      }
+      schema = next;
     }
     if (schema == null) {
       throw new DeltaFeedException(

@@ -16,6 +16,8 @@ public final class DeltaFeedException extends RuntimeException {
     INVALID_START,
     /** Log files or data files the feed needs were removed (log cleanup, VACUUM). */
     HISTORY_MISSING,
+    /** The table at the path is no longer the one the feed was reading: replaced or deleted. */
+    TABLE_REPLACED,
     /** The store refused the credentials, or they lack permission to read the table. */
     ACCESS_DENIED,
     /** The table uses a feature this connector or Delta Kernel cannot read. */

@@ -44,6 +44,20 @@ final class DeltaLog {
     return list(fromVersion, limit, true);
   }
 
+  /**
+   * Like {@link #nextCommits}, for a reader that has just read {@code fromVersion - 1}: that
+   * commit must still be there, or the table was deleted or recreated since.
+   */
+  List<Commit> commitsAfterRead(long fromVersion, int limit) {
+    // The commit just read must still be there: a log that lost it was deleted or recreated,
+    // and would otherwise look like a table without new commits.
+    List<Commit> commits = list(fromVersion - 1, limit + 1, true);
+    if (commits.isEmpty()) {
+      throw tableGone(fromVersion - 1);
+    }
+    return commits.subList(1, commits.size());
+  }
+
   private List<Commit> list(long fromVersion, int limit, boolean requireFirst) {
     List<Commit> commits = new ArrayList<>();
     String start = FileNames.listingPrefix(new io.delta.kernel.internal.fs.Path(logPath), fromVersion);
@@ -67,11 +81,29 @@ final class DeltaLog {
         expected++;
       }
     } catch (java.io.FileNotFoundException e) {
+      if (requireFirst) {
+        throw tableGone(fromVersion);
+      }
       return commits;
     } catch (IOException | RuntimeException e) {
+      if (requireFirst && KernelErrors.isMissingFile(e)) {
+        throw tableGone(fromVersion);
+      }
       throw KernelErrors.translate(context.table(), "its _delta_log folder", e);
     }
     return commits;
+  }
+
+  private DeltaFeedException tableGone(long version) {
+    return new DeltaFeedException(
+        DeltaFeedException.Kind.TABLE_REPLACED,
+        "Table "
+            + context.table()
+            + " no longer has commit version "
+            + version
+            + ", which the connector already read: the table was deleted, moved or recreated."
+            + " If it was recreated, restart the connector from a fresh snapshot (DELETE its"
+            + " offsets, or set on.history.missing=resnapshot); otherwise fix delta.table.paths");
   }
 
   private DeltaFeedException historyMissing(long version, long firstAvailable) {

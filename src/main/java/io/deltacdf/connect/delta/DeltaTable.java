@@ -46,6 +46,15 @@ public final class DeltaTable {
    * @param hadoopConfiguration file system settings passed to Hadoop
    */
   public static DeltaTable open(String uri, Map<String, String> hadoopConfiguration) {
+    return open(uri, hadoopConfiguration, false);
+  }
+
+  /**
+   * @param filesOutsideTableAllowed whether the log may reference files outside the table's
+   *     folder (shallow clones do); otherwise such references fail
+   */
+  public static DeltaTable open(
+      String uri, Map<String, String> hadoopConfiguration, boolean filesOutsideTableAllowed) {
     Configuration configuration = new Configuration();
     hadoopConfiguration.forEach(configuration::set);
     Engine engine = DefaultEngine.create(configuration);
@@ -55,7 +64,8 @@ public final class DeltaTable {
     } catch (IOException | RuntimeException e) {
       throw KernelErrors.translate(uri, "its root path", e);
     }
-    return new DeltaTable(new FeedContext(engine, uri, root), DEFAULT_SNAPSHOT_WINDOW);
+    return new DeltaTable(
+        new FeedContext(engine, uri, root, filesOutsideTableAllowed), DEFAULT_SNAPSHOT_WINDOW);
   }
 
   DeltaTable withSnapshotWindow(int files) {

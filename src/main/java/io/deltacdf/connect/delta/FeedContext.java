@@ -7,5 +7,7 @@ import io.delta.kernel.engine.Engine;
  *
  * @param table the table as the user named it, for messages
  * @param tableRoot the fully qualified table root that relative log paths resolve against
+ * @param filesOutsideTableAllowed whether log entries may point outside the table root
  */
-record FeedContext(Engine engine, String table, String tableRoot) {}
+record FeedContext(
+    Engine engine, String table, String tableRoot, boolean filesOutsideTableAllowed) {}

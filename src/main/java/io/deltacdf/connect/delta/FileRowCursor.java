@@ -8,7 +8,6 @@ import io.delta.kernel.engine.Engine;
 import io.delta.kernel.internal.deletionvectors.DeletionVectorUtils;
 import io.delta.kernel.internal.deletionvectors.RoaringBitmapArray;
 import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
-import io.delta.kernel.internal.fs.Path;
 import io.delta.kernel.internal.util.Utils;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
@@ -16,7 +15,6 @@ import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import java.io.Closeable;
 import java.io.IOException;
-import java.net.URI;
 import java.util.Optional;
 
 /**
@@ -206,6 +204,10 @@ final class FileRowCursor implements Closeable {
     if (dv == null) {
       return null;
     }
+    if (dv.isOnDisk()) {
+      TablePaths.requireInside(
+          context, version, dv.getPathOrInlineDv(), dv.getAbsolutePath(context.tableRoot()));
+    }
     try {
       return DeletionVectorUtils.loadNewDvAndBitmap(context.engine(), context.tableRoot(), dv)._2;
     } catch (RuntimeException e) {
@@ -214,9 +216,7 @@ final class FileRowCursor implements Closeable {
   }
 
   private CloseableIterator<FileReadResult> open(StructType readSchema) {
-    String absolute =
-        new Path(new Path(URI.create(context.tableRoot())), new Path(URI.create(file.path())))
-            .toString();
+    String absolute = TablePaths.resolve(context, version, file.path());
     FileStatus status = FileStatus.of(absolute, Math.max(file.size(), 0), 0);
     try {
       return context

@@ -9,6 +9,8 @@ import io.deltacdf.connect.change.ChangePosition;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -181,5 +183,115 @@ class ChangeFeedErrorsTest {
     DeltaFeedException error = failure(() -> readAll(table, ChangePosition.InVersion.start(0)));
     assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.UNSUPPORTED_TABLE);
     assertThat(error.getMessage()).contains(path).contains("timeTravelToTheFuture");
+  }
+
+  /** Reads a feed until it has caught up, keeping it open for later commits. */
+  private static void drain(DeltaChangeFeed feed) {
+    while (feed.next(1000) != null) {
+      // read on
+    }
+  }
+
+  @Test
+  void replacedTableIsReportedAtTheNextPoll() {
+    String path = table("replaced", "'delta.enableChangeDataFeed'='true'");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
+    try (DeltaChangeFeed feed =
+        DeltaTable.open(path, Map.of()).openFeed(ChangePosition.InVersion.start(0))) {
+      drain(feed);
+      sql(
+          "CREATE OR REPLACE TABLE delta.`%s` USING delta"
+              + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')"
+              + " AS SELECT CAST(7 AS BIGINT) AS id, 'z' AS v",
+          path);
+      DeltaFeedException error = failure(() -> feed.next(1000));
+      assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.TABLE_REPLACED);
+      assertThat(error.getMessage()).contains(path).contains("version 2").contains("snapshot");
+    }
+  }
+
+  @Test
+  void deletedTableIsReportedInsteadOfWaitingForever() throws IOException {
+    String path = table("deleted", "'delta.enableChangeDataFeed'='true'");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
+    try (DeltaChangeFeed feed =
+        DeltaTable.open(path, Map.of()).openFeed(ChangePosition.InVersion.start(0))) {
+      drain(feed);
+      deleteRecursively(Path.of(path));
+      DeltaFeedException error = failure(() -> feed.next(1000));
+      assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.TABLE_REPLACED);
+      assertThat(error.getMessage()).contains(path).contains("deleted, moved or recreated");
+    }
+  }
+
+  @Test
+  void corruptCommitFileNamesTableAndVersion() throws IOException {
+    String path = table("corrupt-log", "'delta.enableChangeDataFeed'='true'");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
+    Files.writeString(
+        Path.of(path, "_delta_log", "00000000000000000002.json"), "{\"add\": {\"path\": tru");
+    DeltaFeedException error =
+        failure(() -> readAll(DeltaTable.open(path, Map.of()), ChangePosition.InVersion.start(0)));
+    assertThat(error.getMessage()).contains(path).contains("version 2");
+  }
+
+  @Test
+  void undecodableParquetFileNamesTableVersionAndFile() throws IOException {
+    String path = table("corrupt-data", "'delta.enableChangeDataFeed'='true'");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
+    Path dataFile = parquetFileOf(path);
+    Files.writeString(dataFile, "not parquet at all");
+    DeltaFeedException error =
+        failure(() -> readAll(DeltaTable.open(path, Map.of()), ChangePosition.InVersion.start(0)));
+    assertThat(error.getMessage())
+        .contains(path)
+        .contains("version 1")
+        .contains(dataFile.getFileName().toString());
+  }
+
+  @Test
+  void logEntriesPointingOutsideTheTableAreRefusedUnlessAllowed() throws IOException {
+    String path = table("escape", "'delta.enableChangeDataFeed'='true'");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
+    String victim = table("victim", "'delta.enableChangeDataFeed'='true'");
+    sql("INSERT INTO delta.`%s` VALUES (666, 'secret')", victim);
+    Path outside = parquetFileOf(victim);
+    Files.writeString(
+        Path.of(path, "_delta_log", "00000000000000000002.json"),
+        "{\"commitInfo\":{\"timestamp\":1,\"operation\":\"WRITE\"}}\n"
+            + "{\"add\":{\"path\":\"../victim/"
+            + outside.getFileName()
+            + "\",\"partitionValues\":{},\"size\":"
+            + Files.size(outside)
+            + ",\"modificationTime\":1,\"dataChange\":true}}\n");
+
+    DeltaFeedException error =
+        failure(() -> readAll(DeltaTable.open(path, Map.of()), ChangePosition.InVersion.start(0)));
+    assertThat(error.getMessage())
+        .contains("version 2")
+        .contains("outside the table's folder")
+        .contains("files.outside.table.allowed");
+
+    List<String> ids = new ArrayList<>();
+    try (DeltaChangeFeed feed =
+        DeltaTable.open(path, Map.of(), true).openFeed(ChangePosition.InVersion.start(2))) {
+      feed.next(10).rows().forEach(r -> ids.add(String.valueOf(r.values()[0])));
+    }
+    assertThat(ids).containsExactly("666");
+  }
+
+  private static Path parquetFileOf(String tablePath) throws IOException {
+    try (Stream<Path> files = Files.list(Path.of(tablePath))) {
+      return files
+          .filter(f -> f.getFileName().toString().endsWith(".parquet"))
+          .findFirst()
+          .orElseThrow();
+    }
+  }
+
+  private static void deleteRecursively(Path root) throws IOException {
+    try (Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
   }
 }

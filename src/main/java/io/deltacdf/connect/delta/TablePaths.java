@@ -1,0 +1,55 @@
+package io.deltacdf.connect.delta;
+
+import io.delta.kernel.internal.fs.Path;
+import java.net.URI;
+
+/**
+ * Resolves file paths written in the log against the table root, and refuses those that lead
+ * outside it unless the operator allowed that: the log is data, and must not be able to make the
+ * connector read arbitrary files.
+ */
+final class TablePaths {
+
+  private TablePaths() {}
+
+  static String resolve(FeedContext context, long version, String logPath) {
+    String resolved;
+    try {
+      resolved =
+          new Path(new Path(URI.create(context.tableRoot())), new Path(URI.create(logPath)))
+              .toString();
+    } catch (IllegalArgumentException e) {
+      throw new DeltaFeedException(
+          DeltaFeedException.Kind.UNSUPPORTED_TABLE,
+          "Table " + context.table() + " version " + version + " names an invalid file path '"
+              + logPath + "'",
+          e);
+    }
+    requireInside(context, version, logPath, resolved);
+    return resolved;
+  }
+
+  /** Checks an already absolute path (e.g. of a deletion vector file). */
+  static void requireInside(FeedContext context, long version, String logPath, String resolved) {
+    if (context.filesOutsideTableAllowed()) {
+      return;
+    }
+    // Resolution against the root already removed '.' and '..' segments of relative paths.
+    String root = context.tableRoot().replaceAll("/+$", "") + "/";
+    if (!resolved.startsWith(root) || resolved.contains("/../") || resolved.endsWith("/..")) {
+      throw new DeltaFeedException(
+          DeltaFeedException.Kind.UNSUPPORTED_TABLE,
+          "Table "
+              + context.table()
+              + " version "
+              + version
+              + " points at file '"
+              + logPath
+              + "', which lies outside the table's folder "
+              + root
+              + ". The connector refuses to read it. If the table is a shallow clone that"
+              + " legitimately references its source table's files, set"
+              + " files.outside.table.allowed=true");
+    }
+  }
+}
