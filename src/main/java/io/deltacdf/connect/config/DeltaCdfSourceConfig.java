@@ -187,7 +187,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         ON_HISTORY_MISSING,
         Type.STRING,
         "fail",
-        ConfigDef.CaseInsensitiveValidString.in("fail", "resnapshot"),
+        Validators.oneOf("fail", "resnapshot"),
         Importance.MEDIUM,
         "What a task does when the changes it must read next are gone: log files cleaned up or"
             + " data files removed by VACUUM after the connector fell behind, or the table"

@@ -52,7 +52,7 @@ final class StorageSettings {
   static void define(ConfigDef def) {
     int order = 0;
     def.define(S3_CREDENTIALS, Type.STRING, "default",
-        ConfigDef.CaseInsensitiveValidString.in("default", "static", "assumed-role"),
+        Validators.oneOf("default", "static", "assumed-role"),
         Importance.HIGH,
         "How to authenticate to S3: default = the AWS default chain (environment, profile,"
             + " web identity, container or instance role); static = s3.access.key.id and"
@@ -90,7 +90,7 @@ final class StorageSettings {
             + " abfss://container@<account>.dfs.core.windows.net/path).",
         GROUP_AZURE, ++order, Width.MEDIUM, "Azure storage account");
     def.define(AZURE_AUTH_TYPE, Type.STRING, "shared-key",
-        ConfigDef.CaseInsensitiveValidString.in(
+        Validators.oneOf(
             "shared-key", "sas", "client-credentials", "managed-identity", "workload-identity"),
         Importance.HIGH,
         "How to authenticate to the account: shared-key (azure.account.key), sas"
@@ -125,7 +125,7 @@ final class StorageSettings {
 
     order = 0;
     def.define(GCS_AUTH_TYPE, Type.STRING, "application-default",
-        ConfigDef.CaseInsensitiveValidString.in("application-default", "service-account-keyfile"),
+        Validators.oneOf("application-default", "service-account-keyfile"),
         Importance.HIGH,
         "How to authenticate to GCS: application-default (GOOGLE_APPLICATION_CREDENTIALS, the"
             + " metadata server, gcloud) or service-account-keyfile (gcs.keyfile.path).",
@@ -170,6 +170,8 @@ final class StorageSettings {
   /** The Hadoop settings these connector settings stand for. */
   static Map<String, String> hadoopSettings(AbstractConfig config) {
     Map<String, String> hadoop = new LinkedHashMap<>();
+    // Tables written by Databricks and EMR are often named s3://: read them with S3A.
+    hadoop.put("fs.s3.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
     s3(config, hadoop);
     azure(config, hadoop);
     gcs(config, hadoop);

@@ -8,6 +8,7 @@ import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
@@ -16,6 +17,25 @@ import org.apache.kafka.common.config.ConfigException;
 final class Validators {
 
   private Validators() {}
+
+  /** One of {@code values}, in any case; the message and the docs list them as written. */
+  static ConfigDef.Validator oneOf(String... values) {
+    List<String> allowed = List.of(values);
+    return new ConfigDef.Validator() {
+      @Override
+      public void ensureValid(String name, Object value) {
+        String text = value == null ? "" : value.toString().trim().toLowerCase(Locale.ROOT);
+        if (!allowed.contains(text)) {
+          throw new ConfigException(name, value, "Use one of " + String.join(", ", allowed));
+        }
+      }
+
+      @Override
+      public String toString() {
+        return String.join(", ", allowed);
+      }
+    };
+  }
 
   static ConfigDef.Validator nonEmptyList() {
     return (name, value) -> {

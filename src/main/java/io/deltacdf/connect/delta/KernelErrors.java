@@ -44,6 +44,18 @@ final class KernelErrors {
     if (error instanceof DeltaFeedException feedError) {
       return feedError;
     }
+    String scheme = unsupportedScheme(error);
+    if (scheme != null) {
+      return new DeltaFeedException(
+          DeltaFeedException.Kind.TABLE_NOT_FOUND,
+          "Table "
+              + table
+              + " uses the URI scheme '"
+              + scheme
+              + "', which this connector cannot read: use a plain path or a file:, s3a:, abfs:,"
+              + " abfss: or gs: URI (s3: is read as s3a:)",
+          error);
+    }
     if (error instanceof TableNotFoundException) {
       return new DeltaFeedException(
           DeltaFeedException.Kind.TABLE_NOT_FOUND,
@@ -86,6 +98,18 @@ final class KernelErrors {
         DeltaFeedException.Kind.UNSUPPORTED_TABLE,
         "Reading table " + table + " at " + where + " failed: " + error.getMessage(),
         error);
+  }
+
+  private static String unsupportedScheme(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      String message = String.valueOf(t.getMessage());
+      int at = message.indexOf("No FileSystem for scheme");
+      if (at >= 0) {
+        String rest = message.substring(at + "No FileSystem for scheme".length());
+        return rest.replaceAll("[\\s:\"]", "");
+      }
+    }
+    return null;
   }
 
   static boolean isMissingFile(Throwable error) {

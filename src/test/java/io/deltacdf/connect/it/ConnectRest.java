@@ -67,6 +67,11 @@ public final class ConnectRest {
     return expectOk(send("PUT", connector(name) + "/config", json(config)));
   }
 
+  /** PUT /connectors/{name}/config, returning the response whatever its status. */
+  public Response tryPutConfig(String name, Map<String, String> config) {
+    return send("PUT", connector(name) + "/config", json(config));
+  }
+
   public JsonNode status(String name) {
     return expectOk(get(connector(name) + "/status"));
   }

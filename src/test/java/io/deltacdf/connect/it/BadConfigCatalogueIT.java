@@ -1,0 +1,177 @@
+package io.deltacdf.connect.it;
+
+import static io.deltacdf.connect.testing.SparkHarness.sql;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.deltacdf.connect.DeltaCdfSourceConnector;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A catalogue of bad configurations, each fed through the REST API's validate endpoint and
+ * through connector creation: the error must land on the setting to change, with a message that
+ * says what is wrong. The README's troubleshooting section is built from these messages.
+ */
+class BadConfigCatalogueIT {
+
+  private static final Path DIR = createDir();
+  private static final String GOOD = DIR.resolve("good").toString();
+  private static final String NO_CDF = DIR.resolve("no-cdf").toString();
+  private static final String LATE_CDF = DIR.resolve("late-cdf").toString();
+  private static final String PLAIN_FOLDER = DIR.resolve("plain-folder").toString();
+  private static KafkaCluster cluster;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    sql("CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
+        + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", GOOD);
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", GOOD);
+    sql("CREATE TABLE delta.`%s` (id BIGINT) USING delta", NO_CDF);
+    sql("CREATE TABLE delta.`%s` (id BIGINT) USING delta", LATE_CDF);
+    sql("ALTER TABLE delta.`%s` SET TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+        LATE_CDF);
+    Files.createDirectories(Path.of(PLAIN_FOLDER));
+    Files.writeString(Path.of(PLAIN_FOLDER, "data.csv"), "id\n1\n");
+    cluster = KafkaCluster.builder().start();
+  }
+
+  @AfterAll
+  static void tearDown() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  static Stream<Arguments> badConfigs() {
+    String future = Long.toString(System.currentTimeMillis() + 86_400_000L);
+    return Stream.of(
+        bad("no table paths", Map.of(), "delta.table.paths", "Missing required configuration"),
+        bad("empty table paths", Map.of("delta.table.paths", " "), "delta.table.paths",
+            "at least one Delta table path"),
+        bad("path that does not exist", paths(DIR.resolve("nowhere").toString()),
+            "delta.table.paths", "No Delta table"),
+        bad("folder that is not a Delta table", paths(PLAIN_FOLDER), "delta.table.paths",
+            "No Delta table"),
+        bad("table without CDF", paths(NO_CDF), "delta.table.paths", "is not enabled"),
+        bad("start before CDF was enabled",
+            with(paths(LATE_CDF), "start.mode", "version", "start.version", "0"),
+            "start.version", "enabled from version 1 on"),
+        bad("start after the latest version",
+            with(paths(GOOD), "start.mode", "version", "start.version", "99"),
+            "start.version", "after its latest version 1"),
+        bad("negative start version",
+            with(paths(GOOD), "start.mode", "version", "start.version", "-3"),
+            "start.version", "Commit versions start at 0"),
+        bad("version mode without a version", with(paths(GOOD), "start.mode", "version"),
+            "start.version", "needs start.version"),
+        bad("unparsable timestamp",
+            with(paths(GOOD), "start.mode", "timestamp", "start.timestamp", "last tuesday"),
+            "start.timestamp", "ISO-8601"),
+        bad("future timestamp",
+            with(paths(GOOD), "start.mode", "timestamp", "start.timestamp", future),
+            "start.timestamp", "No version of table"),
+        bad("timestamp mode without a timestamp", with(paths(GOOD), "start.mode", "timestamp"),
+            "start.timestamp", "needs start.timestamp"),
+        bad("start.version with another mode", with(paths(GOOD), "start.version", "0"),
+            "start.version", "only used with start.mode=version"),
+        bad("start.timestamp with another mode",
+            with(paths(GOOD), "start.mode", "earliest", "start.timestamp", "2024-01-01"),
+            "start.timestamp", "only used with start.mode=timestamp"),
+        bad("unknown start mode", with(paths(GOOD), "start.mode", "yesterday"), "start.mode",
+            "snapshot, earliest, latest, version, timestamp"),
+        bad("unknown key column", with(paths(GOOD), "key.columns", "customer_id"), "key.columns",
+            "'customer_id' is not a column"),
+        bad("per-table key column the table lacks",
+            with(paths(GOOD), "key.columns.by.table", "good:order_id"), "key.columns.by.table",
+            "'order_id' is not a column"),
+        bad("malformed per-table key columns",
+            with(paths(GOOD), "key.columns.by.table", "good"), "key.columns.by.table",
+            "table:col1,col2"),
+        bad("invalid topic name", with(paths(GOOD), "topic.template", "cdc/${table}"),
+            "topic.template", "valid topic name"),
+        bad("colliding topics", paths(GOOD + "," + GOOD + "/"), "topic.template",
+            "would both write to topic"),
+        bad("zero batch size", with(paths(GOOD), "batch.max.rows", "0"), "batch.max.rows",
+            "at least 1"),
+        bad("zero poll interval", with(paths(GOOD), "poll.interval.ms", "0"), "poll.interval.ms",
+            "at least 1"),
+        bad("negative transaction bound", with(paths(GOOD), "transaction.max.rows", "-1"),
+            "transaction.max.rows", "at least 1"),
+        bad("unknown history policy", with(paths(GOOD), "on.history.missing", "skip"),
+            "on.history.missing", "Use one of fail, resnapshot"),
+        bad("unsupported URI scheme", paths("ftpx://host/lake/orders"), "delta.table.paths",
+            "URI scheme 'ftpx'"),
+        bad("static S3 credentials without keys", with(paths(GOOD), "s3.credentials", "static"),
+            "s3.secret.access.key", "is required with s3.credentials=static"),
+        bad("unknown S3 credential kind", with(paths(GOOD), "s3.credentials", "magic"),
+            "s3.credentials", "Use one of default, static, assumed-role"),
+        bad("non-boolean path-style flag", with(paths(GOOD), "s3.path.style.access", "maybe"),
+            "s3.path.style.access", "true or false"),
+        bad("Azure key without an account", with(paths(GOOD), "azure.account.key", "a2V5"),
+            "azure.account.name", "is required with the azure.* settings"),
+        bad("unknown Azure auth type",
+            with(paths(GOOD), "azure.account.name", "lake", "azure.auth.type", "password"),
+            "azure.auth.type", "Use one of shared-key, sas"),
+        bad("service principal without its secret",
+            with(paths(GOOD), "azure.account.name", "lake", "azure.auth.type",
+                "client-credentials", "azure.oauth.client.id", "app", "azure.oauth.tenant.id",
+                "t"),
+            "azure.oauth.client.secret", "is required with azure.auth.type=client-credentials"),
+        bad("GCS key file auth without a file",
+            with(paths(GOOD), "gcs.auth.type", "service-account-keyfile"), "gcs.keyfile.path",
+            "is required with gcs.auth.type=service-account-keyfile"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("badConfigs")
+  void rejectedOnTheRightKey(String problem, Map<String, String> settings, String key,
+      String message) {
+    Map<String, String> config = new HashMap<>(settings);
+    config.put("connector.class", DeltaCdfSourceConnector.class.getName());
+    config.put("name", "catalogue");
+
+    Map<String, List<String>> errors =
+        ConnectRest.errorsByKey(cluster.rest().validate("DeltaCdfSourceConnector", config));
+    assertThat(errors).as("%s: %s", problem, errors).containsKey(key);
+    assertThat(String.join(" | ", errors.get(key))).as(problem).contains(message);
+
+    config.remove("name");
+    ConnectRest.Response created = cluster.rest().tryPutConfig("catalogue", config);
+    assertThat(created.status()).as("%s: %s", problem, created).isEqualTo(400);
+    assertThat(created.body().toString()).as(problem).contains(message);
+  }
+
+  private static Arguments bad(String problem, Map<String, String> settings, String key,
+      String message) {
+    return Arguments.of(problem, settings, key, message);
+  }
+
+  private static Map<String, String> paths(String paths) {
+    return Map.of("delta.table.paths", paths);
+  }
+
+  private static Map<String, String> with(Map<String, String> base, String... keyValues) {
+    Map<String, String> result = new HashMap<>(base);
+    for (int i = 0; i < keyValues.length; i += 2) {
+      result.put(keyValues[i], keyValues[i + 1]);
+    }
+    return result;
+  }
+
+  private static Path createDir() {
+    try {
+      return Files.createTempDirectory("bad-configs-");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}
