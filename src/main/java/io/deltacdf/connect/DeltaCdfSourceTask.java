@@ -36,6 +36,7 @@ public final class DeltaCdfSourceTask extends SourceTask {
   static final long MAX_IDLE_WAIT_MS = 100;
 
   private DeltaCdfSourceConfig config;
+  private String connectorName;
   private List<TableStream> streams;
   private int current;
   private TransactionContext transactions;
@@ -49,6 +50,7 @@ public final class DeltaCdfSourceTask extends SourceTask {
   @Override
   public void start(Map<String, String> settings) {
     config = new DeltaCdfSourceConfig(settings);
+    connectorName = settings.getOrDefault("name", "delta-cdf");
     transactions = context.transactionContext();
     List<String> tables = config.taskTables();
     List<Map<String, String>> partitions =
@@ -85,7 +87,12 @@ public final class DeltaCdfSourceTask extends SourceTask {
               config.keyColumnsFor(table));
       converter.requireKeyColumns(deltaTable.latestSchema());
       return new TableStream(
-          table, deltaTable, start, converter, config.resnapshotOnMissingHistory());
+          table,
+          deltaTable,
+          start,
+          converter,
+          config.resnapshotOnMissingHistory(),
+          new TableMetrics(connectorName, table));
     } catch (DeltaFeedException e) {
       throw Redaction.toConnectException(e, config);
     } catch (IllegalArgumentException e) {

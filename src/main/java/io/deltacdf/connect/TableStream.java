@@ -24,6 +24,7 @@ final class TableStream implements AutoCloseable {
   private final DeltaTable deltaTable;
   private final RecordConverter converter;
   private final boolean resnapshotOnMissingHistory;
+  private final TableMetrics metrics;
   private ChangePosition position;
   private DeltaChangeFeed feed;
   private long idleUntilMs;
@@ -33,13 +34,15 @@ final class TableStream implements AutoCloseable {
       DeltaTable deltaTable,
       ChangePosition start,
       RecordConverter converter,
-      boolean resnapshotOnMissingHistory) {
+      boolean resnapshotOnMissingHistory,
+      TableMetrics metrics) {
     this.table = table;
     this.partition = new TablePartition(table);
     this.deltaTable = deltaTable;
     this.position = start;
     this.converter = converter;
     this.resnapshotOnMissingHistory = resnapshotOnMissingHistory;
+    this.metrics = metrics;
   }
 
   String table() {
@@ -72,10 +75,12 @@ final class TableStream implements AutoCloseable {
         feed = deltaTable.openFeed(position);
       }
       ChangeBatch batch = feed.next(maxRows);
+      metrics.recordProgress(feed.position(), feed.progress());
       if (batch == null) {
         idleUntilMs = nowMs + pollIntervalMs;
         return null;
       }
+      metrics.recordBatch(batch);
       position = batch.after();
       return batch;
     } catch (DeltaFeedException e) {
@@ -101,6 +106,7 @@ final class TableStream implements AutoCloseable {
   @Override
   public void close() {
     closeFeed();
+    metrics.close();
   }
 
   private void closeFeed() {

@@ -4,12 +4,15 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTaskContext;
@@ -23,7 +26,7 @@ class DeltaCdfSourceTaskTest {
   @TempDir Path dir;
 
   @Test
-  void pollReturnsBoundedBatchesThenWaitsBrieflyWhenCaughtUp() throws InterruptedException {
+  void pollReturnsBoundedBatchesThenWaitsBrieflyWhenCaughtUp() throws Exception {
     String path = dir.resolve("polled").toString();
     sql(
         "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
@@ -35,10 +38,13 @@ class DeltaCdfSourceTaskTest {
     task.initialize(new StoredOffsetsContext(Map.of()));
     task.start(
         Map.of(
+            "name", "polled",
             "delta.table.paths", path,
             "task.tables", path,
             "batch.max.rows", "10",
             "poll.interval.ms", "60000"));
+    ObjectName metrics = TableMetrics.objectName("polled", path);
+    MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
     try {
       List<SourceRecord> all = new ArrayList<>();
       List<SourceRecord> batch;
@@ -52,9 +58,21 @@ class DeltaCdfSourceTaskTest {
       assertThat(task.poll()).isNull();
       long waitedMs = (System.nanoTime() - started) / 1_000_000;
       assertThat(waitedMs).isLessThan(1_000);
+
+      assertThat(jmx.getAttribute(metrics, "RowsInserted")).isEqualTo(25L);
+      assertThat(jmx.getAttribute(metrics, "LastVersion")).isEqualTo(1L);
+      assertThat(jmx.getAttribute(metrics, "LatestTableVersion")).isEqualTo(1L);
+      assertThat(jmx.getAttribute(metrics, "VersionsBehind")).isEqualTo(0L);
+      assertThat(jmx.getAttribute(metrics, "CommitLagMs")).isEqualTo(0L);
+      long files = (Long) jmx.getAttribute(metrics, "SnapshotFilesTotal");
+      assertThat(files).isPositive();
+      assertThat(jmx.getAttribute(metrics, "SnapshotFilesDone")).isEqualTo(files);
+      assertThat((Long) jmx.getAttribute(metrics, "BytesRead")).isPositive();
+
     } finally {
       task.stop();
     }
+    assertThat(jmx.isRegistered(metrics)).isFalse();
   }
 
   @Test

@@ -5,6 +5,7 @@ import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.change.FeedProgress;
 import io.delta.kernel.CommitActions;
 import io.delta.kernel.CommitRange;
 import io.delta.kernel.CommitRangeBuilder.CommitBoundary;
@@ -63,6 +64,10 @@ public final class DeltaChangeFeed implements AutoCloseable {
   private FileRowCursor cursor;
   private TableSchema cursorSchema;
 
+  // Progress, for metrics.
+  private long latestKnownVersion = -1;
+  private long bytesRead;
+
   DeltaChangeFeed(FeedContext context, ChangePosition start, int snapshotWindowSize) {
     this.context = context;
     this.log = new DeltaLog(context);
@@ -73,6 +78,20 @@ public final class DeltaChangeFeed implements AutoCloseable {
     } else {
       startVersions(start.version());
     }
+  }
+
+  /** How far the feed has come. */
+  public FeedProgress progress() {
+    long done = 0;
+    long total = 0;
+    if (window != null) {
+      total = window.total();
+      done = Math.min(total, window.before() + windowIndex);
+      if (!(position instanceof ChangePosition.InSnapshot)) {
+        done = total;
+      }
+    }
+    return new FeedProgress(latestKnownVersion, done, total, bytesRead);
   }
 
   /** Where reading continues: every row before it has been returned. */
@@ -121,6 +140,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
     schema = TableSchema.of(snapshot.getMetadata());
     TableAccess.requireChangeDataFeed(context, schema, version);
     snapshotFiles = new SnapshotFiles(context, snapshot, snapshotWindowSize);
+    latestKnownVersion = version;
     timestamps = CommitTimestamps.startingAt(log, version);
     snapshotTimestamp = snapshotCommitTimestamp(snapshot);
   }
@@ -204,6 +224,8 @@ public final class DeltaChangeFeed implements AutoCloseable {
       if (commits.isEmpty()) {
         return false;
       }
+      latestKnownVersion =
+          Math.max(latestKnownVersion, commits.get(commits.size() - 1).version());
       pendingCommits.addAll(commits);
       commitActions = openCommitRange(version, commits.get(commits.size() - 1).version());
     }
@@ -329,6 +351,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
 
   /** Moves past the file the cursor reads. */
   private void finishFile() {
+    bytesRead += Math.max(0, cursor.file().size());
     closeCursor();
     boolean inSnapshot = position instanceof ChangePosition.InSnapshot;
     position = afterFile();

@@ -45,8 +45,10 @@ final class SnapshotFiles {
   /**
    * @param files files in path order
    * @param following the path of the first file after the window, or null when it is the last
+   * @param before how many of the snapshot's files sort before the window
+   * @param total how many files the snapshot has
    */
-  record Window(List<ChangeFile> files, String following) {
+  record Window(List<ChangeFile> files, String following, long before, long total) {
     boolean last() {
       return following == null;
     }
@@ -55,6 +57,8 @@ final class SnapshotFiles {
   /** The next files whose path sorts at or after {@code fromPath}. */
   Window window(String fromPath) {
     TreeMap<String, ChangeFile> smallest = new TreeMap<>();
+    long before = 0;
+    long total = 0;
     try (CloseableIterator<FilteredColumnarBatch> batches =
         snapshot.getScanBuilder().build().getScanFiles(context.engine())) {
       while (batches.hasNext()) {
@@ -68,7 +72,9 @@ final class SnapshotFiles {
             continue;
           }
           String path = adds.getChild(PATH).getString(row);
+          total++;
           if (path.compareTo(fromPath) < 0) {
+            before++;
             continue;
           }
           if (smallest.size() > windowSize && path.compareTo(smallest.lastKey()) > 0) {
@@ -89,7 +95,7 @@ final class SnapshotFiles {
     if (files.size() > windowSize) {
       following = files.remove(files.size() - 1).path();
     }
-    return new Window(files, following);
+    return new Window(files, following, before, total);
   }
 
   private static ChangeFile added(ColumnVector adds, int row, String path) {

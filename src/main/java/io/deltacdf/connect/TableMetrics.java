@@ -1,0 +1,156 @@
+package io.deltacdf.connect;
+
+import io.deltacdf.connect.change.ChangeBatch;
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.ChangeRow;
+import io.deltacdf.connect.change.FeedProgress;
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The metrics of one table in one task, registered as the MBean {@code
+ * io.deltacdf.connect:type=table-metrics,connector=<name>,table=<table path>} while the task runs.
+ * Written by the task thread, read by JMX threads.
+ */
+final class TableMetrics implements TableMetricsMBean, AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(TableMetrics.class);
+
+  private final ObjectName name;
+  private volatile long lastVersion = -1;
+  private volatile long lastCommitMs;
+  private volatile ChangePosition position;
+  private volatile FeedProgress progress = new FeedProgress(-1, 0, 0, 0);
+  private final AtomicLong inserted = new AtomicLong();
+  private final AtomicLong preimages = new AtomicLong();
+  private final AtomicLong postimages = new AtomicLong();
+  private final AtomicLong deleted = new AtomicLong();
+
+  TableMetrics(String connector, String table) {
+    this.name = objectName(connector, table);
+    register();
+  }
+
+  static ObjectName objectName(String connector, String table) {
+    try {
+      return new ObjectName(
+          "io.deltacdf.connect:type=table-metrics,connector="
+              + ObjectName.quote(connector)
+              + ",table="
+              + ObjectName.quote(table));
+    } catch (JMException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
+  void recordBatch(ChangeBatch batch) {
+    for (ChangeRow row : batch.rows()) {
+      switch (row.type()) {
+        case INSERT -> inserted.incrementAndGet();
+        case UPDATE_PREIMAGE -> preimages.incrementAndGet();
+        case UPDATE_POSTIMAGE -> postimages.incrementAndGet();
+        case DELETE -> deleted.incrementAndGet();
+      }
+    }
+    ChangeRow last = batch.rows().get(batch.rows().size() - 1);
+    lastVersion = last.version();
+    lastCommitMs = last.commitTimestampMs();
+  }
+
+  /** After each read: where the feed stands (past versions without rows too) and its progress. */
+  void recordProgress(ChangePosition position, FeedProgress progress) {
+    this.position = position;
+    this.progress = progress;
+  }
+
+  @Override
+  public long getLastVersion() {
+    return lastVersion;
+  }
+
+  @Override
+  public String getPosition() {
+    return position == null ? "" : position.toString();
+  }
+
+  @Override
+  public long getLatestTableVersion() {
+    return progress.latestKnownVersion();
+  }
+
+  @Override
+  public long getVersionsBehind() {
+    // Every version before the one the position lies in has been read completely.
+    ChangePosition at = position;
+    return at == null ? 0 : Math.max(0, progress.latestKnownVersion() - (at.version() - 1));
+  }
+
+  @Override
+  public long getCommitLagMs() {
+    return getVersionsBehind() == 0 || lastVersion < 0
+        ? 0
+        : Math.max(0, System.currentTimeMillis() - lastCommitMs);
+  }
+
+  @Override
+  public long getRowsInserted() {
+    return inserted.get();
+  }
+
+  @Override
+  public long getRowsUpdatePreimage() {
+    return preimages.get();
+  }
+
+  @Override
+  public long getRowsUpdatePostimage() {
+    return postimages.get();
+  }
+
+  @Override
+  public long getRowsDeleted() {
+    return deleted.get();
+  }
+
+  @Override
+  public long getSnapshotFilesDone() {
+    return progress.snapshotFilesDone();
+  }
+
+  @Override
+  public long getSnapshotFilesTotal() {
+    return progress.snapshotFilesTotal();
+  }
+
+  @Override
+  public long getBytesRead() {
+    return progress.bytesRead();
+  }
+
+  private void register() {
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    try {
+      if (server.isRegistered(name)) {
+        // A previous task instance of this connector did not stop cleanly.
+        server.unregisterMBean(name);
+      }
+      server.registerMBean(this, name);
+    } catch (JMException e) {
+      log.warn("Could not register metrics {}: {}", name, e.getMessage());
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+    } catch (JMException e) {
+      log.debug("Metrics {} were not registered: {}", name, e.getMessage());
+    }
+  }
+}

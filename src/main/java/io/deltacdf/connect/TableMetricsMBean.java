@@ -1,0 +1,36 @@
+package io.deltacdf.connect;
+
+/** Per-table metrics of a running task, published over JMX. */
+public interface TableMetricsMBean {
+
+  /** The commit version of the last record handed to Connect, or -1 before the first. */
+  long getLastVersion();
+
+  /** Where the table's feed continues, as stored in the source offset. */
+  String getPosition();
+
+  /** The newest commit version seen in the table's log. */
+  long getLatestTableVersion();
+
+  /** How many committed versions have not been fully read yet. */
+  long getVersionsBehind();
+
+  /** Milliseconds between now and the commit time of the last record, while behind; else 0. */
+  long getCommitLagMs();
+
+  long getRowsInserted();
+
+  long getRowsUpdatePreimage();
+
+  long getRowsUpdatePostimage();
+
+  long getRowsDeleted();
+
+  /** Data files of the initial snapshot read so far, and in all. */
+  long getSnapshotFilesDone();
+
+  long getSnapshotFilesTotal();
+
+  /** Bytes of data and change files read. */
+  long getBytesRead();
+}

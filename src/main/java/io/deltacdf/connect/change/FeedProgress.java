@@ -1,0 +1,12 @@
+package io.deltacdf.connect.change;
+
+/**
+ * How far a feed has come, for metrics.
+ *
+ * @param latestKnownVersion the newest commit version the feed has seen in the log
+ * @param snapshotFilesDone data files of the initial snapshot read so far (0 without one)
+ * @param snapshotFilesTotal data files of the initial snapshot (0 without one)
+ * @param bytesRead bytes of data and change files read so far
+ */
+public record FeedProgress(
+    long latestKnownVersion, long snapshotFilesDone, long snapshotFilesTotal, long bytesRead) {}
