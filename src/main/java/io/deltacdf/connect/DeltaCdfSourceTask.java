@@ -35,6 +35,8 @@ public final class DeltaCdfSourceTask extends SourceTask {
   /** The longest {@code poll()} blocks when there is nothing to read. */
   static final long MAX_IDLE_WAIT_MS = 100;
 
+  private final Object lock = new Object();
+  private boolean stopped;
   private DeltaCdfSourceConfig config;
   private String connectorName;
   private List<TableStream> streams;
@@ -102,6 +104,26 @@ public final class DeltaCdfSourceTask extends SourceTask {
 
   @Override
   public List<SourceRecord> poll() throws InterruptedException {
+    synchronized (lock) {
+      if (stopped) {
+        return null;
+      }
+      List<SourceRecord> records = read();
+      if (!records.isEmpty()) {
+        return records;
+      }
+      if (transactions != null && rowsInTransaction > 0) {
+        // Every table has caught up: close what is open rather than leave it hanging.
+        transactions.commitTransaction();
+        rowsInTransaction = 0;
+      }
+    }
+    Thread.sleep(Math.max(0, Math.min(MAX_IDLE_WAIT_MS, earliestDue() - System.currentTimeMillis())));
+    return null;
+  }
+
+  /** Reads up to batch.max.rows records, staying on a table until its version is complete. */
+  private List<SourceRecord> read() {
     int maxRows = config.batchMaxRows();
     long pollIntervalMs = config.pollInterval().toMillis();
     List<SourceRecord> records = new ArrayList<>();
@@ -130,16 +152,7 @@ public final class DeltaCdfSourceTask extends SourceTask {
         nextTable();
       }
     }
-    if (!records.isEmpty()) {
-      return records;
-    }
-    if (transactions != null && rowsInTransaction > 0) {
-      // Every table has caught up: close what is open rather than leave it hanging.
-      transactions.commitTransaction();
-      rowsInTransaction = 0;
-    }
-    Thread.sleep(Math.max(0, Math.min(MAX_IDLE_WAIT_MS, earliestDue() - System.currentTimeMillis())));
-    return null;
+    return records;
   }
 
   /** Converts the batch; returns whether its last row completed a commit version. */
@@ -176,10 +189,17 @@ public final class DeltaCdfSourceTask extends SourceTask {
     return streams.stream().mapToLong(TableStream::idleUntilMs).min().orElse(0);
   }
 
+  /**
+   * Called from another thread than {@code poll()}: waits for a running read to finish (reads
+   * are bounded by batch.max.rows) so that no file is closed under it.
+   */
   @Override
   public void stop() {
-    if (streams != null) {
-      streams.forEach(TableStream::close);
+    synchronized (lock) {
+      stopped = true;
+      if (streams != null) {
+        streams.forEach(TableStream::close);
+      }
     }
   }
 }
