@@ -3,6 +3,7 @@ package io.deltacdf.connect;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.config.StartMode;
 import io.deltacdf.connect.convert.RecordConverter;
+import io.deltacdf.connect.convert.UnknownKeyColumnException;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.offset.ChangeOffset;
@@ -105,32 +106,41 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
     try {
       deltaTable =
           DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed());
-      deltaTable.resolveStart(StartSpecs.of(config));
     } catch (DeltaFeedException e) {
-      String key = keyFor(e, config.startMode());
-      if (e.kind() == DeltaFeedException.Kind.ACCESS_DENIED
-          && config.credentialSettingFor(table) != null) {
-        key = config.credentialSettingFor(table);
-      }
-      values.get(key).addErrorMessage(Redaction.redact(e.getMessage(), config));
-      return;
-    } catch (RuntimeException e) {
-      values
-          .get(DeltaCdfSourceConfig.TABLE_PATHS)
-          .addErrorMessage(
-              Redaction.redact("Table " + table + " cannot be read: " + e.getMessage(), config));
+      report(config, table, e, values);
       return;
     }
-    try {
+    try (deltaTable) {
+      deltaTable.resolveStart(StartSpecs.of(config));
       new RecordConverter(table, config.topicFor(table), Map.of(), config.keyColumnsFor(table))
           .requireKeyColumns(deltaTable.latestSchema());
-    } catch (IllegalArgumentException e) {
+    } catch (DeltaFeedException e) {
+      report(config, table, e, values);
+    } catch (UnknownKeyColumnException e) {
       String key =
           config.getString(DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE).isBlank()
               ? DeltaCdfSourceConfig.KEY_COLUMNS
               : DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE;
       values.get(key).addErrorMessage(e.getMessage());
+    } catch (RuntimeException e) {
+      values
+          .get(DeltaCdfSourceConfig.TABLE_PATHS)
+          .addErrorMessage(
+              Redaction.redact("Table " + table + " cannot be read: " + e.getMessage(), config));
     }
+  }
+
+  private static void report(
+      DeltaCdfSourceConfig config,
+      String table,
+      DeltaFeedException error,
+      Map<String, ConfigValue> values) {
+    String key = keyFor(error, config.startMode());
+    if (error.kind() == DeltaFeedException.Kind.ACCESS_DENIED
+        && config.credentialSettingFor(table) != null) {
+      key = config.credentialSettingFor(table);
+    }
+    values.get(key).addErrorMessage(Redaction.redact(error.getMessage(), config));
   }
 
   /** The setting a user changes to fix a table error: the path, or the start option. */

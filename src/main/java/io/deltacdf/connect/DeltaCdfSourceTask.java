@@ -96,7 +96,7 @@ public final class DeltaCdfSourceTask extends SourceTask {
           config.resnapshotOnMissingHistory(),
           new TableMetrics(connectorName, table));
     } catch (DeltaFeedException e) {
-      throw Redaction.toConnectException(e, config);
+      throw failure(table, e);
     } catch (IllegalArgumentException e) {
       throw new ConnectException(Redaction.redact(e.getMessage(), config), e);
     }
@@ -135,11 +135,7 @@ public final class DeltaCdfSourceTask extends SourceTask {
       try {
         batch = stream.due(now) ? stream.next(maxRows - records.size(), now, pollIntervalMs) : null;
       } catch (DeltaFeedException e) {
-        if (!records.isEmpty() && e.kind() == DeltaFeedException.Kind.TRANSIENT) {
-          // Hand over what was read; the failing table retries on the next poll.
-          return records;
-        }
-        throw Redaction.toConnectException(e, config);
+        throw failure(stream.table(), e);
       }
       if (batch == null) {
         nextTable();
@@ -153,6 +149,17 @@ public final class DeltaCdfSourceTask extends SourceTask {
       }
     }
     return records;
+  }
+
+  /** The exception a task fails with: secrets removed, the credential setting named. */
+  private ConnectException failure(String table, DeltaFeedException error) {
+    String setting = config.credentialSettingFor(table);
+    if (error.kind() == DeltaFeedException.Kind.ACCESS_DENIED && setting != null) {
+      error =
+          new DeltaFeedException(
+              error.kind(), error.getMessage() + " (setting: " + setting + ")", error.getCause());
+    }
+    return Redaction.toConnectException(error, config);
   }
 
   /** Converts the batch; returns whether its last row completed a commit version. */

@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 final class TableStream implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(TableStream.class);
+  private static final long MAX_BACKOFF_MS = 30_000;
 
   private final String table;
   private final TablePartition partition;
@@ -25,6 +26,7 @@ final class TableStream implements AutoCloseable {
   private final RecordConverter converter;
   private final boolean resnapshotOnMissingHistory;
   private final TableMetrics metrics;
+  private int transientFailures;
   private ChangePosition position;
   private DeltaChangeFeed feed;
   private long idleUntilMs;
@@ -76,6 +78,10 @@ final class TableStream implements AutoCloseable {
       }
       ChangeBatch batch = feed.next(maxRows);
       metrics.recordProgress(feed.position(), feed.progress());
+      if (transientFailures > 0) {
+        log.info("Table {} is readable again after {} failed attempts", table, transientFailures);
+        transientFailures = 0;
+      }
       if (batch == null) {
         idleUntilMs = nowMs + pollIntervalMs;
         return null;
@@ -86,6 +92,10 @@ final class TableStream implements AutoCloseable {
     } catch (DeltaFeedException e) {
       // The next call reopens the feed at the last delivered position.
       closeFeed();
+      if (e.kind() == DeltaFeedException.Kind.TRANSIENT) {
+        backOff(e, nowMs);
+        return null;
+      }
       if (resnapshotOnMissingHistory && isHistoryLost(e)) {
         position = deltaTable.resolveStart(new StartSpec.Snapshot());
         log.warn(
@@ -98,6 +108,19 @@ final class TableStream implements AutoCloseable {
     }
   }
 
+  /**
+   * Storage is unreachable for now: rest with a growing delay (1 s doubling to 30 s) and warn
+   * once per outage, instead of failing the task or retrying in a tight loop.
+   */
+  private void backOff(DeltaFeedException e, long nowMs) {
+    transientFailures++;
+    long delayMs = Math.min(MAX_BACKOFF_MS, 1_000L << Math.min(transientFailures - 1, 5));
+    idleUntilMs = nowMs + delayMs;
+    if (transientFailures == 1) {
+      log.warn("{}; retrying from the last delivered position with backoff", e.getMessage());
+    }
+  }
+
   private static boolean isHistoryLost(DeltaFeedException e) {
     return e.kind() == DeltaFeedException.Kind.HISTORY_MISSING
         || e.kind() == DeltaFeedException.Kind.TABLE_REPLACED;
@@ -106,6 +129,7 @@ final class TableStream implements AutoCloseable {
   @Override
   public void close() {
     closeFeed();
+    deltaTable.close();
     metrics.close();
   }
 

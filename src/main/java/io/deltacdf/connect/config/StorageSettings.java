@@ -172,6 +172,9 @@ final class StorageSettings {
     Map<String, String> hadoop = new LinkedHashMap<>();
     // Tables written by Databricks and EMR are often named s3://: read them with S3A.
     hadoop.put("fs.s3.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
+    // ABFS otherwise sends metrics to the store from a shutdown hook, retrying for minutes
+    // when the store is unreachable, which stalls a worker's shutdown.
+    hadoop.put("fs.azure.metrics.collection.enabled", "false");
     s3(config, hadoop);
     azure(config, hadoop);
     gcs(config, hadoop);

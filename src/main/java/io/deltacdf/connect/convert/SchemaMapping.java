@@ -66,17 +66,4 @@ final class SchemaMapping {
     String cleaned = name.replaceAll("[^A-Za-z0-9_]", "_");
     return Character.isDigit(cleaned.charAt(0)) ? "_" + cleaned : cleaned;
   }
-
-  /** A configured key column the table does not have. */
-  static final class UnknownKeyColumnException extends IllegalArgumentException {
-    UnknownKeyColumnException(String table, String column, FieldType.Struct schema) {
-      super(
-          "Key column '"
-              + column
-              + "' is not a column of table "
-              + table
-              + "; its columns are "
-              + schema.fields().stream().map(FieldType.Field::name).toList());
-    }
-  }
 }

@@ -25,7 +25,7 @@ import org.apache.hadoop.conf.Configuration;
  * A Delta table whose change data feed can be read: resolves where a feed starts and opens feeds.
  * The only entry point into the {@code delta} package.
  */
-public final class DeltaTable {
+public final class DeltaTable implements AutoCloseable {
 
   /** Snapshot files handed out per scan of the snapshot (see {@link SnapshotFiles}). */
   static final int DEFAULT_SNAPSHOT_WINDOW = 10_000;
@@ -33,11 +33,13 @@ public final class DeltaTable {
   private final FeedContext context;
   private final DeltaLog log;
   private final int snapshotWindow;
+  private final TableFileIO fileIO;
 
-  DeltaTable(FeedContext context, int snapshotWindow) {
+  private DeltaTable(FeedContext context, int snapshotWindow, TableFileIO fileIO) {
     this.context = context;
     this.log = new DeltaLog(context);
     this.snapshotWindow = snapshotWindow;
+    this.fileIO = fileIO;
   }
 
   /**
@@ -57,19 +59,38 @@ public final class DeltaTable {
       String uri, Map<String, String> hadoopConfiguration, boolean filesOutsideTableAllowed) {
     Configuration configuration = new Configuration();
     hadoopConfiguration.forEach(configuration::set);
-    Engine engine = DefaultEngine.create(configuration);
+    TableFileIO fileIO = new TableFileIO(configuration);
+    Engine engine = DefaultEngine.create(fileIO);
     String root;
     try {
       root = engine.getFileSystemClient().resolvePath(uri);
     } catch (IOException | RuntimeException e) {
+      closeQuietly(fileIO);
       throw KernelErrors.translate(uri, "its root path", e);
     }
     return new DeltaTable(
-        new FeedContext(engine, uri, root, filesOutsideTableAllowed), DEFAULT_SNAPSHOT_WINDOW);
+        new FeedContext(engine, uri, root, filesOutsideTableAllowed),
+        DEFAULT_SNAPSHOT_WINDOW,
+        fileIO);
   }
 
+  /** The same table, handing out snapshot files in windows of {@code files}. */
   DeltaTable withSnapshotWindow(int files) {
-    return new DeltaTable(context, files);
+    return new DeltaTable(context, files, fileIO);
+  }
+
+  /** Closes the table's file system connections; feeds opened from it stop working. */
+  @Override
+  public void close() {
+    closeQuietly(fileIO);
+  }
+
+  private static void closeQuietly(TableFileIO fileIO) {
+    try {
+      fileIO.close();
+    } catch (IOException e) {
+      // Closing only releases connections and threads: nothing to recover.
+    }
   }
 
   /** The table's newest committed version. */

@@ -148,6 +148,7 @@ final class KernelErrors {
     "AuthorizationPermissionMismatch",
     "Server failed to authenticate",
     "NoAuthWithAWSException",
+    "Failure to initialize configuration for",
     "No AWS Credentials"
   };
 
