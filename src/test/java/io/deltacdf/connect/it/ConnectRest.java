@@ -57,9 +57,19 @@ public final class ConnectRest {
     return base;
   }
 
+  /** The id Connect gives this worker in statuses: {@code host:port} of its URL. */
+  public String workerId() {
+    return workerId;
+  }
+
   /** GET of any path, e.g. {@code /health}; throws {@link UncheckedIOException} if unreachable. */
   public Response get(String path) {
     return send("GET", path, BodyPublishers.noBody());
+  }
+
+  /** POST of any path without a body, e.g. a restart; the response whatever its status. */
+  public Response post(String path) {
+    return send("POST", path, BodyPublishers.noBody());
   }
 
   /** PUT /connectors/{name}/config: creates or reconfigures the connector. */

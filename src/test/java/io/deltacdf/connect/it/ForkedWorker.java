@@ -7,6 +7,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -38,6 +39,15 @@ final class ForkedWorker implements ConnectWorker {
 
   /** Starts the child JVM; {@code dir} receives worker.properties and worker.log. */
   static ForkedWorker start(Map<String, String> props, Path dir) {
+    return start(props, dir, null);
+  }
+
+  /**
+   * As {@link #start(Map, Path)}, with the child's root log level set to {@code logLevel} (e.g.
+   * INFO, everything Connect logs in production) instead of the test classpath's WARN; null keeps
+   * log4j2-test.xml. The log goes to worker.log either way.
+   */
+  static ForkedWorker start(Map<String, String> props, Path dir, String logLevel) {
     int port = Ports.free();
     Properties properties = new Properties();
     properties.putAll(props);
@@ -46,11 +56,15 @@ final class ForkedWorker implements ConnectWorker {
     Path log = dir.resolve("worker.log");
     try (Writer writer = Files.newBufferedWriter(config)) {
       properties.store(writer, null);
-      Process process = new ProcessBuilder(List.of(
-              Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-              "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-              "-cp", System.getProperty("java.class.path"),
-              ConnectDistributed.class.getName(), config.toString()))
+      List<String> command = new ArrayList<>(List.of(
+          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+      if (logLevel != null) {
+        command.add("-Dlog4j2.configurationFile=" + logConfig(dir, logLevel));
+      }
+      command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+          ConnectDistributed.class.getName(), config.toString()));
+      Process process = new ProcessBuilder(command)
           .redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
           .start();
@@ -58,6 +72,33 @@ final class ForkedWorker implements ConnectWorker {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** A log4j2 configuration like log4j2-test.xml, to standard output, at {@code level}. */
+  private static Path logConfig(Path dir, String level) throws IOException {
+    Path file = dir.resolve("worker-log4j2.xml");
+    Files.writeString(file, """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <Configuration status="WARN">
+          <Appenders>
+            <Console name="console" target="SYSTEM_OUT">
+              <PatternLayout pattern="[%d] %-5level %m (%c)%n"/>
+            </Console>
+          </Appenders>
+          <Loggers>
+            <Logger name="org.apache.spark.sql.delta.DeltaParquetFileFormat" level="OFF"/>
+            <Root level="LEVEL">
+              <AppenderRef ref="console"/>
+            </Root>
+          </Loggers>
+        </Configuration>
+        """.replace("LEVEL", level));
+    return file;
+  }
+
+  /** The file receiving the child's standard output and error (appended across restarts). */
+  Path log() {
+    return log;
   }
 
   @Override

@@ -6,8 +6,10 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -17,7 +19,8 @@ import java.util.stream.Stream;
  *
  * <p>The worker can be stopped and started again on the same broker and internal topics, so a
  * restarted worker resumes from the stored offsets. Build with {@code separateWorkerJvm(true)}
- * to also be able to {@link #killWorker() kill} it.
+ * to also be able to {@link #killWorker() kill} it, and to {@link #startAdditionalWorker() add}
+ * more workers to the same Connect group.
  */
 public final class KafkaCluster implements AutoCloseable {
 
@@ -28,6 +31,8 @@ public final class KafkaCluster implements AutoCloseable {
   private final String bootstrapServers;
   private final Map<String, String> workerProps;
   private final boolean separateWorkerJvm;
+  private final String workerLogLevel;
+  private final List<AdditionalWorker> additionalWorkers = new ArrayList<>();
   private ConnectWorker worker;
   private ConnectRest rest;
 
@@ -43,6 +48,7 @@ public final class KafkaCluster implements AutoCloseable {
         broker == null ? builder.externalBootstrapServers : broker.bootstrapServers();
     workerProps = workerProps(bootstrapServers, builder);
     separateWorkerJvm = builder.separateWorkerJvm;
+    workerLogLevel = builder.workerLogLevel;
   }
 
   public static Builder builder() {
@@ -69,11 +75,50 @@ public final class KafkaCluster implements AutoCloseable {
     if (worker != null) {
       throw new IllegalStateException("The worker is already running");
     }
-    worker = separateWorkerJvm
-        ? ForkedWorker.start(workerProps, dir)
+    ConnectWorker started = separateWorkerJvm
+        ? ForkedWorker.start(workerProps, dir, workerLogLevel)
         : InProcessWorker.start(workerProps);
-    rest = new ConnectRest(worker.url());
-    awaitHealthy();
+    ConnectRest startedRest = new ConnectRest(started.url());
+    awaitHealthy(started, startedRest);
+    worker = started;
+    rest = startedRest;
+  }
+
+  /**
+   * The log file of the (forked) worker: everything it wrote to standard output and error, over
+   * all its starts. Only with {@code separateWorkerJvm(true)}; an in-process worker logs with
+   * the test JVM.
+   */
+  public Path workerLog() {
+    if (!separateWorkerJvm) {
+      throw new IllegalStateException("Only a separate worker JVM has its own log file");
+    }
+    return dir.resolve("worker.log");
+  }
+
+  /**
+   * Starts one more worker, in its own child JVM, in the same Connect group (same internal
+   * topics), and waits until it answers {@code GET /health}. It shares the load with the main
+   * worker after the next rebalance. Only with {@code separateWorkerJvm(true)}. The cluster stops
+   * it on {@link #close()} if the test has not.
+   */
+  public AdditionalWorker startAdditionalWorker() {
+    if (!separateWorkerJvm) {
+      throw new IllegalStateException(
+          "Additional workers run in child JVMs: build the cluster with separateWorkerJvm(true)");
+    }
+    Path workerDir = dir.resolve("worker-" + (additionalWorkers.size() + 2));
+    try {
+      Files.createDirectories(workerDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    ForkedWorker started = ForkedWorker.start(workerProps, workerDir, workerLogLevel);
+    ConnectRest startedRest = new ConnectRest(started.url());
+    awaitHealthy(started, startedRest);
+    AdditionalWorker added = new AdditionalWorker(started, startedRest);
+    additionalWorkers.add(added);
+    return added;
   }
 
   /** Stops the worker gracefully: tasks stop and commit their offsets. No-op when stopped. */
@@ -100,6 +145,9 @@ public final class KafkaCluster implements AutoCloseable {
   @Override
   public void close() {
     try {
+      for (AdditionalWorker additional : additionalWorkers) {
+        additional.stop();
+      }
       stopWorker();
     } finally {
       try {
@@ -119,15 +167,14 @@ public final class KafkaCluster implements AutoCloseable {
     return worker;
   }
 
-  private void awaitHealthy() {
+  /** Waits for {@code GET /health}; kills (reaps) the worker if it never gets there. */
+  private static void awaitHealthy(ConnectWorker worker, ConnectRest rest) {
     long deadline = System.nanoTime() + WORKER_START_TIMEOUT.toNanos();
     String last = "no answer";
     while (System.nanoTime() < deadline) {
       String death = worker.deathReport();
       if (death != null) {
-        ConnectWorker dead = worker;
-        worker = null;
-        dead.kill(); // only a forked worker dies: this just reaps the process
+        worker.kill(); // only a forked worker dies: this just reaps the process
         throw new IllegalStateException(death);
       }
       try {
@@ -140,6 +187,11 @@ public final class KafkaCluster implements AutoCloseable {
         last = e.getMessage(); // a forked worker is not listening yet
       }
       sleep(100);
+    }
+    try {
+      worker.kill();
+    } catch (UnsupportedOperationException e) {
+      worker.stop(); // in-process
     }
     throw new IllegalStateException("Connect worker not healthy after " + WORKER_START_TIMEOUT
         + ": " + last);
@@ -199,11 +251,56 @@ public final class KafkaCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * A worker started by {@link #startAdditionalWorker()}: its own child JVM, REST port and log.
+   */
+  public static final class AdditionalWorker {
+
+    private final ForkedWorker worker;
+    private final ConnectRest rest;
+    private boolean running = true;
+
+    private AdditionalWorker(ForkedWorker worker, ConnectRest rest) {
+      this.worker = worker;
+      this.rest = rest;
+    }
+
+    public ConnectRest rest() {
+      return rest;
+    }
+
+    /** The id Connect reports for this worker in statuses ({@code host:port}). */
+    public String workerId() {
+      return rest.workerId();
+    }
+
+    public Path log() {
+      return worker.log();
+    }
+
+    /** SIGKILL, as {@link KafkaCluster#killWorker()}. */
+    public void kill() {
+      if (running) {
+        running = false;
+        worker.kill();
+      }
+    }
+
+    /** Graceful stop (SIGTERM). No-op once stopped or killed. */
+    public void stop() {
+      if (running) {
+        running = false;
+        worker.stop();
+      }
+    }
+  }
+
   /** Options; {@link #start()} starts the broker and the worker. */
   public static final class Builder {
 
     private boolean exactlyOnce;
     private boolean separateWorkerJvm;
+    private String workerLogLevel;
     private final Map<String, String> extraWorkerProps = new HashMap<>();
     private String externalBootstrapServers;
 
@@ -228,6 +325,15 @@ public final class KafkaCluster implements AutoCloseable {
      */
     public Builder separateWorkerJvm(boolean enabled) {
       separateWorkerJvm = enabled;
+      return this;
+    }
+
+    /**
+     * The root log level of forked workers (e.g. {@code "INFO"}, what Connect logs in production);
+     * unset, they log at the test classpath's WARN. See {@link KafkaCluster#workerLog()}.
+     */
+    public Builder workerLogLevel(String level) {
+      workerLogLevel = level;
       return this;
     }
 

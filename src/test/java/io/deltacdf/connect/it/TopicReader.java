@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -62,6 +63,34 @@ public final class TopicReader {
         assigned = assigned || assignAll(consumer, topic);
         if (poll(consumer, assigned, records) > 0) {
           lastProgress = System.nanoTime();
+        }
+      }
+    }
+    return records;
+  }
+
+  /**
+   * Polls, handing each non-empty batch of new records to {@code done}, until it returns true (or
+   * the timeout); then goes on polling until no record arrived for {@code quietAfter}, so that
+   * records trailing the awaited ones (e.g. re-deliveries) are read too. Returns every record
+   * read; {@code done} decides on the batches alone, so it can keep cheap running totals.
+   */
+  public static List<ConsumerRecord<byte[], byte[]>> readUntil(String bootstrap, String topic,
+      Predicate<List<ConsumerRecord<byte[], byte[]>>> done, Duration quietAfter,
+      Duration timeout, boolean readCommitted) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+    try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap, readCommitted)) {
+      boolean assigned = false;
+      boolean reached = false;
+      long lastProgress = 0;
+      while (System.nanoTime() < deadline
+          && (!reached || System.nanoTime() - lastProgress < quietAfter.toNanos())) {
+        assigned = assigned || assignAll(consumer, topic);
+        int before = records.size();
+        if (poll(consumer, assigned, records) > 0) {
+          lastProgress = System.nanoTime();
+          reached |= done.test(records.subList(before, records.size()));
         }
       }
     }
