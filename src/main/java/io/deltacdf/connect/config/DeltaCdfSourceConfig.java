@@ -293,16 +293,30 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     return StorageSettings.credentialSettingFor(this, tablePath);
   }
 
-  /** Every secret value configured, so messages can be checked for leaks before they leave. */
-  public java.util.List<String> secretValues() {
-    java.util.List<String> secrets = new ArrayList<>();
+  /**
+   * Every secret value configured, so messages can be checked for leaks before they leave: the
+   * PASSWORD settings, and hadoop.* pass-through settings whose name marks them as secret.
+   */
+  public List<String> secretValues() {
+    List<String> secrets = new ArrayList<>();
     for (Map.Entry<String, ConfigDef.ConfigKey> key : CONFIG_DEF.configKeys().entrySet()) {
       if (key.getValue().type == Type.PASSWORD && getPassword(key.getKey()) != null) {
         secrets.add(getPassword(key.getKey()).value());
       }
     }
+    originalsWithPrefix(HADOOP_PREFIX)
+        .forEach(
+            (key, value) -> {
+              if (SECRET_HADOOP_KEY.matcher(key).find() && value != null) {
+                secrets.add(String.valueOf(value));
+              }
+            });
     return secrets;
   }
+
+  private static final java.util.regex.Pattern SECRET_HADOOP_KEY =
+      java.util.regex.Pattern.compile(
+          "(?i)(secret|password|token|credential|\\.key(\\.|$)|account\\.key|sas)");
 
   /**
    * Problems that involve several settings, by the key they belong to: start options that do

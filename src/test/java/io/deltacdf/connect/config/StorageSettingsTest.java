@@ -156,6 +156,10 @@ class StorageSettingsTest {
         config("azure.account.name", "lake", "azure.account.key", "sup3r-secret");
     assertThat(config.getPassword("azure.account.key").toString()).doesNotContain("sup3r-secret");
     assertThat(config.secretValues()).containsExactly("sup3r-secret");
+    assertThat(
+            config("hadoop.fs.s3a.secret.key", "raw-s3cr3t", "hadoop.fs.s3a.endpoint", "e")
+                .secretValues())
+        .containsExactly("raw-s3cr3t");
     assertThat(config.credentialSettingFor("abfss://c@lake.dfs.core.windows.net/t"))
         .isEqualTo("azure.account.key");
     assertThat(config.credentialSettingFor("s3a://b/t")).isEqualTo("s3.credentials");
