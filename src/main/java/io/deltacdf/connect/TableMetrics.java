@@ -30,6 +30,7 @@ final class TableMetrics implements TableMetricsMBean, AutoCloseable {
   private final AtomicLong preimages = new AtomicLong();
   private final AtomicLong postimages = new AtomicLong();
   private final AtomicLong deleted = new AtomicLong();
+  private final AtomicLong resnapshots = new AtomicLong();
 
   TableMetrics(String connector, String table) {
     this.name = objectName(connector, table);
@@ -130,6 +131,15 @@ final class TableMetrics implements TableMetricsMBean, AutoCloseable {
   @Override
   public long getBytesRead() {
     return progress.bytesRead();
+  }
+
+  @Override
+  public long getResnapshots() {
+    return resnapshots.get();
+  }
+
+  void recordResnapshot() {
+    resnapshots.incrementAndGet();
   }
 
   private void register() {

@@ -33,4 +33,7 @@ public interface TableMetricsMBean {
 
   /** Bytes of data and change files read. */
   long getBytesRead();
+
+  /** How often on.history.missing=resnapshot started the table over from a snapshot. */
+  long getResnapshots();
 }

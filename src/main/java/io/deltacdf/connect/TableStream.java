@@ -98,6 +98,7 @@ final class TableStream implements AutoCloseable {
       }
       if (resnapshotOnMissingHistory && isHistoryLost(e)) {
         position = deltaTable.resolveStart(new StartSpec.Snapshot());
+        metrics.recordResnapshot();
         log.warn(
             "{} on.history.missing=resnapshot: starting over from a snapshot at {}",
             e.getMessage(),

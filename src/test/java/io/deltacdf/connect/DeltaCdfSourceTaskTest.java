@@ -105,6 +105,7 @@ class DeltaCdfSourceTaskTest {
     }
 
     Map<String, String> resnapshot = new HashMap<>(settings);
+    resnapshot.put("name", "recovering");
     resnapshot.put("on.history.missing", "resnapshot");
     DeltaCdfSourceTask recovering = new DeltaCdfSourceTask();
     recovering.initialize(new StoredOffsetsContext(Map.of(Map.of("table", path), staleOffset)));
@@ -121,6 +122,10 @@ class DeltaCdfSourceTaskTest {
       assertThat(records)
           .extracting(r -> (Long) r.headers().lastWithName("_commit_version").value())
           .containsOnly(3L);
+      assertThat(
+              ManagementFactory.getPlatformMBeanServer()
+                  .getAttribute(TableMetrics.objectName("recovering", path), "Resnapshots"))
+          .isEqualTo(1L);
     } finally {
       recovering.stop();
     }
