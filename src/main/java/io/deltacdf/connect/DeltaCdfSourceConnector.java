@@ -140,6 +140,10 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
         && config.credentialSettingFor(table) != null) {
       key = config.credentialSettingFor(table);
     }
+    if (error.kind() == DeltaFeedException.Kind.TRANSIENT
+        && config.endpointSettingFor(table) != null) {
+      key = config.endpointSettingFor(table);
+    }
     values.get(key).addErrorMessage(Redaction.redact(error.getMessage(), config));
   }
 

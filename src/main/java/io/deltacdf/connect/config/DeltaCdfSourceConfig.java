@@ -293,6 +293,11 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     return StorageSettings.credentialSettingFor(this, tablePath);
   }
 
+  /** The endpoint setting of the table's store, when set (where connection errors belong). */
+  public String endpointSettingFor(String tablePath) {
+    return StorageSettings.endpointSettingFor(this, tablePath);
+  }
+
   /**
    * Every secret value configured, so messages can be checked for leaks before they leave: the
    * PASSWORD settings, and hadoop.* pass-through settings whose name marks them as secret.

@@ -1,5 +1,8 @@
 package io.deltacdf.connect.config;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -143,7 +146,7 @@ final class StorageSettings {
 
   /** The setting that holds the credential used for a table's store, for error reports. */
   static String credentialSettingFor(AbstractConfig config, String tablePath) {
-    String scheme = lower(tablePath.contains(":") ? tablePath.substring(0, tablePath.indexOf(':')) : "");
+    String scheme = schemeOf(tablePath);
     if (scheme.startsWith("s3")) {
       return switch (lower(config.getString(S3_CREDENTIALS))) {
         case "static" -> S3_SECRET_ACCESS_KEY;
@@ -167,6 +170,16 @@ final class StorageSettings {
     return null;
   }
 
+  /** The endpoint setting of a table's store, when one is set: where connection errors belong. */
+  static String endpointSettingFor(AbstractConfig config, String tablePath) {
+    String scheme = schemeOf(tablePath);
+    String key =
+        scheme.startsWith("s3")
+            ? S3_ENDPOINT
+            : scheme.startsWith("abfs") ? AZURE_ENDPOINT : scheme.equals("gs") ? GCS_ENDPOINT : null;
+    return key != null && config.getString(key) != null ? key : null;
+  }
+
   /** The Hadoop settings these connector settings stand for. */
   static Map<String, String> hadoopSettings(AbstractConfig config) {
     Map<String, String> hadoop = new LinkedHashMap<>();
@@ -175,6 +188,22 @@ final class StorageSettings {
     // ABFS otherwise sends metrics to the store from a shutdown hook, retrying for minutes
     // when the store is unreachable, which stalls a worker's shutdown.
     hadoop.put("fs.azure.metrics.collection.enabled", "false");
+    // An unreachable store should surface in seconds, not after S3A's 9 minutes or the GCS
+    // client's 11: the task retries on its own, with backoff, from the last delivered row.
+    // Throttling (503) keeps S3A's own retries. All overridable with hadoop.*.
+    hadoop.put("fs.s3a.retry.limit", "1");
+    hadoop.put("fs.s3a.attempts.maximum", "0");
+    hadoop.put("fs.s3a.retry.interval", "200ms");
+    hadoop.put("fs.gs.http.max.retry", "1");
+    // Hadoop 3.5's defaults name its own GCS module, not Google's connector that the plugin
+    // bundles, and give sizes with suffixes that Google's connector cannot parse.
+    hadoop.put("fs.gs.impl", "com.google.cloud.hadoop.fs.gcs.GoogleHadoopFileSystem");
+    hadoop.put("fs.AbstractFileSystem.gs.impl", "com.google.cloud.hadoop.fs.gcs.GoogleHadoopFS");
+    hadoop.put("fs.gs.block.size", "67108864");
+    hadoop.put("fs.gs.rewrite.max.chunk.size", "536870912");
+    hadoop.put("fs.gs.outputstream.buffer.size", "8388608");
+    hadoop.put("fs.gs.inputstream.inplace.seek.limit", "8388608");
+    hadoop.put("fs.gs.inputstream.min.range.request.size", "2097152");
     s3(config, hadoop);
     azure(config, hadoop);
     gcs(config, hadoop);
@@ -213,6 +242,13 @@ final class StorageSettings {
     }
     if (lower(config.getString(GCS_AUTH_TYPE)).equals("service-account-keyfile")) {
       require(config, problems, GCS_KEYFILE_PATH, "gcs.auth.type=service-account-keyfile");
+      String keyfile = config.getString(GCS_KEYFILE_PATH);
+      if (keyfile != null && !keyfile.isBlank() && !Files.isReadable(Path.of(keyfile))) {
+        problems
+            .computeIfAbsent(GCS_KEYFILE_PATH, k -> new ArrayList<>())
+            .add("The key file " + keyfile + " cannot be read on this worker; it must exist on"
+                + " every worker");
+      }
     }
   }
 
@@ -328,7 +364,7 @@ final class StorageSettings {
         config.typeOf(key) == Type.PASSWORD ? config.getPassword(key) : config.getString(key);
     if (value == null || (value instanceof String text && text.isBlank())) {
       problems
-          .computeIfAbsent(key, k -> new java.util.ArrayList<>())
+          .computeIfAbsent(key, k -> new ArrayList<>())
           .add(key + " is required with " + because);
     }
   }
@@ -346,6 +382,11 @@ final class StorageSettings {
 
   private static boolean isHttp(String endpoint) {
     return endpoint.toLowerCase(Locale.ROOT).startsWith("http://");
+  }
+
+  private static String schemeOf(String tablePath) {
+    int colon = tablePath.indexOf(':');
+    return colon > 0 ? lower(tablePath.substring(0, colon)) : "";
   }
 
   private static String lower(String value) {

@@ -149,6 +149,7 @@ final class KernelErrors {
     "Server failed to authenticate",
     "NoAuthWithAWSException",
     "Failure to initialize configuration for",
+    "default credentials were not found",
     "No AWS Credentials"
   };
 

@@ -1,0 +1,659 @@
+package io.deltacdf.connect.it.storage;
+
+import static io.deltacdf.connect.testing.SparkHarness.spark;
+import static io.deltacdf.connect.testing.SparkHarness.sql;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.it.ConnectRest;
+import io.deltacdf.connect.it.KafkaCluster;
+import io.deltacdf.connect.it.TopicReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.spark.sql.Row;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The connector reading {@code s3a://} tables from an S3 emulator (S3Mock), deployed through the
+ * REST API of a worker in its own JVM: the connector's S3A client is built from its connector
+ * settings alone, never shared with the S3A client Spark writes with in the test JVM. Spark is
+ * the writer and the oracle ({@code table_changes}). Each test has its own table and connector.
+ * The gs:// tests need no emulator: they check that a broken GCS setting yields a validate
+ * error on that setting, in bounded time.
+ */
+class S3IT {
+
+  private static final Duration WAIT = Duration.ofSeconds(120);
+  private static final String PLUGIN = "DeltaCdfSourceConnector";
+  /** The longest a validate that fails on storage may take. */
+  private static final Duration VALIDATE_BOUND = Duration.ofSeconds(30);
+
+  @TempDir static Path dir;
+  private static S3Mock s3;
+  private static KafkaCluster cluster;
+
+  @BeforeAll
+  static void start() {
+    s3 = S3Mock.start("cdf-live", "cdf-outage", "cdf-auth", "cdf-revoked");
+    Configuration hadoop = spark().sparkContext().hadoopConfiguration();
+    s3.hadoopSettings().forEach(hadoop::set);
+    cluster = KafkaCluster.builder().separateWorkerJvm(true).start();
+  }
+
+  @AfterAll
+  static void stop() {
+    try {
+      if (cluster != null) {
+        cluster.close();
+      }
+    } finally {
+      if (s3 != null) {
+        Configuration hadoop = spark().sparkContext().hadoopConfiguration();
+        s3.hadoopSettings().keySet().forEach(hadoop::unset);
+        s3.close();
+      }
+    }
+  }
+
+  @Test
+  void snapshotThenLiveChangesMatchSpark() {
+    String path = table("cdf-live", "customers");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'ann'), (2, 'bob'), (3, 'cy')", path);
+    String topic = "s3-live.customers";
+    deploy("s3-live", config(path, "s3-live.${table}", s3.endpoint(), S3Mock.SECRET_KEY));
+    try {
+      List<ConsumerRecord<byte[], byte[]>> snapshot = read(topic, 3);
+      assertThat(snapshot).extracting(r -> TopicReader.header(r, "_change_type"))
+          .containsOnly("insert");
+      assertThat(snapshot).extracting(r -> TopicReader.longHeader(r, "_commit_version"))
+          .containsOnly(1L);
+
+      sql("UPDATE delta.`%s` SET name = 'bobby' WHERE id = 2", path);
+      sql("DELETE FROM delta.`%s` WHERE id = 3", path);
+      sql("INSERT INTO delta.`%s` VALUES (4, 'dee')", path);
+      List<String> expected = sparkChanges(path, 1);
+      assertThat(expected).hasSize(3 + 2 + 1 + 1);
+      assertThat(describe(read(topic, expected.size())))
+          .containsExactlyInAnyOrderElementsOf(expected);
+    } finally {
+      cluster.rest().delete("s3-live");
+    }
+  }
+
+  /**
+   * S3Mock is stopped while Spark keeps writing (its writes fail and are retried until S3Mock is
+   * back) and started again 10 s later on the same port and store. With S3A's default retries
+   * (a refused connection is retried for ~9 minutes) a read in progress can simply block through
+   * the outage and succeed afterwards.
+   */
+  @Test
+  void everyChangeArrivesAfterAnOutageOfTheStore() throws Exception {
+    outage("orders", Map.of());
+  }
+
+  /**
+   * The same outage with S3A retries bounded (one retry, no SDK retries), so the connector's
+   * reads fail within seconds during the outage: the task retries (RetriableException) and
+   * reopens its feed at the last delivered position.
+   */
+  @Test
+  void everyChangeArrivesAfterAnOutageWithBoundedStoreRetries() throws Exception {
+    outage("orders_bounded", Map.of(
+        "hadoop.fs.s3a.retry.limit", "1",
+        "hadoop.fs.s3a.retry.interval", "200ms",
+        "hadoop.fs.s3a.attempts.maximum", "0"));
+  }
+
+  private static void outage(String tableName, Map<String, String> extraConfig)
+      throws Exception {
+    String path = table("cdf-outage", tableName);
+    sql("INSERT INTO delta.`%s` VALUES (1, 'o1'), (2, 'o2'), (3, 'o3')", path);
+    String name = "s3-outage-" + tableName;
+    String topic = "s3-outage." + tableName;
+    Map<String, String> config =
+        config(path, "s3-outage.${table}", s3.endpoint(), S3Mock.SECRET_KEY);
+    config.putAll(extraConfig);
+    deploy(name, config);
+    Writer writer = new Writer(path, 20);
+    Thread writing = new Thread(writer, "delta-writer");
+    try {
+      read(topic, 3);
+      writing.start();
+      writer.awaitCommitted(6);
+
+      long outageStart = System.nanoTime();
+      s3.stop();
+      Thread.sleep(5_000);
+      int beforeRestart = TopicReader.readUntilQuiet(cluster.bootstrapServers(), topic,
+          Duration.ofSeconds(1), WAIT, false).size();
+      String taskStateInOutage =
+          cluster.rest().status(name).path("tasks").path(0).path("state").asText();
+      Thread.sleep(Math.max(0, 10_000 - millis(outageStart, System.nanoTime())));
+      s3.start();
+      long restarted = System.nanoTime();
+      // The first record after the restart: a version read once S3Mock is back.
+      TopicReader.readAll(cluster.bootstrapServers(), topic, beforeRestart + 1, WAIT, false);
+      long firstAfterRestart = System.nanoTime();
+
+      writing.join(Duration.ofMinutes(4).toMillis());
+      assertThat(writing.isAlive()).as("writer still running; %s", writer).isFalse();
+      assertThat(writer.error).as("writer failed; %s", writer).isNull();
+      long writerDone = System.nanoTime();
+
+      List<String> expected = sparkChanges(path, 1);
+      TopicReader.readAll(cluster.bootstrapServers(), topic, expected.size(), WAIT, false);
+      long caughtUp = System.nanoTime();
+      List<ConsumerRecord<byte[], byte[]>> all = TopicReader.readUntilQuiet(
+          cluster.bootstrapServers(), topic, Duration.ofSeconds(3), WAIT, false);
+
+      List<String> delivered = describe(all);
+      Set<String> distinct = new HashSet<>(delivered);
+      System.out.printf("S3IT outage %s: %d changes expected, %d records when S3Mock went down,"
+              + " %d in all, %d duplicates; task %s during the outage; outage %d ms; first"
+              + " record %d ms after the restart; writer done %d ms after the restart, topic"
+              + " complete %d ms later; writer: %s%n",
+          tableName, expected.size(), beforeRestart, all.size(),
+          delivered.size() - distinct.size(), taskStateInOutage, millis(outageStart, restarted),
+          millis(restarted, firstAfterRestart), millis(restarted, writerDone),
+          millis(writerDone, caughtUp), writer);
+      assertThat(taskStateInOutage).isEqualTo("RUNNING");
+      assertThat(distinct).containsExactlyInAnyOrderElementsOf(new HashSet<>(expected));
+      assertThat(delivered).as("no change delivered twice")
+          .containsExactlyInAnyOrderElementsOf(expected);
+      cluster.rest().awaitRunning(name, 1, WAIT);
+    } finally {
+      writer.stop = true;
+      writing.join(Duration.ofMinutes(1).toMillis());
+      if (!s3.isRunning()) {
+        s3.start();
+      }
+      cluster.rest().delete(name);
+    }
+  }
+
+  /**
+   * S3Mock checks no signatures, so the wrong secret goes to a gate in front of it that answers
+   * every request as S3 answers one signed with a wrong secret (403 SignatureDoesNotMatch). The
+   * bucket is one this worker has never read.
+   */
+  @Test
+  void validateReportsAWrongSecretOnTheSecretSettingWithoutTheSecret() {
+    String wrongSecret = "wrong-secret-" + UUID.randomUUID();
+    try (S3Gate gate = S3Gate.start(s3.endpoint())) {
+      gate.deny(true);
+      long start = System.nanoTime();
+      JsonNode denied =
+          validate(config("s3a://cdf-never-read/accounts", "auth", gate.endpoint(), wrongSecret));
+      long elapsed = millis(start, System.nanoTime());
+      Map<String, List<String>> errors = ConnectRest.errorsByKey(denied);
+      System.out.printf("S3IT wrong secret: validate took %d ms, %d request(s), errors %s%n",
+          elapsed, gate.requests(), errors);
+      SoftAssertions softly = new SoftAssertions();
+      softly.assertThat(gate.requests()).as("requests that reached the store").isPositive();
+      softly.assertThat(errors).as("errors").containsOnlyKeys("s3.secret.access.key");
+      softly.assertThat(String.join(" | ", errors.getOrDefault("s3.secret.access.key", List.of())))
+          .containsIgnoringCase("denied");
+      softly.assertThat(denied.toString()).doesNotContain(wrongSecret);
+      softly.assertThat(elapsed).as("validate time (ms)").isLessThan(VALIDATE_BOUND.toMillis());
+      softly.assertAll();
+    }
+  }
+
+  /**
+   * One table validated with the right credentials, then with a wrong secret (through the
+   * denying gate: another endpoint), then with the right ones again, all in one worker: each
+   * answer must follow the settings it was given, not a file system cached by an earlier one.
+   */
+  @Test
+  void validateUsesTheSettingsItIsGivenNotThoseOfAnEarlierCall() {
+    String path = table("cdf-auth", "accounts");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
+    String wrongSecret = "wrong-secret-" + UUID.randomUUID();
+    try (S3Gate gate = S3Gate.start(s3.endpoint())) {
+      gate.deny(true);
+      SoftAssertions softly = new SoftAssertions();
+      JsonNode before = validate(config(path, "auth", s3.endpoint(), S3Mock.SECRET_KEY));
+      softly.assertThat(ConnectRest.errorsByKey(before)).as("right credentials first").isEmpty();
+
+      JsonNode denied = validate(config(path, "auth", gate.endpoint(), wrongSecret));
+      softly.assertThat(gate.requests())
+          .as("requests that reached the endpoint of the wrong-secret config").isPositive();
+      softly.assertThat(ConnectRest.errorsByKey(denied)).as("wrong secret next")
+          .containsKey("s3.secret.access.key");
+
+      JsonNode after = validate(config(path, "auth", s3.endpoint(), S3Mock.SECRET_KEY));
+      softly.assertThat(ConnectRest.errorsByKey(after))
+          .as("right credentials again, without a worker restart").isEmpty();
+      softly.assertAll();
+    }
+  }
+
+  /**
+   * The store starts refusing a running task's credentials (revoked keys): the task fails
+   * instead of retrying forever, without the secret in its trace; once the store accepts them
+   * again, a task restart resumes from the stored offset.
+   */
+  @Test
+  void aTaskWhoseCredentialsAreRevokedFailsThenResumesAfterARestart() throws Exception {
+    String path = table("cdf-revoked", "ledger");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a'), (2, 'b')", path);
+    String secret = "revoked-secret-" + UUID.randomUUID();
+    String topic = "revoked.ledger";
+    try (S3Gate gate = S3Gate.start(s3.endpoint())) {
+      deploy("s3-revoked", config(path, "revoked.${table}", gate.endpoint(), secret));
+      try {
+        read(topic, 2);
+        long start = System.nanoTime();
+        gate.deny(true);
+        sql("INSERT INTO delta.`%s` VALUES (3, 'c')", path);
+        String trace = cluster.rest().awaitTaskFailed("s3-revoked", WAIT);
+        System.out.printf("S3IT revoked credentials: task failed after %d ms: %s%n",
+            millis(start, System.nanoTime()), trace.lines().findFirst().orElse(""));
+        assertThat(trace).containsIgnoringCase("denied").doesNotContain(secret);
+        assertThat(cluster.rest().status("s3-revoked").toString()).doesNotContain(secret);
+
+        gate.deny(false);
+        restartTask("s3-revoked", 0);
+        awaitTaskRunning("s3-revoked");
+        assertThat(describe(read(topic, 3))).containsExactlyInAnyOrderElementsOf(
+            sparkChanges(path, 1));
+      } finally {
+        cluster.rest().delete("s3-revoked");
+      }
+    }
+  }
+
+  /** An S3 endpoint nobody listens on: a typo in s3.endpoint, or the store is down. */
+  @Test
+  void validateReportsAClosedS3EndpointOnTheEndpointSetting() {
+    String endpoint = "http://127.0.0.1:" + closedPort();
+    assertBoundedError(config("s3a://cdf-live/customers", "closed", endpoint, S3Mock.SECRET_KEY),
+        "s3.endpoint");
+  }
+
+  @Test
+  void validateReportsAMissingGcsKeyfileOnTheKeyfileSetting() {
+    Map<String, String> config = baseConfig("gs://cdf-gcs/orders", "gcs");
+    config.put("gcs.auth.type", "service-account-keyfile");
+    config.put("gcs.keyfile.path", dir.resolve("no-such-dir/key.json").toString());
+    assertBoundedError(config, "gcs.keyfile.path");
+  }
+
+  /**
+   * Authentication is turned off (raw Hadoop pass-through), so the only thing that can fail is
+   * the connection to the endpoint.
+   */
+  @Test
+  void validateReportsAClosedGcsEndpointOnTheEndpointSetting() {
+    Map<String, String> config = baseConfig("gs://cdf-gcs/orders", "gcs");
+    config.put("gcs.endpoint", "http://127.0.0.1:" + closedPort() + "/");
+    config.put("hadoop.fs.gs.auth.type", "UNAUTHENTICATED");
+    assertBoundedError(config, "gcs.endpoint");
+  }
+
+  // ---- helpers ----
+
+  private static String table(String bucket, String name) {
+    String path = "s3a://" + bucket + "/" + name;
+    sql("CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta TBLPROPERTIES ("
+        + "'delta.enableChangeDataFeed'='true', 'delta.enableInCommitTimestamps'='true')", path);
+    return path;
+  }
+
+  private static Map<String, String> baseConfig(String paths, String topicPrefix) {
+    Map<String, String> config = new HashMap<>();
+    config.put("connector.class", DeltaCdfSourceConnector.class.getName());
+    config.put("tasks.max", "1");
+    config.put("delta.table.paths", paths);
+    config.put("topic.template", topicPrefix + ".${table}");
+    config.put("key.columns", "id");
+    config.put("poll.interval.ms", "200");
+    return config;
+  }
+
+  /** Static keys, the endpoint, path-style access and the region: the connector's s3.* keys. */
+  private static Map<String, String> config(String paths, String topicTemplate, String endpoint,
+      String secret) {
+    Map<String, String> config = baseConfig(paths, "unused");
+    config.put("topic.template", topicTemplate);
+    config.put("s3.credentials", "static");
+    config.put("s3.access.key.id", S3Mock.ACCESS_KEY);
+    config.put("s3.secret.access.key", secret);
+    config.put("s3.endpoint", endpoint);
+    config.put("s3.path.style.access", "true");
+    config.put("s3.region", S3Mock.REGION);
+    return config;
+  }
+
+  private static void deploy(String name, Map<String, String> config) {
+    cluster.rest().putConfig(name, config);
+    cluster.rest().awaitRunning(name, 1, WAIT);
+  }
+
+  /** POST /connectors/{name}/tasks/{task}/restart (ConnectRest has no POST helper). */
+  private static void restartTask(String name, int task) throws Exception {
+    HttpRequest request = HttpRequest.newBuilder(
+            cluster.connectUrl().resolve("/connectors/" + name + "/tasks/" + task + "/restart"))
+        .timeout(WAIT)
+        .POST(HttpRequest.BodyPublishers.noBody())
+        .build();
+    HttpResponse<String> response =
+        S3Gate.CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isIn(200, 202, 204);
+  }
+
+  /**
+   * Waits for task 0 to be RUNNING after a restart: unlike ConnectRest.awaitRunning it does not
+   * stop at the FAILED state the status topic reports until the restarted task is up.
+   */
+  private static void awaitTaskRunning(String name) throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    JsonNode status = cluster.rest().status(name);
+    while (!"RUNNING".equals(status.path("tasks").path(0).path("state").asText())) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("Task 0 of " + name + " not RUNNING: " + status.toPrettyString());
+      }
+      Thread.sleep(200);
+      status = cluster.rest().status(name);
+    }
+  }
+
+  private static JsonNode validate(Map<String, String> config) {
+    Map<String, String> named = new HashMap<>(config);
+    named.put("name", "validated");
+    return cluster.rest().validate(PLUGIN, named);
+  }
+
+  private static void assertBoundedError(Map<String, String> config, String key) {
+    long start = System.nanoTime();
+    JsonNode response;
+    try {
+      response = validate(config);
+    } catch (AssertionError e) {
+      throw new AssertionError("validate failed after " + millis(start, System.nanoTime())
+          + " ms: " + e.getMessage(), e);
+    }
+    long elapsed = millis(start, System.nanoTime());
+    Map<String, List<String>> errors = ConnectRest.errorsByKey(response);
+    System.out.printf("S3IT %s: validate took %d ms, errors %s%n", key, elapsed, errors);
+    SoftAssertions softly = new SoftAssertions();
+    softly.assertThat(errors).as("errors").containsKey(key);
+    softly.assertThat(elapsed).as("validate time (ms)").isLessThan(VALIDATE_BOUND.toMillis());
+    softly.assertAll();
+  }
+
+  private static List<ConsumerRecord<byte[], byte[]>> read(String topic, int count) {
+    List<ConsumerRecord<byte[], byte[]>> records =
+        TopicReader.readAll(cluster.bootstrapServers(), topic, count, WAIT, false);
+    assertThat(records).as("records on %s", topic).hasSize(count);
+    return records;
+  }
+
+  private static List<String> describe(List<ConsumerRecord<byte[], byte[]>> records) {
+    return records.stream().map(r -> {
+      JsonNode value = TopicReader.jsonValue(r.value());
+      return describe(TopicReader.header(r, "_change_type"),
+          TopicReader.longHeader(r, "_commit_version"),
+          TopicReader.longHeader(r, "_commit_timestamp"),
+          value.get("id").asLong(), value.get("name").asText());
+    }).toList();
+  }
+
+  /** Spark's change feed from {@code fromVersion} on, described as {@link #describe(List)} does. */
+  private static List<String> sparkChanges(String path, long fromVersion) {
+    List<Row> rows = spark().read().format("delta")
+        .option("readChangeFeed", "true")
+        .option("startingVersion", fromVersion)
+        .load(path)
+        .collectAsList();
+    return rows.stream().map(row -> describe(row.<String>getAs("_change_type"),
+        row.<Long>getAs("_commit_version"),
+        row.<Instant>getAs("_commit_timestamp").toEpochMilli(),
+        row.<Long>getAs("id"), row.<String>getAs("name"))).toList();
+  }
+
+  private static String describe(String type, long version, long timestamp, long id,
+      String name) {
+    return String.format("%s v%d @%d id=%d name=%s", type, version, timestamp, id, name);
+  }
+
+  private static long millis(long fromNanos, long toNanos) {
+    return (toNanos - fromNanos) / 1_000_000;
+  }
+
+  private static int closedPort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Runs {@code statements} inserts, updates and deletes one after the other; a statement that
+   * fails (S3Mock is down) is retried every second until it succeeds.
+   */
+  private static final class Writer implements Runnable {
+
+    private final String path;
+    private final int statements;
+    final AtomicInteger committed = new AtomicInteger();
+    final AtomicInteger failures = new AtomicInteger();
+    volatile boolean stop;
+    volatile Throwable error;
+    private volatile String lastFailure = "";
+
+    Writer(String path, int statements) {
+      this.path = path;
+      this.statements = statements;
+    }
+
+    @Override
+    public void run() {
+      long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+      try {
+        for (int i = 0; i < statements && !stop; i++) {
+          String statement = statement(i);
+          while (true) {
+            try {
+              sql(statement);
+              committed.incrementAndGet();
+              break;
+            } catch (Exception e) { // Spark rethrows IOExceptions undeclared
+              failures.incrementAndGet();
+              String first = e.toString().lines().findFirst().orElse("");
+              lastFailure = first.substring(0, Math.min(first.length(), 160));
+              if (System.nanoTime() > deadline || stop) {
+                throw e;
+              }
+              Thread.sleep(1_000);
+            }
+          }
+          Thread.sleep(200);
+        }
+      } catch (Throwable e) {
+        error = e;
+      }
+    }
+
+    /** Every third statement updates, every fifth deletes, the rest insert. */
+    private String statement(int i) {
+      long id = 10 + i;
+      if (i % 5 == 4) {
+        return String.format("DELETE FROM delta.`%s` WHERE id = %d", path, id - 3);
+      }
+      if (i % 3 == 2) {
+        return String.format("UPDATE delta.`%s` SET name = concat(name, '+') WHERE id = %d",
+            path, id - 1);
+      }
+      return String.format("INSERT INTO delta.`%s` VALUES (%d, 'o%d')", path, id, id);
+    }
+
+    void awaitCommitted(int count) throws InterruptedException {
+      long deadline = System.nanoTime() + WAIT.toNanos();
+      while (committed.get() < count && error == null) {
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError("writer committed only " + this);
+        }
+        Thread.sleep(100);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return committed.get() + " statements committed, " + failures.get()
+          + " failed attempts (last: " + lastFailure + ")";
+    }
+  }
+
+  /**
+   * A pass-through to S3Mock that can be switched to answer every request as S3 answers one
+   * signed with a wrong secret: 403 with error code SignatureDoesNotMatch (no body for HEAD, as
+   * with S3). Enough of a proxy for reads: method, path, query, headers and body go through.
+   */
+  private static final class S3Gate implements AutoCloseable {
+
+    private static final Set<String> NOT_FORWARDED = Set.of("host", "connection",
+        "content-length", "expect", "upgrade", "transfer-encoding", "keep-alive", "te",
+        "trailer", "proxy-connection");
+    private static final HttpClient CLIENT = HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5))
+        .build();
+
+    private final HttpServer server;
+    private final String target;
+    private final AtomicInteger requests = new AtomicInteger();
+    private volatile boolean denying;
+
+    private S3Gate(HttpServer server, String target) {
+      this.server = server;
+      this.target = target;
+    }
+
+    static S3Gate start(String target) {
+      try {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        S3Gate gate = new S3Gate(server, target);
+        server.createContext("/", gate::handle);
+        server.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(4));
+        server.start();
+        return gate;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    String endpoint() {
+      return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    void deny(boolean deny) {
+      denying = deny;
+    }
+
+    int requests() {
+      return requests.get();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+      requests.incrementAndGet();
+      try (exchange) {
+        byte[] body;
+        try (InputStream in = exchange.getRequestBody()) {
+          body = in.readAllBytes();
+        }
+        if (denying) {
+          deny(exchange);
+        } else {
+          forward(exchange, body);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    private void forward(HttpExchange exchange, byte[] body)
+        throws IOException, InterruptedException {
+      HttpRequest.Builder request =
+          HttpRequest.newBuilder(URI.create(target + exchange.getRequestURI()))
+              .timeout(Duration.ofSeconds(30))
+              .method(exchange.getRequestMethod(), body.length == 0
+                  ? HttpRequest.BodyPublishers.noBody()
+                  : HttpRequest.BodyPublishers.ofByteArray(body));
+      exchange.getRequestHeaders().forEach((name, values) -> {
+        if (!NOT_FORWARDED.contains(name.toLowerCase(Locale.ROOT))) {
+          values.forEach(value -> request.header(name, value));
+        }
+      });
+      HttpResponse<byte[]> response =
+          CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+      response.headers().map().forEach((name, values) -> {
+        String lower = name.toLowerCase(Locale.ROOT);
+        boolean head = "HEAD".equals(exchange.getRequestMethod());
+        if (!NOT_FORWARDED.contains(lower) || (head && lower.equals("content-length"))) {
+          values.forEach(value -> exchange.getResponseHeaders().add(name, value));
+        }
+      });
+      byte[] payload = response.body();
+      boolean noBody = "HEAD".equals(exchange.getRequestMethod()) || payload.length == 0;
+      exchange.sendResponseHeaders(response.statusCode(), noBody ? -1 : payload.length);
+      if (!noBody) {
+        exchange.getResponseBody().write(payload);
+      }
+    }
+
+    private static void deny(HttpExchange exchange) throws IOException {
+      String requestId = UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+      exchange.getResponseHeaders().add("x-amz-request-id", requestId);
+      exchange.getResponseHeaders().add("Content-Type", "application/xml");
+      if ("HEAD".equals(exchange.getRequestMethod())) {
+        exchange.sendResponseHeaders(403, -1);
+        return;
+      }
+      byte[] xml = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error>"
+          + "<Code>SignatureDoesNotMatch</Code>"
+          + "<Message>The request signature we calculated does not match the signature you"
+          + " provided. Check your key and signing method.</Message>"
+          + "<AWSAccessKeyId>" + S3Mock.ACCESS_KEY + "</AWSAccessKeyId>"
+          + "<RequestId>" + requestId + "</RequestId></Error>")
+          .getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(403, xml.length);
+      exchange.getResponseBody().write(xml);
+    }
+
+    @Override
+    public void close() {
+      server.stop(0);
+      ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
+    }
+  }
+}
