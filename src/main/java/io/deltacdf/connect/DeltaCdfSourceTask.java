@@ -60,15 +60,26 @@ public final class DeltaCdfSourceTask extends SourceTask {
     Map<Map<String, String>, Map<String, Object>> stored =
         context.offsetStorageReader().offsets(partitions);
     streams = new ArrayList<>();
-    for (String table : tables) {
-      streams.add(openStream(table, stored.get(new TablePartition(table).toMap())));
+    try {
+      for (String table : tables) {
+        streams.add(openStream(table, stored.get(new TablePartition(table).toMap())));
+      }
+    } catch (RuntimeException e) {
+      // A failed start is not followed by stop(): release what the started tables hold.
+      streams.forEach(TableStream::close);
+      throw e;
     }
   }
 
   private TableStream openStream(String table, Map<String, Object> storedOffset) {
+    DeltaTable deltaTable;
     try {
-      DeltaTable deltaTable =
+      deltaTable =
           DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed());
+    } catch (DeltaFeedException e) {
+      throw failure(table, e);
+    }
+    try {
       ChangePosition start;
       if (storedOffset != null) {
         start = ChangeOffset.fromMap(storedOffset);
@@ -96,8 +107,10 @@ public final class DeltaCdfSourceTask extends SourceTask {
           config.resnapshotOnMissingHistory(),
           new TableMetrics(connectorName, table));
     } catch (DeltaFeedException e) {
+      deltaTable.close();
       throw failure(table, e);
     } catch (IllegalArgumentException e) {
+      deltaTable.close();
       throw new ConnectException(Redaction.redact(e.getMessage(), config), e);
     }
   }
