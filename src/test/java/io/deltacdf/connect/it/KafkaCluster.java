@@ -7,12 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Stream;
 
 /**
  * One in-process KRaft broker plus one distributed Connect worker, for end-to-end tests.
@@ -41,7 +39,7 @@ public final class KafkaCluster implements AutoCloseable {
     try {
       broker = builder.externalBootstrapServers == null ? KafkaBroker.start(dir) : null;
     } catch (RuntimeException e) {
-      deleteRecursively(dir);
+      TestSupport.deleteRecursively(dir);
       throw e;
     }
     bootstrapServers =
@@ -155,7 +153,7 @@ public final class KafkaCluster implements AutoCloseable {
           broker.close();
         }
       } finally {
-        deleteRecursively(dir);
+        TestSupport.deleteRecursively(dir);
       }
     }
   }
@@ -186,7 +184,7 @@ public final class KafkaCluster implements AutoCloseable {
       } catch (UncheckedIOException e) {
         last = e.getMessage(); // a forked worker is not listening yet
       }
-      sleep(100);
+      TestSupport.sleep(100);
     }
     try {
       worker.kill();
@@ -232,23 +230,6 @@ public final class KafkaCluster implements AutoCloseable {
     }
     p.putAll(builder.extraWorkerProps);
     return p;
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static void deleteRecursively(Path root) {
-    try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   /**

@@ -5,7 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 
 /** Free local ports, for servers whose port must be known before they start. */
-final class Ports {
+public final class Ports {
 
   private Ports() {}
 
@@ -14,7 +14,7 @@ final class Ports {
    * acceptable on a test machine, and the only option where the port goes into the config (KRaft
    * voters, a forked worker's REST listener).
    */
-  static int free() {
+  public static int free() {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     } catch (IOException e) {

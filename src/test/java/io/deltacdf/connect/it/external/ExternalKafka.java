@@ -1,7 +1,7 @@
 package io.deltacdf.connect.it.external;
 
 import io.deltacdf.connect.it.KafkaBroker;
-
+import io.deltacdf.connect.it.TestSupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -198,7 +198,7 @@ public final class ExternalKafka implements AutoCloseable {
           throw new IllegalStateException("The broker did not start within " + BROKER_TIMEOUT
               + "\n" + tail(brokerLog()));
         }
-        sleep(200);
+        TestSupport.sleep(200);
       }
     }
   }
@@ -254,7 +254,7 @@ public final class ExternalKafka implements AutoCloseable {
         throw new IllegalStateException("The Connect worker was not healthy within "
             + WORKER_TIMEOUT + "\n" + tail(workerLog()));
       }
-      sleep(250);
+      TestSupport.sleep(250);
     }
   }
 
@@ -447,15 +447,6 @@ public final class ExternalKafka implements AutoCloseable {
           lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
     } catch (IOException e) {
       return "(no log at " + log + ")";
-    }
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
     }
   }
 }

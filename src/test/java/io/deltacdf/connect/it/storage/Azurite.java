@@ -1,10 +1,10 @@
 package io.deltacdf.connect.it.storage;
 
+import io.deltacdf.connect.it.Ports;
+import io.deltacdf.connect.it.TestSupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -16,12 +16,10 @@ import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.apache.spark.sql.SparkSession;
@@ -79,7 +77,7 @@ public final class Azurite implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    Azurite azurite = new Azurite(executable, dir, freePort());
+    Azurite azurite = new Azurite(executable, dir, Ports.free());
     Runtime.getRuntime().addShutdownHook(azurite.reaper);
     try {
       azurite.start();
@@ -284,7 +282,7 @@ public final class Azurite implements AutoCloseable {
       } catch (IllegalStateException e) {
         // the JVM is shutting down: the hook runs anyway
       }
-      deleteRecursively(dir);
+      TestSupport.deleteRecursively(dir);
     }
   }
 
@@ -316,7 +314,7 @@ public final class Azurite implements AutoCloseable {
       } catch (IOException e) {
         last = e.toString();
       }
-      sleep(100);
+      TestSupport.sleep(100);
     }
     process.destroyForcibly();
     throw new IllegalStateException("Azurite not answering on " + endpoint() + " after "
@@ -335,33 +333,5 @@ public final class Azurite implements AutoCloseable {
     throw new IllegalStateException("Azurite is not installed: " + EXECUTABLE
         + " is missing under " + start + ". Run `npm install` (or `npm ci`) in the repository"
         + " root first; it installs the azurite version of package.json (.ci/run does this).");
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static void deleteRecursively(Path root) {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -1,8 +1,9 @@
 package io.deltacdf.connect.it.storage;
 
+import io.deltacdf.connect.it.Ports;
+import io.deltacdf.connect.it.TestSupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -64,7 +65,7 @@ public final class S3Mock implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    S3Mock mock = new S3Mock(dir, freePort());
+    S3Mock mock = new S3Mock(dir, Ports.free());
     try {
       mock.start();
       for (String bucket : buckets) {
@@ -223,7 +224,7 @@ public final class S3Mock implements AutoCloseable {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);
       }
-      sleep(100);
+      TestSupport.sleep(100);
     }
     stop();
     throw new IllegalStateException(
@@ -260,23 +261,6 @@ public final class S3Mock implements AutoCloseable {
           lines.size()));
     } catch (IOException e) {
       return "(log unreadable: " + e + ")";
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
     }
   }
 }
