@@ -1,6 +1,9 @@
 package io.deltacdf.connect;
 
+import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.config.TableNames;
+import io.deltacdf.connect.convert.FieldNameCollisionException;
 import io.deltacdf.connect.config.StartMode;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.convert.UnknownKeyColumnException;
@@ -77,8 +80,8 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
 
   /**
    * Checks each setting, then what needs several settings or the tables themselves: that each
-   * path holds a Delta table whose change data feed can be read from the configured start, and
-   * that the key columns exist. Each problem is reported on the key the user has to change.
+   * path holds a Delta table whose change data feed can be read from the configured start, that
+   * the key columns exist and that the column names make distinct field names. Each problem is reported on the key the user has to change.
    */
   @Override
   public Config validate(Map<String, String> connectorConfigs) {
@@ -111,9 +114,16 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
       return;
     }
     try (deltaTable) {
-      deltaTable.resolveStart(StartSpecs.of(config));
-      new RecordConverter(table, config.topicFor(table), Map.of(), config.keyColumnsFor(table))
-          .requireKeyColumns(deltaTable.latestSchema());
+      ChangePosition start = deltaTable.resolveStart(StartSpecs.of(config));
+      new RecordConverter(
+              table,
+              TableNames.nameOf(table),
+              config.topicFor(table),
+              Map.of(),
+              config.keyColumnsFor(table),
+              config.recordSettings("validate", Version.get()),
+              start)
+          .requireConvertible(deltaTable.latestSchema());
     } catch (DeltaFeedException e) {
       report(config, table, e, values);
     } catch (UnknownKeyColumnException e) {
@@ -122,6 +132,10 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
               ? DeltaCdfSourceConfig.KEY_COLUMNS
               : DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE;
       values.get(key).addErrorMessage(e.getMessage());
+    } catch (FieldNameCollisionException e) {
+      values
+          .get(DeltaCdfSourceConfig.FIELD_NAME_ADJUSTMENT)
+          .addErrorMessage("Table " + table + ": " + e.getMessage());
     } catch (RuntimeException e) {
       values
           .get(DeltaCdfSourceConfig.TABLE_PATHS)

@@ -4,6 +4,7 @@ import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.config.TableNames;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
@@ -42,7 +43,8 @@ public final class DeltaCdfSourceTask extends SourceTask {
   private List<TableStream> streams;
   private int current;
   private TransactionContext transactions;
-  private int rowsInTransaction;
+  /** Records sent since the open transaction began (exactly-once only). */
+  private int recordsInTransaction;
 
   @Override
   public String version() {
@@ -95,10 +97,13 @@ public final class DeltaCdfSourceTask extends SourceTask {
       RecordConverter converter =
           new RecordConverter(
               table,
+              TableNames.nameOf(table),
               config.topicFor(table),
               new TablePartition(table).toMap(),
-              config.keyColumnsFor(table));
-      converter.requireKeyColumns(deltaTable.latestSchema());
+              config.keyColumnsFor(table),
+              config.recordSettings(connectorName, Version.get()),
+              start);
+      converter.requireConvertible(deltaTable.latestSchema());
       return new TableStream(
           table,
           deltaTable,
@@ -125,10 +130,10 @@ public final class DeltaCdfSourceTask extends SourceTask {
       if (!records.isEmpty()) {
         return records;
       }
-      if (transactions != null && rowsInTransaction > 0) {
+      if (transactions != null && recordsInTransaction > 0) {
         // Every table has caught up: close what is open rather than leave it hanging.
         transactions.commitTransaction();
-        rowsInTransaction = 0;
+        recordsInTransaction = 0;
       }
     }
     Thread.sleep(Math.max(0, Math.min(MAX_IDLE_WAIT_MS, earliestDue() - System.currentTimeMillis())));
@@ -175,30 +180,50 @@ public final class DeltaCdfSourceTask extends SourceTask {
     return Redaction.toConnectException(error, config);
   }
 
-  /** Converts the batch; returns whether its last row completed a commit version. */
+  /**
+   * Converts the batch; returns whether its last row completed a commit version. A transaction
+   * ends at the end of a version, or once it holds transaction.max.rows records, but only where
+   * the converter is settled, so the stored offset is exactly the position after the last record.
+   */
   private boolean add(TableStream stream, ChangeBatch batch, List<SourceRecord> records) {
     boolean versionEnded = false;
+    RecordConverter converter = stream.converter();
     for (ChangeRow row : batch.rows()) {
-      SourceRecord record = stream.converter().convert(row, batch.schema());
-      records.add(record);
-      versionEnded = endsVersion(row);
+      List<SourceRecord> converted;
+      try {
+        converted = converter.convert(row, batch.schema());
+      } catch (RuntimeException e) {
+        throw new ConnectException(
+            Redaction.redact(
+                "Table " + stream.table() + " version " + row.version() + ": " + e.getMessage(),
+                config),
+            e);
+      }
+      records.addAll(converted);
+      versionEnded = row.endsVersion();
       if (transactions != null) {
-        rowsInTransaction++;
-        if (versionEnded || rowsInTransaction >= config.transactionMaxRows()) {
-          transactions.commitTransaction(record);
-          rowsInTransaction = 0;
+        recordsInTransaction += converted.size();
+        boolean boundary =
+            versionEnded || recordsInTransaction >= config.transactionMaxRows();
+        if (boundary && recordsInTransaction > 0 && converter.settled()) {
+          commitTransaction(converted.isEmpty() ? null : converted.get(converted.size() - 1));
         }
       }
     }
     return versionEnded;
   }
 
-  /** After the last row of a version (or of the snapshot), the position is the next version. */
-  private static boolean endsVersion(ChangeRow row) {
-    return row.after() instanceof ChangePosition.InVersion next
-        && next.version() > row.version()
-        && next.fileIndex() == 0
-        && next.nextRow() == 0;
+  /**
+   * Commits after {@code last}, or after this poll's records when the row that ends the
+   * transaction yielded none (its records came earlier, or were filtered out).
+   */
+  private void commitTransaction(SourceRecord last) {
+    if (last == null) {
+      transactions.commitTransaction();
+    } else {
+      transactions.commitTransaction(last);
+    }
+    recordsInTransaction = 0;
   }
 
   private void nextTable() {

@@ -2,6 +2,7 @@ package io.deltacdf.connect;
 
 import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaFeedException;
@@ -30,6 +31,7 @@ final class TableStream implements AutoCloseable {
   private ChangePosition position;
   private DeltaChangeFeed feed;
   private long idleUntilMs;
+  private FieldType.Struct schema;
 
   TableStream(
       String table,
@@ -87,6 +89,7 @@ final class TableStream implements AutoCloseable {
         return null;
       }
       metrics.recordBatch(batch);
+      logSchemaChange(batch);
       position = batch.after();
       return batch;
     } catch (DeltaFeedException e) {
@@ -98,6 +101,7 @@ final class TableStream implements AutoCloseable {
       }
       if (resnapshotOnMissingHistory && isHistoryLost(e)) {
         position = deltaTable.resolveStart(new StartSpec.Snapshot());
+        converter.restartAt(position);
         metrics.recordResnapshot();
         log.warn(
             "{} on.history.missing=resnapshot: starting over from a snapshot at {}",
@@ -107,6 +111,19 @@ final class TableStream implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  /** Logs, once, each schema change the feed crosses, with the version that made it. */
+  private void logSchemaChange(ChangeBatch batch) {
+    if (schema != null && !schema.equals(batch.schema())) {
+      log.info(
+          "Table {} changed its schema at version {}: {}; its records carry the new schema from"
+              + " there on",
+          table,
+          batch.rows().get(0).version(),
+          SchemaChanges.describe(schema, batch.schema()));
+    }
+    schema = batch.schema();
   }
 
   /**

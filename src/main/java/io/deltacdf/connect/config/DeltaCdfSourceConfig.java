@@ -2,13 +2,22 @@ package io.deltacdf.connect.config;
 
 import java.time.Duration;
 import java.time.Instant;
+import io.deltacdf.connect.change.ChangeType;
+import io.deltacdf.connect.convert.FieldNameAdjustment;
+import io.deltacdf.connect.convert.RecordFormat;
+import io.deltacdf.connect.convert.RecordSettings;
+import io.deltacdf.connect.convert.TemporalPrecision;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -31,6 +40,13 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   public static final String TRANSACTION_MAX_ROWS = "transaction.max.rows";
   public static final String ON_HISTORY_MISSING = "on.history.missing";
   public static final String FILES_OUTSIDE_TABLE = "files.outside.table.allowed";
+  public static final String RECORD_FORMAT = "record.format";
+  public static final String CHANGE_TYPES = "change.types";
+  public static final String METADATA_FIELDS = "record.metadata.fields";
+  public static final String TOMBSTONES_ON_DELETE = "tombstones.on.delete";
+  public static final String TEMPORAL_PRECISION = "temporal.precision.mode";
+  public static final String FIELD_NAME_ADJUSTMENT = "field.name.adjustment";
+  public static final String MAX_PENDING_IMAGES = "envelope.max.pending.images";
 
   /** Settings with this prefix go, without it, to the Hadoop file systems (S3, ADLS, GCS). */
   public static final String HADOOP_PREFIX = "hadoop.";
@@ -43,6 +59,10 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   private static final String GROUP_TABLES = "Tables";
   private static final String GROUP_START = "Start position";
   private static final String GROUP_POLLING = "Polling and transactions";
+  private static final String GROUP_RECORDS = "Records";
+
+  private static final List<String> ALL_CHANGE_TYPES =
+      Arrays.stream(ChangeType.values()).map(ChangeType::label).toList();
 
   private static final ConfigDef CONFIG_DEF = buildConfigDef();
 
@@ -211,9 +231,128 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         5,
         Width.SHORT,
         "Allow files outside the table");
+    defineRecordSettings(def);
     StorageSettings.define(def);
     def.defineInternal(TASK_TABLES, Type.LIST, "", Importance.HIGH);
     return def;
+  }
+
+  private static void defineRecordSettings(ConfigDef def) {
+    int order = 0;
+    def.define(
+        RECORD_FORMAT,
+        Type.STRING,
+        RecordFormat.ROW.configValue(),
+        Validators.oneOf("row", "envelope"),
+        Importance.HIGH,
+        "The record value. row = the changed row, with _change_type, _commit_version and"
+            + " _commit_timestamp as headers; envelope = a Debezium change event (before, after,"
+            + " op c/u/d/r, ts_ms, source) where an update's pre- and post-image become one 'u'"
+            + " event, paired by key (needs key columns for every table).",
+        GROUP_RECORDS,
+        ++order,
+        Width.SHORT,
+        "Record format");
+    def.define(
+        CHANGE_TYPES,
+        Type.LIST,
+        String.join(",", ALL_CHANGE_TYPES),
+        Validators.subsetOf(ALL_CHANGE_TYPES),
+        Importance.MEDIUM,
+        "The change types that become records, e.g. insert,update_postimage,delete to drop"
+            + " pre-images, or insert for an append-only stream. Filtered rows still advance the"
+            + " stored position. With record.format=envelope, 'u' events need update_postimage,"
+            + " and their 'before' is filled only with update_preimage.",
+        GROUP_RECORDS,
+        ++order,
+        Width.LONG,
+        "Change types");
+    def.define(
+        METADATA_FIELDS,
+        Type.BOOLEAN,
+        false,
+        Importance.LOW,
+        "With record.format=row: also put _change_type, _commit_version and _commit_timestamp"
+            + " in the value, after the table's columns, for sinks that cannot see headers (e.g."
+            + " an audit table through the JDBC sink).",
+        GROUP_RECORDS,
+        ++order,
+        Width.SHORT,
+        "Metadata in the value");
+    def.define(
+        TOMBSTONES_ON_DELETE,
+        Type.BOOLEAN,
+        true,
+        Importance.MEDIUM,
+        "Whether each delete of a keyed table is followed by a tombstone (the same key, a null"
+            + " value), so compacted topics and JDBC/Elasticsearch sinks remove the row. The"
+            + " delete's position is stored only with its tombstone. Key-less tables never get"
+            + " tombstones.",
+        GROUP_RECORDS,
+        ++order,
+        Width.SHORT,
+        "Tombstones on delete");
+    def.define(
+        TEMPORAL_PRECISION,
+        Type.STRING,
+        TemporalPrecision.MILLISECONDS.configValue(),
+        Validators.oneOf("milliseconds", "microseconds"),
+        Importance.MEDIUM,
+        "How timestamp and timestamp_ntz columns are written. milliseconds = Connect Timestamp"
+            + " (every sink knows it; Delta's microseconds are truncated); microseconds = int64"
+            + " epoch microseconds named io.debezium.time.MicroTimestamp, lossless.",
+        GROUP_RECORDS,
+        ++order,
+        Width.SHORT,
+        "Timestamp precision");
+    def.define(
+        FIELD_NAME_ADJUSTMENT,
+        Type.STRING,
+        FieldNameAdjustment.NONE.configValue(),
+        Validators.oneOf("none", "avro"),
+        Importance.MEDIUM,
+        "none = field names are the column names; avro = characters outside [A-Za-z0-9_]"
+            + " become '_' and a leading digit gets a '_' prefix, so Avro converters accept"
+            + " names that column mapping allows (spaces, dots, dashes, unicode). Two columns"
+            + " that would get the same name are an error.",
+        GROUP_RECORDS,
+        ++order,
+        Width.SHORT,
+        "Field name adjustment");
+    def.define(
+        MAX_PENDING_IMAGES,
+        Type.INT,
+        100_000,
+        ConfigDef.Range.atLeast(1),
+        Importance.LOW,
+        "With record.format=envelope: the most update images held while they wait for their"
+            + " partner image. Delta writes the two images of an update side by side, so few"
+            + " wait; beyond this bound the task stops with an error rather than use unbounded"
+            + " memory.",
+        GROUP_RECORDS,
+        ++order,
+        Width.SHORT,
+        "Pending update images");
+  }
+
+  /** How records look, for a connector named {@code connectorName}. */
+  public RecordSettings recordSettings(String connectorName, String connectorVersion) {
+    Set<ChangeType> changeTypes = EnumSet.noneOf(ChangeType.class);
+    for (String type : getList(CHANGE_TYPES)) {
+      if (!type.isBlank()) {
+        changeTypes.add(ChangeType.fromLabel(type.trim().toLowerCase(Locale.ROOT)));
+      }
+    }
+    return new RecordSettings(
+        RecordFormat.parse(getString(RECORD_FORMAT)),
+        changeTypes,
+        getBoolean(METADATA_FIELDS),
+        getBoolean(TOMBSTONES_ON_DELETE),
+        TemporalPrecision.parse(getString(TEMPORAL_PRECISION)),
+        FieldNameAdjustment.parse(getString(FIELD_NAME_ADJUSTMENT)),
+        getInt(MAX_PENDING_IMAGES),
+        connectorName,
+        connectorVersion);
   }
 
   public List<String> tablePaths() {
@@ -353,6 +492,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
               + ": remove start.timestamp or set start.mode=timestamp");
     }
     StorageSettings.crossFieldProblems(this, problems);
+    recordProblems(problems);
     Map<String, String> tableByTopic = new HashMap<>();
     for (String table : tablePaths()) {
       String previous = tableByTopic.putIfAbsent(topicFor(table), table);
@@ -371,6 +511,31 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
       }
     }
     return problems;
+  }
+
+  private void recordProblems(Map<String, List<String>> problems) {
+    boolean envelope = RecordFormat.parse(getString(RECORD_FORMAT)) == RecordFormat.ENVELOPE;
+    if (envelope && getBoolean(METADATA_FIELDS)) {
+      add(
+          problems,
+          METADATA_FIELDS,
+          "record.metadata.fields applies to record.format=row; an envelope carries the change"
+              + " type in 'op' and the commit in 'source': remove record.metadata.fields");
+    }
+    if (envelope) {
+      for (String table : tablePaths()) {
+        if (keyColumnsFor(table).isEmpty()) {
+          add(
+              problems,
+              KEY_COLUMNS,
+              "record.format=envelope pairs each update's pre- and post-image by key, but table "
+                  + table
+                  + " has no key columns: set key.columns (or key.columns.by.table for '"
+                  + TableNames.nameOf(table)
+                  + "'), or use record.format=row");
+        }
+      }
+    }
   }
 
   private static void add(Map<String, List<String>> problems, String key, String message) {

@@ -37,6 +37,30 @@ final class Validators {
     };
   }
 
+  /** A non-empty list whose items are each one of {@code values}, in any case. */
+  static ConfigDef.Validator subsetOf(List<String> values) {
+    return new ConfigDef.Validator() {
+      @Override
+      public void ensureValid(String name, Object value) {
+        List<?> items = value == null ? List.of() : (List<?>) value;
+        List<String> given =
+            items.stream()
+                .map(v -> v.toString().trim().toLowerCase(Locale.ROOT))
+                .filter(v -> !v.isEmpty())
+                .toList();
+        if (given.isEmpty() || !values.containsAll(given)) {
+          throw new ConfigException(
+              name, value, "List one or more of " + String.join(", ", values));
+        }
+      }
+
+      @Override
+      public String toString() {
+        return "any of " + String.join(", ", values);
+      }
+    };
+  }
+
   static ConfigDef.Validator nonEmptyList() {
     return (name, value) -> {
       if (value == null

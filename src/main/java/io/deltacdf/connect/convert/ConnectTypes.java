@@ -7,6 +7,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,19 +22,32 @@ import org.apache.kafka.connect.data.Timestamp;
 /**
  * Maps Delta types to Connect schemas and builds, once per type, the function that turns a reader
  * value into a Connect value. Dates become Connect {@code Date}, timestamps Connect {@code
- * Timestamp} (milliseconds; timestamp_ntz is read as UTC), decimals Connect {@code Decimal} with
- * the precision as a schema parameter.
+ * Timestamp} in milliseconds or Debezium's {@code MicroTimestamp} (timestamp_ntz is read as UTC),
+ * decimals Connect {@code Decimal} with the precision as a schema parameter. Struct schemas are
+ * named after their place in the table, so that the names are stable and valid in Avro.
  */
 final class ConnectTypes {
 
   static final String PRECISION_PARAMETER = "connect.decimal.precision";
+  static final String MICRO_TIMESTAMP = "io.debezium.time.MicroTimestamp";
 
-  private ConnectTypes() {}
+  private final TemporalPrecision precision;
+  private final FieldNameAdjustment names;
+
+  ConnectTypes(TemporalPrecision precision, FieldNameAdjustment names) {
+    this.precision = precision;
+    this.names = names;
+  }
 
   /** A Connect schema and the converter for values of it. */
   record Mapped(Schema schema, Function<Object, Object> converter) {}
 
-  static Mapped map(FieldType type, boolean optional, String name) {
+  /** The Connect field name of a column, after {@code field.name.adjustment}. */
+  String fieldName(String column) {
+    return names.adjust(column);
+  }
+
+  Mapped map(FieldType type, boolean optional, String name) {
     if (type instanceof FieldType.Struct struct) {
       return mapStruct(struct, optional, name);
     }
@@ -78,14 +92,9 @@ final class ConnectTypes {
     return mapPrimitive(((FieldType.Primitive) type).kind(), optional);
   }
 
-  private static Mapped mapStruct(FieldType.Struct struct, boolean optional, String name) {
+  private Mapped mapStruct(FieldType.Struct struct, boolean optional, String name) {
     SchemaBuilder builder = SchemaBuilder.struct().name(name);
-    List<Function<Object, Object>> converters = new ArrayList<>();
-    for (FieldType.Field field : struct.fields()) {
-      Mapped mapped = map(field.type(), field.nullable(), name + "_" + field.name());
-      builder.field(field.name(), mapped.schema());
-      converters.add(mapped.converter());
-    }
+    List<Function<Object, Object>> converters = addFields(builder, struct, name);
     Schema schema = optional(builder, optional);
     return new Mapped(
         schema,
@@ -101,7 +110,46 @@ final class ConnectTypes {
         });
   }
 
-  private static Mapped mapPrimitive(FieldType.PrimitiveKind kind, boolean optional) {
+  /**
+   * Adds a field per struct member to {@code builder}; returns their value converters.
+   *
+   * @throws FieldNameCollisionException when two members get the same field name
+   */
+  List<Function<Object, Object>> addFields(
+      SchemaBuilder builder, FieldType.Struct struct, String schemaName) {
+    List<Function<Object, Object>> converters = new ArrayList<>();
+    Map<String, String> columnByField = new HashMap<>();
+    for (FieldType.Field field : struct.fields()) {
+      String fieldName = fieldName(field.name());
+      String clash = columnByField.putIfAbsent(fieldName, field.name());
+      if (clash != null) {
+        throw new FieldNameCollisionException(clash, field.name(), fieldName);
+      }
+      Mapped mapped =
+          map(field.type(), field.nullable(), schemaName + "_" + SchemaNames.segment(field.name()));
+      builder.field(fieldName, mapped.schema());
+      converters.add(mapped.converter());
+    }
+    return converters;
+  }
+
+  private Mapped timestamp(boolean optional, Function<Object, Instant> toInstant) {
+    if (precision == TemporalPrecision.MICROSECONDS) {
+      return new Mapped(
+          optional(SchemaBuilder.int64().name(MICRO_TIMESTAMP).version(1), optional),
+          value -> epochMicros(toInstant.apply(value)));
+    }
+    return new Mapped(
+        optional(Timestamp.builder(), optional),
+        value -> java.util.Date.from(toInstant.apply(value)));
+  }
+
+  private static long epochMicros(Instant instant) {
+    return Math.addExact(
+        Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000);
+  }
+
+  private Mapped mapPrimitive(FieldType.PrimitiveKind kind, boolean optional) {
     switch (kind) {
       case BOOLEAN:
         return plain(SchemaBuilder.bool(), optional);
@@ -128,13 +176,9 @@ final class ConnectTypes {
                 java.util.Date.from(
                     ((LocalDate) value).atStartOfDay().toInstant(ZoneOffset.UTC)));
       case TIMESTAMP:
-        return new Mapped(
-            optional(Timestamp.builder(), optional),
-            value -> java.util.Date.from((Instant) value));
+        return timestamp(optional, value -> (Instant) value);
       case TIMESTAMP_NTZ:
-        return new Mapped(
-            optional(Timestamp.builder(), optional),
-            value -> java.util.Date.from(((LocalDateTime) value).toInstant(ZoneOffset.UTC)));
+        return timestamp(optional, value -> ((LocalDateTime) value).toInstant(ZoneOffset.UTC));
       default:
         throw new IllegalArgumentException("Unknown type " + kind);
     }

@@ -1,19 +1,29 @@
 package io.deltacdf.connect.convert;
 
+import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
+import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.offset.ChangeOffset;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.header.ConnectHeaders;
+import org.apache.kafka.connect.header.Headers;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
- * Turns one table's change rows into source records: key from the key columns, the row as value,
- * change metadata as headers, the commit time as record timestamp, and the position after the row
- * as source offset.
+ * Turns one table's change rows, in feed order, into source records: key from the key columns,
+ * the row (or a Debezium envelope) as value, the commit time as record timestamp, and as source
+ * offset the position from which a restart loses nothing.
+ *
+ * <p>A row can yield several records (a delete and its tombstone) or none (a filtered change
+ * type, or an update image waiting for its partner). Every record but the last of a row carries
+ * the position before the row, so that a restart after a partial send replays the whole row;
+ * while update images wait, offsets stay before the earliest of them.
  */
 public final class RecordConverter {
 
@@ -22,49 +32,231 @@ public final class RecordConverter {
   public static final String COMMIT_TIMESTAMP_HEADER = "_commit_timestamp";
 
   private final String table;
+  private final String tableName;
   private final String topic;
   private final Map<String, ?> sourcePartition;
   private final List<String> keyColumns;
-  private final Map<FieldType.Struct, SchemaMapping> mappings = new HashMap<>();
+  private final RecordSettings settings;
+  private final ConnectTypes types;
+  private final String schemaBase;
+  private final Map<FieldType.Struct, Mapping> mappings = new HashMap<>();
+  private final UpdatePairing pairing;
+  private ChangePosition position;
 
+  /** A schema mapping and, in envelope format, its envelope schema. */
+  private record Mapping(SchemaMapping schemas, Schema envelope) {}
+
+  /** A record about to be made: its offset is decided once a row's records are all known. */
+  private record Pending(Struct key, Schema valueSchema, Object value, ChangeRow change) {}
+
+  /**
+   * @param table the table's URI
+   * @param tableName the table's short name, for schema names and the envelope's source
+   * @param start the feed position the first converted row follows
+   */
   public RecordConverter(
-      String table, String topic, Map<String, ?> sourcePartition, List<String> keyColumns) {
+      String table,
+      String tableName,
+      String topic,
+      Map<String, ?> sourcePartition,
+      List<String> keyColumns,
+      RecordSettings settings,
+      ChangePosition start) {
     this.table = table;
+    this.tableName = tableName;
     this.topic = topic;
     this.sourcePartition = sourcePartition;
     this.keyColumns = List.copyOf(keyColumns);
+    this.settings = settings;
+    this.types = new ConnectTypes(settings.temporalPrecision(), settings.fieldNameAdjustment());
+    this.schemaBase = SchemaNames.base(tableName);
+    this.pairing = new UpdatePairing(settings.maxPendingImages());
+    this.position = start;
   }
 
   /**
-   * Checks that the key columns exist in {@code schema}.
+   * Checks that {@code schema} converts: the key columns exist and no field names collide.
    *
-   * @throws IllegalArgumentException naming the missing column and the table's columns
+   * @throws IllegalArgumentException naming the column at fault
    */
-  public void requireKeyColumns(FieldType.Struct schema) {
+  public void requireConvertible(FieldType.Struct schema) {
     mapping(schema);
   }
 
-  public SourceRecord convert(ChangeRow row, FieldType.Struct schema) {
-    SchemaMapping mapping = mapping(schema);
-    Struct value = mapping.value(row.values());
-    ConnectHeaders headers = new ConnectHeaders();
-    headers.addString(CHANGE_TYPE_HEADER, row.type().label());
-    headers.addLong(COMMIT_VERSION_HEADER, row.version());
-    headers.addLong(COMMIT_TIMESTAMP_HEADER, row.commitTimestampMs());
-    return new SourceRecord(
-        sourcePartition,
-        ChangeOffset.toMap(row.after()),
-        topic,
-        null,
-        mapping.keySchema(),
-        mapping.key(value),
-        mapping.valueSchema(),
-        value,
-        row.commitTimestampMs(),
-        headers);
+  /** The records for the next row of the feed (none, one, or a few). */
+  public List<SourceRecord> convert(ChangeRow row, FieldType.Struct schema) {
+    ChangePosition before = position;
+    ChangePosition safeBefore = pairing.isEmpty() ? before : pairing.earliestBefore();
+    position = row.after();
+    Mapping mapping = mapping(schema);
+    List<Pending> pending = new ArrayList<>(2);
+    if (settings.format() == RecordFormat.ROW) {
+      rowRecords(row, mapping.schemas(), pending);
+    } else {
+      envelopeRecords(row, before, mapping, pending);
+    }
+    ChangePosition safeAfter = settled() ? row.after() : pairing.earliestBefore();
+    List<SourceRecord> records = new ArrayList<>(pending.size());
+    for (int i = 0; i < pending.size(); i++) {
+      ChangePosition offset = i == pending.size() - 1 ? safeAfter : safeBefore;
+      records.add(record(pending.get(i), mapping.schemas().keySchema(), offset));
+    }
+    return records;
   }
 
-  private SchemaMapping mapping(FieldType.Struct schema) {
-    return mappings.computeIfAbsent(schema, s -> new SchemaMapping(table, s, keyColumns));
+  /** Whether no update image waits: the last record's offset is then the feed position. */
+  public boolean settled() {
+    return pairing.isEmpty();
+  }
+
+  /** Forgets waiting images: the feed starts over at {@code start} (e.g. a new snapshot). */
+  public void restartAt(ChangePosition start) {
+    pairing.clear();
+    position = start;
+  }
+
+  private void rowRecords(ChangeRow row, SchemaMapping schemas, List<Pending> out) {
+    if (!settings.changeTypes().contains(row.type())) {
+      return;
+    }
+    Struct value = schemas.row(row);
+    Struct key = schemas.key(value);
+    out.add(new Pending(key, schemas.rowSchema(), value, row));
+    if (row.type() == ChangeType.DELETE) {
+      addTombstone(key, row, out);
+    }
+  }
+
+  private void envelopeRecords(
+      ChangeRow row, ChangePosition before, Mapping mapping, List<Pending> out) {
+    SchemaMapping schemas = mapping.schemas();
+    boolean wanted = settings.changeTypes().contains(row.type());
+    switch (row.type()) {
+      case INSERT:
+        if (wanted) {
+          Struct after = schemas.row(row);
+          String op = before instanceof ChangePosition.InSnapshot ? "r" : "c";
+          out.add(envelope(mapping, schemas.key(after), op, null, after, row, before));
+        }
+        break;
+      case DELETE:
+        if (wanted) {
+          Struct deleted = schemas.row(row);
+          Struct key = schemas.key(deleted);
+          out.add(envelope(mapping, key, "d", deleted, null, row, before));
+          addTombstone(key, row, out);
+        }
+        break;
+      default:
+        if (settings.changeTypes().contains(ChangeType.UPDATE_POSTIMAGE)) {
+          Struct image = schemas.row(row);
+          pairing
+              .offer(new UpdatePairing.Image(schemas.key(image), image, row, before))
+              .ifPresent(pair -> out.add(update(mapping, pair)));
+        }
+    }
+    if (row.endsVersion()) {
+      // Images left without a partner belong to updates that changed the key: the old key is
+      // deleted and the new one created, as Debezium reports a primary-key change.
+      for (UpdatePairing.Image image : pairing.drain()) {
+        if (image.isPre()) {
+          out.add(
+              envelope(mapping, image.key(), "d", beforeImage(image), null, image.change(), null));
+          addTombstone(image.key(), image.change(), out);
+        } else {
+          out.add(envelope(mapping, image.key(), "c", null, image.row(), image.change(), null));
+        }
+      }
+    }
+  }
+
+  private Pending update(Mapping mapping, UpdatePairing.Pair pair) {
+    return envelope(
+        mapping,
+        pair.post().key(),
+        "u",
+        beforeImage(pair.pre()),
+        pair.post().row(),
+        pair.post().change(),
+        null);
+  }
+
+  /** A pre-image as {@code before}, unless update_preimage is filtered out. */
+  private Struct beforeImage(UpdatePairing.Image pre) {
+    return settings.changeTypes().contains(ChangeType.UPDATE_PREIMAGE) ? pre.row() : null;
+  }
+
+  private Pending envelope(
+      Mapping mapping,
+      Struct key,
+      String op,
+      Struct before,
+      Struct after,
+      ChangeRow change,
+      ChangePosition positionBefore) {
+    Struct value =
+        new Struct(mapping.envelope())
+            .put(EnvelopeSchema.BEFORE, before)
+            .put(EnvelopeSchema.AFTER, after)
+            .put(EnvelopeSchema.SOURCE, source(change, positionBefore))
+            .put(EnvelopeSchema.OP, op)
+            .put(EnvelopeSchema.TS_MS, System.currentTimeMillis());
+    return new Pending(key, mapping.envelope(), value, change);
+  }
+
+  private Struct source(ChangeRow change, ChangePosition positionBefore) {
+    String snapshot = "false";
+    if (positionBefore instanceof ChangePosition.InSnapshot) {
+      snapshot = change.after() instanceof ChangePosition.InSnapshot ? "true" : "last";
+    }
+    return EnvelopeSchema.source(
+        settings.connectorVersion(),
+        settings.connectorName(),
+        tableName,
+        table,
+        change.version(),
+        change.commitTimestampMs(),
+        snapshot);
+  }
+
+  /** A null-value record with the delete's key, so compacted topics and sinks drop the key. */
+  private void addTombstone(Struct key, ChangeRow delete, List<Pending> out) {
+    if (settings.tombstonesOnDelete() && key != null) {
+      out.add(new Pending(key, null, null, delete));
+    }
+  }
+
+  private SourceRecord record(Pending pending, Schema keySchema, ChangePosition offset) {
+    return new SourceRecord(
+        sourcePartition,
+        ChangeOffset.toMap(offset),
+        topic,
+        null,
+        keySchema,
+        pending.key(),
+        pending.valueSchema(),
+        pending.value(),
+        pending.change().commitTimestampMs(),
+        headers(pending.change()));
+  }
+
+  private Headers headers(ChangeRow change) {
+    ConnectHeaders headers = new ConnectHeaders();
+    headers.addString(CHANGE_TYPE_HEADER, change.type().label());
+    headers.addLong(COMMIT_VERSION_HEADER, change.version());
+    headers.addLong(COMMIT_TIMESTAMP_HEADER, change.commitTimestampMs());
+    return headers;
+  }
+
+  private Mapping mapping(FieldType.Struct schema) {
+    return mappings.computeIfAbsent(schema, this::newMapping);
+  }
+
+  private Mapping newMapping(FieldType.Struct schema) {
+    boolean envelope = settings.format() == RecordFormat.ENVELOPE;
+    SchemaMapping schemas =
+        new SchemaMapping(
+            table, schemaBase, schema, keyColumns, types, settings.metadataFields(), envelope);
+    return new Mapping(schemas, envelope ? EnvelopeSchema.of(schemaBase, schemas.rowSchema()) : null);
   }
 }

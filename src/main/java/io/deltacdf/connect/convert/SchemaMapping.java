@@ -1,69 +1,105 @@
 package io.deltacdf.connect.convert;
 
+import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.FieldType;
 import java.util.List;
+import java.util.function.Function;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.data.Timestamp;
 
 /**
- * The Connect key and value schemas for one table schema, and the per-column converters, built
+ * The Connect key and row schemas for one table schema, and the per-column converters, built
  * once per schema and applied to every row.
  */
 final class SchemaMapping {
 
-  private final ConnectTypes.Mapped value;
-  private final Schema keySchema;
-  private final int[] keyOrdinals;
+  static final String CHANGE_TYPE_FIELD = "_change_type";
+  static final String COMMIT_VERSION_FIELD = "_commit_version";
+  static final String COMMIT_TIMESTAMP_FIELD = "_commit_timestamp";
 
-  SchemaMapping(String table, FieldType.Struct schema, List<String> keyColumns) {
-    String base = "io.deltacdf." + sanitize(table);
-    this.value = ConnectTypes.map(schema, false, base + ".Value");
+  private final Schema rowSchema;
+  private final List<Function<Object, Object>> converters;
+  private final boolean metadataFields;
+  private final Schema keySchema;
+  private final Field[] keySources;
+
+  /**
+   * @param table the table's URI, for messages
+   * @param schemaBase the prefix of the schema names (see {@link SchemaNames})
+   * @param optionalRow whether the row schema is optional, as an envelope's before and after are
+   */
+  SchemaMapping(
+      String table,
+      String schemaBase,
+      FieldType.Struct schema,
+      List<String> keyColumns,
+      ConnectTypes types,
+      boolean metadataFields,
+      boolean optionalRow) {
+    SchemaBuilder row = SchemaBuilder.struct().name(schemaBase + ".Value");
+    converters = types.addFields(row, schema, schemaBase + ".Value");
+    this.metadataFields = metadataFields;
+    if (metadataFields) {
+      row.field(CHANGE_TYPE_FIELD, Schema.STRING_SCHEMA)
+          .field(COMMIT_VERSION_FIELD, Schema.INT64_SCHEMA)
+          .field(COMMIT_TIMESTAMP_FIELD, Timestamp.SCHEMA);
+    }
+    rowSchema = optionalRow ? row.optional().build() : row.build();
     if (keyColumns.isEmpty()) {
       keySchema = null;
-      keyOrdinals = new int[0];
+      keySources = new Field[0];
       return;
     }
-    SchemaBuilder key = SchemaBuilder.struct().name(base + ".Key");
-    keyOrdinals = new int[keyColumns.size()];
+    SchemaBuilder key = SchemaBuilder.struct().name(schemaBase + ".Key");
+    keySources = new Field[keyColumns.size()];
     for (int i = 0; i < keyColumns.size(); i++) {
       String column = keyColumns.get(i);
-      int ordinal = schema.indexOf(column);
-      if (ordinal < 0) {
+      if (schema.indexOf(column) < 0) {
         throw new UnknownKeyColumnException(table, column, schema);
       }
-      keyOrdinals[i] = ordinal;
-      key.field(column, value.schema().fields().get(ordinal).schema());
+      keySources[i] = rowSchema.field(types.fieldName(column));
+      key.field(keySources[i].name(), keySources[i].schema());
     }
     keySchema = key.build();
   }
 
-  Schema valueSchema() {
-    return value.schema();
+  Schema rowSchema() {
+    return rowSchema;
   }
 
   Schema keySchema() {
     return keySchema;
   }
 
-  Struct value(Object[] row) {
-    return (Struct) value.converter().apply(row);
+  Struct row(ChangeRow change) {
+    Object[] values = change.values();
+    Struct out = new Struct(rowSchema);
+    List<Field> fields = rowSchema.fields();
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] != null) {
+        out.put(fields.get(i), converters.get(i).apply(values[i]));
+      }
+    }
+    if (metadataFields) {
+      out.put(CHANGE_TYPE_FIELD, change.type().label());
+      out.put(COMMIT_VERSION_FIELD, change.version());
+      out.put(COMMIT_TIMESTAMP_FIELD, new java.util.Date(change.commitTimestampMs()));
+    }
+    return out;
   }
 
-  /** The key struct, reusing the value struct's converted fields. */
-  Struct key(Struct valueStruct) {
+  /** The key struct, reusing the row struct's converted fields; null for key-less tables. */
+  Struct key(Struct row) {
     if (keySchema == null) {
       return null;
     }
     Struct key = new Struct(keySchema);
-    for (int i = 0; i < keyOrdinals.length; i++) {
-      key.put(keySchema.fields().get(i), valueStruct.get(value.schema().fields().get(keyOrdinals[i])));
+    for (int i = 0; i < keySources.length; i++) {
+      key.put(keySchema.fields().get(i), row.get(keySources[i]));
     }
     return key;
-  }
-
-  private static String sanitize(String name) {
-    String cleaned = name.replaceAll("[^A-Za-z0-9_]", "_");
-    return Character.isDigit(cleaned.charAt(0)) ? "_" + cleaned : cleaned;
   }
 }

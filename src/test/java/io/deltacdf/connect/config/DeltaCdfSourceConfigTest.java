@@ -3,6 +3,11 @@ package io.deltacdf.connect.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.deltacdf.connect.change.ChangeType;
+import io.deltacdf.connect.convert.FieldNameAdjustment;
+import io.deltacdf.connect.convert.RecordFormat;
+import io.deltacdf.connect.convert.RecordSettings;
+import io.deltacdf.connect.convert.TemporalPrecision;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -82,5 +87,38 @@ class DeltaCdfSourceConfigTest {
   void hadoopSettingsLoseTheirPrefix() {
     assertThat(config("hadoop.fs.s3a.endpoint", "http://127.0.0.1:9000").hadoopSettings())
         .containsEntry("fs.s3a.endpoint", "http://127.0.0.1:9000");
+  }
+
+  @Test
+  void recordSettingsAreParsedAndTheirConflictsReported() {
+    RecordSettings settings =
+        config(
+                "record.format", "Envelope",
+                "key.columns", "id",
+                "change.types", "insert, DELETE",
+                "temporal.precision.mode", "microseconds",
+                "field.name.adjustment", "avro")
+            .recordSettings("c", "1");
+    assertThat(settings.format()).isEqualTo(RecordFormat.ENVELOPE);
+    assertThat(settings.changeTypes()).containsExactlyInAnyOrder(ChangeType.INSERT, ChangeType.DELETE);
+    assertThat(settings.temporalPrecision()).isEqualTo(TemporalPrecision.MICROSECONDS);
+    assertThat(settings.fieldNameAdjustment()).isEqualTo(FieldNameAdjustment.AVRO);
+    assertThat(settings.tombstonesOnDelete()).isTrue();
+
+    Map<String, List<String>> keyless =
+        config("record.format", "envelope", "key.columns.by.table", "orders:id").crossFieldProblems();
+    assertThat(keyless).containsOnlyKeys(DeltaCdfSourceConfig.KEY_COLUMNS);
+    assertThat(keyless.get(DeltaCdfSourceConfig.KEY_COLUMNS).get(0))
+        .contains("/data/customers")
+        .contains("key.columns.by.table");
+    assertThat(
+            config("record.format", "envelope", "key.columns", "id", "record.metadata.fields", "true")
+                .crossFieldProblems())
+        .containsOnlyKeys(DeltaCdfSourceConfig.METADATA_FIELDS);
+    assertThatThrownBy(() -> config("change.types", "insert,upsert"))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("update_postimage");
+    assertThatThrownBy(() -> config("change.types", ""))
+        .isInstanceOf(ConfigException.class);
   }
 }

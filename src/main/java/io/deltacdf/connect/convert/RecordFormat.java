@@ -1,0 +1,22 @@
+package io.deltacdf.connect.convert;
+
+import java.util.Locale;
+
+/** The shape of a record's value. */
+public enum RecordFormat {
+  /** The changed row itself; the change metadata travels in headers. */
+  ROW,
+  /**
+   * Debezium's change event: {@code before}, {@code after}, {@code op}, {@code ts_ms} and a
+   * {@code source} struct; an update's pre- and post-image become one event.
+   */
+  ENVELOPE;
+
+  public String configValue() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  public static RecordFormat parse(String value) {
+    return valueOf(value.trim().toUpperCase(Locale.ROOT));
+  }
+}

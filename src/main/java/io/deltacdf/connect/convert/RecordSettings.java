@@ -1,0 +1,46 @@
+package io.deltacdf.connect.convert;
+
+import io.deltacdf.connect.change.ChangeType;
+import java.util.Set;
+
+/**
+ * What records look like, the same for every table of a connector.
+ *
+ * @param changeTypes the change types that become records; the others only advance the offset
+ * @param metadataFields whether row-format values also carry _change_type, _commit_version and
+ *     _commit_timestamp
+ * @param tombstonesOnDelete whether a null-value record follows each delete of a keyed table
+ * @param maxPendingImages the most update images an envelope converter holds while it waits for
+ *     their partner image
+ * @param connectorName the connector's name, for the envelope's source struct
+ * @param connectorVersion this connector's version, for the envelope's source struct
+ */
+public record RecordSettings(
+    RecordFormat format,
+    Set<ChangeType> changeTypes,
+    boolean metadataFields,
+    boolean tombstonesOnDelete,
+    TemporalPrecision temporalPrecision,
+    FieldNameAdjustment fieldNameAdjustment,
+    int maxPendingImages,
+    String connectorName,
+    String connectorVersion) {
+
+  public RecordSettings {
+    changeTypes = Set.copyOf(changeTypes);
+  }
+
+  /** Rows as records, every change type, tombstones on, milliseconds, names as they are. */
+  public static RecordSettings defaults(String connectorName, String connectorVersion) {
+    return new RecordSettings(
+        RecordFormat.ROW,
+        Set.of(ChangeType.values()),
+        false,
+        true,
+        TemporalPrecision.MILLISECONDS,
+        FieldNameAdjustment.NONE,
+        100_000,
+        connectorName,
+        connectorVersion);
+  }
+}
