@@ -69,8 +69,13 @@ class DeltaCdfConnectorIT {
 
     sql("UPDATE delta.`%s` SET name = 'bobby' WHERE id = 2", path);
     sql("DELETE FROM delta.`%s` WHERE id = 3", path);
-    List<ConsumerRecord<byte[], byte[]>> all = read("snapshot-live.customers", 6);
-    assertThat(describe(all)).containsExactlyInAnyOrderElementsOf(sparkChanges(path, 1));
+    List<ConsumerRecord<byte[], byte[]>> all = read("snapshot-live.customers", 7);
+    // A tombstone with the deleted key follows the delete, for compacted topics and sinks.
+    ConsumerRecord<byte[], byte[]> tombstone = all.get(6);
+    assertThat(tombstone.value()).isNull();
+    assertThat(TopicReader.jsonKey(tombstone.key()).get("id").asLong()).isEqualTo(3L);
+    assertThat(TopicReader.header(all.get(5), "_change_type")).isEqualTo("delete");
+    assertThat(describe(all.subList(0, 6))).containsExactlyInAnyOrderElementsOf(sparkChanges(path, 1));
   }
 
   @Test

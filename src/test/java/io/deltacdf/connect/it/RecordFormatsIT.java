@@ -1,0 +1,209 @@
+package io.deltacdf.connect.it;
+
+import static io.deltacdf.connect.testing.SparkHarness.spark;
+import static io.deltacdf.connect.testing.SparkHarness.sql;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.deltacdf.connect.DeltaCdfSourceConnector;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The record formats through a live connector: a consumer that applies the topic to a keyed
+ * store, as a JDBC sink or a compacted topic would, ends up with the table Spark reads.
+ *
+ * <p>The table sees a snapshot, updates, deletes, a MERGE and an update of the key column, and
+ * has a column name (with a space) that Avro would refuse.
+ */
+class RecordFormatsIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(90);
+  private static final Duration QUIET = Duration.ofSeconds(5);
+
+  @TempDir static Path dir;
+  private static KafkaCluster cluster;
+  private static String path;
+
+  @BeforeAll
+  static void startClusterAndWriteTable() {
+    cluster = KafkaCluster.builder().start();
+    path = dir.resolve("people").toString();
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, name STRING, `home city` STRING, seen TIMESTAMP)"
+            + " USING delta TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
+            + " 'delta.columnMapping.mode'='name', 'delta.minReaderVersion'='2',"
+            + " 'delta.minWriterVersion'='5')",
+        path);
+    sql(
+        "INSERT INTO delta.`%s` SELECT id, concat('n', id), 'Oslo',"
+            + " timestamp'2024-05-01 12:00:00.123456' FROM range(1, 21)",
+        path);
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** Live changes after both connectors have taken their snapshot. */
+  private static void writeChanges() {
+    sql("UPDATE delta.`%s` SET name = concat(name, '+') WHERE id %% 3 = 0", path);
+    sql("DELETE FROM delta.`%s` WHERE id %% 5 = 0", path);
+    sql(
+        "MERGE INTO delta.`%s` t USING (SELECT id FROM range(18, 26)) s ON t.id = s.id"
+            + " WHEN MATCHED THEN UPDATE SET t.name = 'merged'"
+            + " WHEN NOT MATCHED THEN INSERT (id, name, `home city`, seen)"
+            + " VALUES (s.id, 'new', 'Bergen', timestamp'2024-06-01 00:00:00')",
+        path);
+    sql("UPDATE delta.`%s` SET id = id + 100 WHERE id = 1", path);
+  }
+
+  @Test
+  void envelopesAndRowsWithTombstonesRebuildTheTable() {
+    deploy(
+        "envelope",
+        "record.format", "envelope",
+        "field.name.adjustment", "avro",
+        "temporal.precision.mode", "microseconds");
+    deploy("rows", "record.metadata.fields", "true");
+    deploy("inserts", "change.types", "insert");
+    assertThat(read("envelope.people")).hasSize(20);
+    assertThat(read("rows.people")).hasSize(20);
+    assertThat(read("inserts.people")).hasSize(20);
+
+    writeChanges();
+    Map<Long, String> expected = sparkTable();
+
+    List<ConsumerRecord<byte[], byte[]>> events = read("envelope.people");
+    assertThat(applyEnvelopes(events)).isEqualTo(expected);
+    long updates = sparkChangeCount("update_postimage", "id != 101");
+    assertThat(events.stream().map(RecordFormatsIT::op).filter("u"::equals).count())
+        .as("one 'u' event per updated row whose key stayed")
+        .isEqualTo(updates);
+    JsonNode first = TopicReader.jsonValue(events.get(0).value());
+    assertThat(first.get("op").asText()).isEqualTo("r");
+    assertThat(first.get("after").has("home_city")).isTrue();
+    assertThat(first.get("after").get("seen").asLong()).isEqualTo(1_714_564_800_123_456L);
+    assertThat(first.get("source").get("table").asText()).isEqualTo("people");
+
+    List<ConsumerRecord<byte[], byte[]>> rows = read("rows.people");
+    assertThat(applyRows(rows)).isEqualTo(expected);
+    assertThat(rows)
+        .filteredOn(r -> r.value() != null)
+        .extracting(r -> TopicReader.jsonValue(r.value()).get("_change_type").asText())
+        .containsExactlyElementsOf(
+            rows.stream()
+                .filter(r -> r.value() != null)
+                .map(r -> TopicReader.header(r, "_change_type"))
+                .toList());
+    List<ConsumerRecord<byte[], byte[]>> inserts = read("inserts.people");
+    assertThat(inserts).hasSize((int) (20 + sparkChangeCount("insert", "_commit_version > 1")));
+    assertThat(inserts).extracting(r -> TopicReader.header(r, "_change_type")).containsOnly("insert");
+    for (int i = 0; i < rows.size(); i++) {
+      if ("delete".equals(TopicReader.header(rows.get(i), "_change_type"))
+          && rows.get(i).value() != null) {
+        assertThat(rows.get(i + 1).value()).as("tombstone after delete %d", i).isNull();
+      }
+    }
+  }
+
+  /** Applies Debezium events to a keyed store: r/c/u write 'after', d removes the key. */
+  private static Map<Long, String> applyEnvelopes(List<ConsumerRecord<byte[], byte[]>> events) {
+    Map<Long, String> state = new TreeMap<>();
+    for (ConsumerRecord<byte[], byte[]> event : events) {
+      long id = TopicReader.jsonKey(event.key()).get("id").asLong();
+      if (event.value() == null) {
+        state.remove(id);
+        continue;
+      }
+      JsonNode value = TopicReader.jsonValue(event.value());
+      switch (value.get("op").asText()) {
+        case "d" -> state.remove(id);
+        case "u" -> {
+          assertThat(value.get("before").get("id").asLong()).isEqualTo(id);
+          state.put(id, describe(value.get("after")));
+        }
+        default -> state.put(id, describe(value.get("after")));
+      }
+    }
+    return state;
+  }
+
+  /**
+   * Applies rows to a keyed store: inserts and post-images write; deletes, pre-images (whose key
+   * may be one the update changes) and tombstones remove.
+   */
+  private static Map<Long, String> applyRows(List<ConsumerRecord<byte[], byte[]>> rows) {
+    Map<Long, String> state = new TreeMap<>();
+    for (ConsumerRecord<byte[], byte[]> row : rows) {
+      long id = TopicReader.jsonKey(row.key()).get("id").asLong();
+      JsonNode value = row.value() == null ? null : TopicReader.jsonValue(row.value());
+      String type = value == null ? "tombstone" : value.get("_change_type").asText();
+      if (type.equals("delete") || type.equals("update_preimage") || type.equals("tombstone")) {
+        state.remove(id);
+      } else {
+        state.put(id, value.get("name").asText() + "@" + value.get("home city").asText());
+      }
+    }
+    return state;
+  }
+
+  private static String describe(JsonNode after) {
+    return after.get("name").asText() + "@" + after.get("home_city").asText();
+  }
+
+  private static String op(ConsumerRecord<byte[], byte[]> event) {
+    return event.value() == null ? "tombstone" : TopicReader.jsonValue(event.value()).get("op").asText();
+  }
+
+  private static Map<Long, String> sparkTable() {
+    Map<Long, String> state = new TreeMap<>();
+    for (Row row : spark().read().format("delta").load(path).collectAsList()) {
+      state.put(row.<Long>getAs("id"), row.getAs("name") + "@" + row.getAs("home city"));
+    }
+    return state;
+  }
+
+  private static long sparkChangeCount(String changeType, String condition) {
+    return spark()
+        .read()
+        .format("delta")
+        .option("readChangeFeed", "true")
+        .option("startingVersion", 0)
+        .load(path)
+        .where("_change_type = '" + changeType + "' AND " + condition)
+        .count();
+  }
+
+  private static void deploy(String name, String... settings) {
+    Map<String, String> config = new HashMap<>();
+    config.put("connector.class", DeltaCdfSourceConnector.class.getName());
+    config.put("tasks.max", "1");
+    config.put("delta.table.paths", path);
+    config.put("topic.template", name + ".${table}");
+    config.put("key.columns", "id");
+    config.put("poll.interval.ms", "200");
+    for (int i = 0; i < settings.length; i += 2) {
+      config.put(settings[i], settings[i + 1]);
+    }
+    cluster.rest().putConfig(name, config);
+    cluster.rest().awaitRunning(name, 1, WAIT);
+  }
+
+  private static List<ConsumerRecord<byte[], byte[]>> read(String topic) {
+    return TopicReader.readUntilQuiet(cluster.bootstrapServers(), topic, QUIET, WAIT, false);
+  }
+}
