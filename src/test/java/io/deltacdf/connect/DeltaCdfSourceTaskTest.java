@@ -131,6 +131,61 @@ class DeltaCdfSourceTaskTest {
     }
   }
 
+  @Test
+  void eachRecordCarriesTheSchemaOfItsVersionAcrossSchemaChanges() throws Exception {
+    String path = dir.resolve("evolving").toString();
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, name STRING, score INT) USING delta TBLPROPERTIES"
+            + " ('delta.enableChangeDataFeed'='true', 'delta.columnMapping.mode'='name',"
+            + " 'delta.enableTypeWidening'='true')",
+        path);
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a', 10)", path); // v1
+    sql("ALTER TABLE delta.`%s` ADD COLUMN email STRING", path); // v2
+    sql("INSERT INTO delta.`%s` VALUES (2, 'b', 20, 'b@x')", path); // v3
+    sql("ALTER TABLE delta.`%s` RENAME COLUMN name TO full_name", path); // v4
+    sql("INSERT INTO delta.`%s` VALUES (3, 'c', 30, 'c@x')", path); // v5
+    sql("ALTER TABLE delta.`%s` DROP COLUMN email", path); // v6
+    sql("INSERT INTO delta.`%s` VALUES (4, 'd', 40)", path); // v7
+    sql("ALTER TABLE delta.`%s` ALTER COLUMN score TYPE BIGINT", path); // v8
+    sql("INSERT INTO delta.`%s` VALUES (5, 'e', 5000000000)", path); // v9
+
+    DeltaCdfSourceTask task = new DeltaCdfSourceTask();
+    task.initialize(new StoredOffsetsContext(Map.of()));
+    task.start(
+        Map.of(
+            "name", "evolving",
+            "delta.table.paths", path,
+            "task.tables", path,
+            "start.mode", "earliest",
+            "key.columns", "id"));
+    try {
+      Map<Long, String> fieldsById = new java.util.TreeMap<>();
+      for (int i = 0; i < 20 && fieldsById.size() < 5; i++) {
+        List<SourceRecord> batch = task.poll();
+        for (SourceRecord record : batch == null ? List.<SourceRecord>of() : batch) {
+          org.apache.kafka.connect.data.Struct value =
+              (org.apache.kafka.connect.data.Struct) record.value();
+          fieldsById.put(
+              value.getInt64("id"),
+              value.schema().fields().stream()
+                  .map(f -> f.name() + ":" + f.schema().type())
+                  .toList()
+                  .toString());
+          assertThat(record.valueSchema().name()).isEqualTo("io.deltacdf.evolving.Value");
+        }
+      }
+      assertThat(fieldsById)
+          .containsExactly(
+              Map.entry(1L, "[id:INT64, name:STRING, score:INT32]"),
+              Map.entry(2L, "[id:INT64, name:STRING, score:INT32, email:STRING]"),
+              Map.entry(3L, "[id:INT64, full_name:STRING, score:INT32, email:STRING]"),
+              Map.entry(4L, "[id:INT64, full_name:STRING, score:INT32]"),
+              Map.entry(5L, "[id:INT64, full_name:STRING, score:INT64]"));
+    } finally {
+      task.stop();
+    }
+  }
+
   /** A context whose offset storage holds the given offsets. */
   private static final class StoredOffsetsContext implements SourceTaskContext {
     private final Map<Map<String, String>, Map<String, Object>> stored;

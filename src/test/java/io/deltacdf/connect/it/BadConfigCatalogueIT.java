@@ -27,6 +27,7 @@ class BadConfigCatalogueIT {
   private static final String GOOD = DIR.resolve("good").toString();
   private static final String NO_CDF = DIR.resolve("no-cdf").toString();
   private static final String LATE_CDF = DIR.resolve("late-cdf").toString();
+  private static final String ODD_NAMES = DIR.resolve("odd-names").toString();
   private static final String PLAIN_FOLDER = DIR.resolve("plain-folder").toString();
   private static KafkaCluster cluster;
 
@@ -35,6 +36,9 @@ class BadConfigCatalogueIT {
     sql("CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
         + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", GOOD);
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", GOOD);
+    sql("CREATE TABLE delta.`%s` (id BIGINT, `a-b` STRING, `a.b` STRING) USING delta"
+        + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
+        + " 'delta.columnMapping.mode'='name')", ODD_NAMES);
     sql("CREATE TABLE delta.`%s` (id BIGINT) USING delta", NO_CDF);
     sql("CREATE TABLE delta.`%s` (id BIGINT) USING delta", LATE_CDF);
     sql("ALTER TABLE delta.`%s` SET TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
@@ -126,6 +130,19 @@ class BadConfigCatalogueIT {
                 "client-credentials", "azure.oauth.client.id", "app", "azure.oauth.tenant.id",
                 "t"),
             "azure.oauth.client.secret", "is required with azure.auth.type=client-credentials"),
+        bad("envelope without key columns", with(paths(GOOD), "record.format", "envelope"),
+            "key.columns", "pairs each update's pre- and post-image by key"),
+        bad("metadata fields in an envelope",
+            with(paths(GOOD), "record.format", "envelope", "key.columns", "id",
+                "record.metadata.fields", "true"),
+            "record.metadata.fields", "applies to record.format=row"),
+        bad("unknown change type", with(paths(GOOD), "change.types", "insert,upsert"),
+            "change.types", "List one or more of insert, update_preimage"),
+        bad("unknown record format", with(paths(GOOD), "record.format", "avro"),
+            "record.format", "Use one of row, envelope"),
+        bad("column names that collide as Avro names",
+            with(paths(ODD_NAMES), "field.name.adjustment", "avro"), "field.name.adjustment",
+            "Columns 'a-b' and 'a.b' would both become field 'a_b'"),
         bad("GCS key file auth without a file",
             with(paths(GOOD), "gcs.auth.type", "service-account-keyfile"), "gcs.keyfile.path",
             "is required with gcs.auth.type=service-account-keyfile"));
