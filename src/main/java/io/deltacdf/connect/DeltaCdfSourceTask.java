@@ -130,8 +130,11 @@ public final class DeltaCdfSourceTask extends SourceTask {
       if (!records.isEmpty()) {
         return records;
       }
-      if (transactions != null && recordsInTransaction > 0) {
-        // Every table has caught up: close what is open rather than leave it hanging.
+      if (transactions != null
+          && recordsInTransaction > 0
+          && streams.stream().allMatch(s -> s.converter().settled())) {
+        // Every table has caught up (or backs off): close what is open rather than leave it
+        // hanging, unless update images still wait for their partner.
         transactions.commitTransaction();
         recordsInTransaction = 0;
       }

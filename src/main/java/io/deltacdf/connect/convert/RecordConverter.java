@@ -42,6 +42,8 @@ public final class RecordConverter {
   private final Map<FieldType.Struct, Mapping> mappings = new HashMap<>();
   private final UpdatePairing pairing;
   private ChangePosition position;
+  private FieldType.Struct lastSchema;
+  private Mapping lastMapping;
 
   /** A schema mapping and, in envelope format, its envelope schema. */
   private record Mapping(SchemaMapping schemas, Schema envelope) {}
@@ -249,7 +251,12 @@ public final class RecordConverter {
   }
 
   private Mapping mapping(FieldType.Struct schema) {
-    return mappings.computeIfAbsent(schema, this::newMapping);
+    // A batch's rows share one schema instance: skip hashing the schema for every row.
+    if (schema != lastSchema) {
+      lastMapping = mappings.computeIfAbsent(schema, this::newMapping);
+      lastSchema = schema;
+    }
+    return lastMapping;
   }
 
   private Mapping newMapping(FieldType.Struct schema) {
