@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.apache.avro.JsonProperties;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
@@ -30,6 +31,13 @@ import org.junit.jupiter.api.io.TempDir;
 class AvroIT {
 
   private static final Duration WAIT = Duration.ofSeconds(90);
+
+  /**
+   * Column mapping by name (RENAME and DROP COLUMN need it) and type widening, with the change
+   * data feed.
+   */
+  private static final String EVOLVABLE = "'delta.enableChangeDataFeed'='true',"
+      + " 'delta.columnMapping.mode'='name', 'delta.enableTypeWidening'='true'";
 
   @TempDir static Path dir;
   private static ApicurioRegistry registry;
@@ -122,7 +130,183 @@ class AvroIT {
     assertThat(registry.versions(topic + "-key")).containsExactly(1);
   }
 
+  /**
+   * ADD, RENAME and DROP COLUMN under column mapping and two type widenings, through the live
+   * connector, with BACKWARD compatibility on the subject: Avro sees a rename as a drop plus an
+   * add, and int→long and float→double are Avro promotions, so the registry accepts every
+   * version and the task keeps running.
+   */
+  @Test
+  void compatibleSchemaChangesStreamOnUnderBackward() {
+    String path = dir.resolve("evolving").toString();
+    String topic = "avro.evolving";
+    registry.setCompatibility(topic + "-key", Compatibility.BACKWARD);
+    registry.setCompatibility(topic + "-value", Compatibility.BACKWARD);
+    sql("CREATE TABLE delta.`%s` (id BIGINT NOT NULL, name STRING, qty INT, score FLOAT,"
+        + " note STRING) USING delta TBLPROPERTIES (%s)", path, EVOLVABLE);
+    sql("INSERT INTO delta.`%s` VALUES (1, 'ann', 1, 1.5, 'first')", path);
+    deploy("evolving", config(path, topic));
+    // Each change lands while the task streams: it has sent the previous schema's records.
+    read(topic, 1);
+    sql("ALTER TABLE delta.`%s` ADD COLUMNS (city STRING)", path);
+    sql("INSERT INTO delta.`%s` VALUES (2, 'bob', 2, 2.5, 'second', 'Oslo')", path);
+    read(topic, 2);
+    sql("ALTER TABLE delta.`%s` RENAME COLUMN note TO remark", path);
+    sql("INSERT INTO delta.`%s` VALUES (3, 'cy', 3, 3.5, 'third', 'Rome')", path);
+    read(topic, 3);
+    sql("ALTER TABLE delta.`%s` DROP COLUMN name", path);
+    sql("INSERT INTO delta.`%s` VALUES (4, 4, 4.5, 'fourth', 'Lima')", path);
+    read(topic, 4);
+    sql("ALTER TABLE delta.`%s` ALTER COLUMN qty TYPE BIGINT", path);
+    sql("INSERT INTO delta.`%s` VALUES (5, 5000000000, 5.5, 'fifth', 'Kyiv')", path);
+    read(topic, 5);
+    sql("ALTER TABLE delta.`%s` ALTER COLUMN score TYPE DOUBLE", path);
+    sql("INSERT INTO delta.`%s` VALUES (6, 6, 6.25, 'sixth', 'Pune')", path);
+    // Row 1's file still stores qty as INT and score as FLOAT: its delete is read widened.
+    sql("DELETE FROM delta.`%s` WHERE id = 1", path);
+
+    List<ConsumerRecord<byte[], byte[]>> records = read(topic, 7);
+    cluster.rest().awaitRunning("evolving", 1, WAIT);
+    List<String> got = records.stream().map(AvroIT::describe).toList();
+    long schemaIds = records.stream().map(r -> decoder.decode(r.value()).schemaId()).distinct()
+        .count();
+    String a = "id long, name string?, qty int?, score float?, note string?";
+    String b = "id long, name string?, qty int?, score float?, note string?, city string?";
+    String c = "id long, name string?, qty int?, score float?, remark string?, city string?";
+    String d = "id long, qty int?, score float?, remark string?, city string?";
+    String e = "id long, qty long?, score float?, remark string?, city string?";
+    String f = "id long, qty long?, score double?, remark string?, city string?";
+    assertThat(got).containsExactly(
+        a + " | insert {id=1, name=\"ann\", qty=1, score=1.5, note=\"first\"}",
+        b + " | insert {id=2, name=\"bob\", qty=2, score=2.5, note=\"second\", city=\"Oslo\"}",
+        c + " | insert {id=3, name=\"cy\", qty=3, score=3.5, remark=\"third\", city=\"Rome\"}",
+        d + " | insert {id=4, qty=4, score=4.5, remark=\"fourth\", city=\"Lima\"}",
+        e + " | insert {id=5, qty=5000000000, score=5.5, remark=\"fifth\", city=\"Kyiv\"}",
+        f + " | insert {id=6, qty=6, score=6.25, remark=\"sixth\", city=\"Pune\"}",
+        f + " | delete {id=1, qty=1, score=1.5, remark=\"first\", city=null}");
+    assertThat(registry.versions(topic + "-value")).containsExactly(1, 2, 3, 4, 5, 6);
+    assertThat(registry.versions(topic + "-key")).containsExactly(1);
+    assertThat(schemaIds).isEqualTo(6);
+
+    // What BACKWARD promises: the newest schema reads every older record. Avro knows no
+    // renames, so to it the old "note" values are gone and "remark" takes its default.
+    Schema latest = new Schema.Parser().parse(registry.schema(topic + "-value", 6));
+    List<String> underLatest = records.stream()
+        .map(r -> AvroRows.change(r, decoder.decode(r.value(), latest).record()))
+        .toList();
+    assertThat(underLatest).containsExactly(
+        "insert {id=1, qty=1, score=1.5, remark=null, city=null}",
+        "insert {id=2, qty=2, score=2.5, remark=null, city=\"Oslo\"}",
+        "insert {id=3, qty=3, score=3.5, remark=\"third\", city=\"Rome\"}",
+        "insert {id=4, qty=4, score=4.5, remark=\"fourth\", city=\"Lima\"}",
+        "insert {id=5, qty=5000000000, score=5.5, remark=\"fifth\", city=\"Kyiv\"}",
+        "insert {id=6, qty=6, score=6.25, remark=\"sixth\", city=\"Pune\"}",
+        "delete {id=1, qty=1, score=1.5, remark=\"first\", city=null}");
+  }
+
+  /**
+   * Two Delta changes Avro cannot read backward: renaming a NOT NULL column (the new required
+   * field has no default) and widening INT to DECIMAL (int to bytes). Under BACKWARD the registry
+   * rejects the new schema and the task fails naming it; under NONE the stream goes on.
+   */
+  @Test
+  void incompatibleSchemaChangesFailUnderBackwardAndStreamUnderNone() {
+    String path = dir.resolve("strict").toString();
+    sql("CREATE TABLE delta.`%s` (id BIGINT NOT NULL, code INT NOT NULL, amount INT)"
+        + " USING delta TBLPROPERTIES (%s)", path, EVOLVABLE);
+    sql("INSERT INTO delta.`%s` VALUES (1, 10, 100)", path);
+    sql("ALTER TABLE delta.`%s` RENAME COLUMN code TO label", path);
+    sql("INSERT INTO delta.`%s` VALUES (2, 20, 200)", path);
+    long afterRename = SparkOracle.latestVersion(path);
+    sql("ALTER TABLE delta.`%s` ALTER COLUMN amount TYPE DECIMAL(12,2)", path);
+    sql("INSERT INTO delta.`%s` VALUES (3, 30, 300.25)", path);
+
+    // avro.strict.none-value keeps the registry's default, NONE.
+    registry.setCompatibility("avro.strict.rename-value", Compatibility.BACKWARD);
+    registry.setCompatibility("avro.strict.decimal-value", Compatibility.BACKWARD);
+    deploy("strict-none", config(path, "avro.strict.none"));
+    cluster.rest().putConfig("strict-rename", config(path, "avro.strict.rename"));
+    Map<String, String> decimal = config(path, "avro.strict.decimal");
+    decimal.put("start.mode", "version");
+    decimal.put("start.version", Long.toString(afterRename));
+    cluster.rest().putConfig("strict-decimal", decimal);
+
+    assertThat(read("avro.strict.none", 3)).map(AvroIT::describe).containsExactly(
+        "id long, code int, amount int? | insert {id=1, code=10, amount=100}",
+        "id long, label int, amount int? | insert {id=2, label=20, amount=200}",
+        "id long, label int, amount decimal(12,2)? | insert {id=3, label=30, amount=300.25}");
+    assertThat(registry.versions("avro.strict.none-value")).containsExactly(1, 2, 3);
+    cluster.rest().awaitRunning("strict-none", 1, WAIT);
+
+    assertThat(cluster.rest().awaitTaskFailed("strict-rename", WAIT))
+        .contains("Incompatible artifact: avro.strict.rename-value");
+    assertThat(registry.versions("avro.strict.rename-value")).containsExactly(1);
+    assertThat(cluster.rest().awaitTaskFailed("strict-decimal", WAIT))
+        .contains("Incompatible artifact: avro.strict.decimal-value");
+    assertThat(registry.versions("avro.strict.decimal-value")).containsExactly(1);
+  }
+
+  /**
+   * Two widenings the registry accepts under BACKWARD because Avro's rules ignore logical types,
+   * though a consumer that reads old records with the new schema gets wrong values: DATE to
+   * TIMESTAMP_NTZ (an int of days promoted to a long of milliseconds) and a decimal scale
+   * increase (the old unscaled bytes read at the new scale). Each record still carries its own
+   * writer schema, with which it decodes correctly.
+   */
+  @Test
+  void wideningsTheRegistryAcceptsButOldRecordsMisreadUnderTheNewSchema() {
+    String path = dir.resolve("widened").toString();
+    String topic = "avro.widened";
+    registry.setCompatibility(topic + "-value", Compatibility.BACKWARD);
+    sql("CREATE TABLE delta.`%s` (id BIGINT NOT NULL, day DATE, price DECIMAL(10,2))"
+        + " USING delta TBLPROPERTIES (%s, 'delta.feature.timestampNtz'='supported')",
+        path, EVOLVABLE);
+    sql("INSERT INTO delta.`%s` VALUES (1, DATE'2024-02-29', 12.34)", path);
+    sql("ALTER TABLE delta.`%s` ALTER COLUMN day TYPE TIMESTAMP_NTZ", path);
+    sql("ALTER TABLE delta.`%s` ALTER COLUMN price TYPE DECIMAL(12,4)", path);
+    sql("INSERT INTO delta.`%s` VALUES (2, TIMESTAMP_NTZ'2024-03-01 10:00:00', 56.78)", path);
+    deploy("widened", config(path, topic));
+
+    List<ConsumerRecord<byte[], byte[]>> records = read(topic, 2);
+    assertThat(records).map(AvroIT::describe).containsExactly(
+        "id long, day date?, price decimal(10,2)? | insert {id=1, day=2024-02-29, price=12.34}",
+        "id long, day timestamp-millis?, price decimal(12,4)?"
+            + " | insert {id=2, day=1709287200000000us, price=56.7800}");
+    assertThat(registry.versions(topic + "-value")).containsExactly(1, 2);
+    cluster.rest().awaitRunning("widened", 1, WAIT);
+
+    Schema latest = new Schema.Parser().parse(registry.schema(topic + "-value", 2));
+    // 2024-02-29 is day 19782: read as 19782 ms. 12.34 is unscaled 1234: read at scale 4.
+    assertThat(AvroRows.change(records.get(0), decoder.decode(records.get(0).value(), latest).record()))
+        .isEqualTo("insert {id=1, day=19782000us, price=0.1234}");
+  }
+
   // ---- helpers ----
+
+  /** A record decoded with its own writer schema: {@code <signature> | <change>}. */
+  private static String describe(ConsumerRecord<byte[], byte[]> record) {
+    Decoded value = decoder.decode(record.value());
+    return signature(value.schema()) + " | " + AvroRows.change(record, value.record());
+  }
+
+  /** A record schema's fields as {@code name type} ({@code ?} when nullable), in order. */
+  private static String signature(Schema record) {
+    return record.getFields().stream()
+        .map(field -> field.name() + " " + typeName(field.schema()))
+        .collect(Collectors.joining(", "));
+  }
+
+  private static String typeName(Schema schema) {
+    if (schema.getType() == Schema.Type.UNION) {
+      return typeName(schema.getTypes().get(1)) + "?";
+    }
+    if (schema.getLogicalType() instanceof LogicalTypes.Decimal decimal) {
+      return "decimal(" + decimal.getPrecision() + "," + decimal.getScale() + ")";
+    }
+    return schema.getLogicalType() != null
+        ? schema.getLogicalType().getName()
+        : schema.getType().getName();
+  }
 
   private static void assertDecimal(Schema record, String field, int precision, int scale) {
     Schema decimal = nullable(record, field);

@@ -32,8 +32,12 @@ final class AvroRows {
 
   static String canonical(ConsumerRecord<byte[], byte[]> record, GenericRecord value) {
     return "v" + TopicReader.longHeader(record, "_commit_version")
-        + " @" + TopicReader.longHeader(record, "_commit_timestamp")
-        + " " + TopicReader.header(record, "_change_type") + " " + struct(value);
+        + " @" + TopicReader.longHeader(record, "_commit_timestamp") + " " + change(record, value);
+  }
+
+  /** Change type and values only: {@code insert {id=1, name="ann"}}. */
+  static String change(ConsumerRecord<byte[], byte[]> record, GenericRecord value) {
+    return TopicReader.header(record, "_change_type") + " " + struct(value);
   }
 
   private static String struct(GenericRecord record) {
