@@ -1,9 +1,9 @@
 #!/bin/sh
-# One-shot: waits for the Connect worker, then registers config-examples/local-table.json as
+# One-shot: waits for the Connect worker, then registers config-examples/local-table-avro.json as
 # connector "customers" (retrying while its table, ./delta-tables/customers, does not exist yet).
 set -u
 CONNECT=${CONNECT_URL:-http://connect:8083}
-CONFIG=${CONNECTOR_CONFIG:-/config-examples/local-table.json}
+CONFIG=${CONNECTOR_CONFIG:-/config-examples/local-table-avro.json}
 NAME=${CONNECTOR_NAME:-customers}
 
 echo "Waiting for Kafka Connect at $CONNECT ..."
