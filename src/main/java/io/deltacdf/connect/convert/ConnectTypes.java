@@ -24,7 +24,8 @@ import org.apache.kafka.connect.data.Timestamp;
  * value into a Connect value. Dates become Connect {@code Date}, timestamps Connect {@code
  * Timestamp} in milliseconds or Debezium's {@code MicroTimestamp} (timestamp_ntz is read as UTC),
  * decimals Connect {@code Decimal} with the precision as a schema parameter. Struct schemas are
- * named after their place in the table, so that the names are stable and valid in Avro.
+ * named after their place in the table ({@code <base>.Value.address.geo}, {@code
+ * <base>.Value.lines.element}), so that the names are stable, distinct and valid in Avro.
  */
 final class ConnectTypes {
 
@@ -52,7 +53,7 @@ final class ConnectTypes {
       return mapStruct(struct, optional, name);
     }
     if (type instanceof FieldType.Array array) {
-      Mapped element = map(array.elementType(), array.containsNull(), name + "_element");
+      Mapped element = map(array.elementType(), array.containsNull(), name + ".element");
       SchemaBuilder builder = SchemaBuilder.array(element.schema());
       return new Mapped(
           optional(builder, optional),
@@ -66,8 +67,8 @@ final class ConnectTypes {
           });
     }
     if (type instanceof FieldType.MapType mapType) {
-      Mapped key = map(mapType.keyType(), false, name + "_key");
-      Mapped value = map(mapType.valueType(), mapType.valueContainsNull(), name + "_value");
+      Mapped key = map(mapType.keyType(), false, name + ".key");
+      Mapped value = map(mapType.valueType(), mapType.valueContainsNull(), name + ".value");
       SchemaBuilder builder = SchemaBuilder.map(key.schema(), value.schema());
       return new Mapped(
           optional(builder, optional),
@@ -125,8 +126,10 @@ final class ConnectTypes {
       if (clash != null) {
         throw new FieldNameCollisionException(clash, field.name(), fieldName);
       }
+      // One name segment per level: joined with '_', column a_b and field b of column a would
+      // both name a record Value_a_b, and Avro converters would give both the first one's schema.
       Mapped mapped =
-          map(field.type(), field.nullable(), schemaName + "_" + SchemaNames.segment(field.name()));
+          map(field.type(), field.nullable(), schemaName + "." + SchemaNames.segment(field.name()));
       builder.field(fieldName, mapped.schema());
       converters.add(mapped.converter());
     }

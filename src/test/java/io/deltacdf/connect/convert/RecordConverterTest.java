@@ -350,7 +350,7 @@ class RecordConverterTest {
     Schema value = record.valueSchema();
     assertThat(value.fields().stream().map(f -> f.name())).containsExactly("order_id", "_1st_name", "adresse__");
     assertThat(value.name()).isEqualTo("io.deltacdf.my_table.Value");
-    assertThat(value.field("adresse__").schema().name()).isEqualTo("io.deltacdf.my_table.Value_adresse__");
+    assertThat(value.field("adresse__").schema().name()).isEqualTo("io.deltacdf.my_table.Value.adresse__");
     assertThat(value.field("adresse__").schema().field("zip_code")).isNotNull();
     assertThat(record.keySchema().fields().get(0).name()).isEqualTo("order_id");
     assertThat(((Struct) record.key()).getInt64("order_id")).isEqualTo(5L);
