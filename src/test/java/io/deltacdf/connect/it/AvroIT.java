@@ -72,6 +72,8 @@ class AvroIT {
         + " amount DECIMAL(38,18), name STRING, payload BINARY, born DATE, created_at TIMESTAMP,"
         + " local_at TIMESTAMP_NTZ,"
         + " address STRUCT<street: STRING, geo: STRUCT<lat: DOUBLE, lon: DOUBLE>>,"
+        // A different struct where a naive naming scheme puts address.geo's record name.
+        + " address_geo STRUCT<code: STRING>,"
         + " tags ARRAY<STRING>, lines ARRAY<STRUCT<sku: STRING, qty: INT>>,"
         + " attrs MAP<STRING, DECIMAL(10,2)>, by_day MAP<INT, STRING>)"
         + " USING delta TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", path);
@@ -80,14 +82,16 @@ class AvroIT {
         + "  12345678901234567890.123456789012345678, 'ann', X'CAFE', DATE'2024-02-29',"
         + "  TIMESTAMP'2024-02-29 13:45:56.789', TIMESTAMP_NTZ'2024-02-29 13:45:56.789',"
         + "  named_struct('street', 'Main St 1', 'geo', named_struct('lat', 52.52, 'lon', 13.405)),"
+        + "  named_struct('code', 'DE-BE'),"
         + "  array('a', null, 'c'), array(named_struct('sku', 'x-1', 'qty', 2)),"
         + "  map('net', 10.50, 'tax', null), map(1, 'mon', 7, null)),"
         + " (2, null, null, null, null, null, null, null, null, null, null, null, null, null,"
-        + "  null, null, null, null, null, null),"
+        + "  null, null, null, null, null, null, null),"
         + " (3, false, -128, -32768, -2147483648, -9223372036854775808, float('NaN'),"
         + "  double('-0.0'), -99999999.99, -99999999999999999999.999999999999999999, 'héllo 日本 😀',"
         + "  X'', DATE'0001-01-01', TIMESTAMP'1969-07-20 20:17:40.123',"
         + "  TIMESTAMP_NTZ'9999-12-31 23:59:59.999', named_struct('street', null, 'geo', null),"
+        + "  named_struct('code', null),"
         + "  array(), array(), map(), map())", path);
     sql("UPDATE delta.`%s` SET amount = 0.000000000000000001, born = DATE'1970-01-01' WHERE id = 1", path);
     sql("DELETE FROM delta.`%s` WHERE id = 3", path);
