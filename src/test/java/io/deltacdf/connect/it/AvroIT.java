@@ -17,6 +17,7 @@ import java.util.stream.Collectors;
 import org.apache.avro.JsonProperties;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -286,6 +287,111 @@ class AvroIT {
         .isEqualTo("insert {id=1, day=19782000us, price=0.1234}");
   }
 
+  /**
+   * Both timestamp modes through Avro: milliseconds as timestamp-millis (Delta's microseconds
+   * truncated toward the past), and temporal.precision.mode=microseconds as a plain long of epoch
+   * microseconds (named io.debezium.time.MicroTimestamp), equal to Spark's values.
+   */
+  @Test
+  void timestampsInMillisecondsOrLosslessMicroseconds() {
+    String path = dir.resolve("moments").toString();
+    sql("CREATE TABLE delta.`%s` (id BIGINT NOT NULL, at TIMESTAMP, local_at TIMESTAMP_NTZ)"
+        + " USING delta TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", path);
+    sql("INSERT INTO delta.`%s` VALUES"
+        + " (1, TIMESTAMP'2024-02-29 13:45:56.789123', TIMESTAMP_NTZ'2024-02-29 13:45:56.789123'),"
+        + " (2, TIMESTAMP'1969-12-31 23:59:59.999999', TIMESTAMP_NTZ'1969-12-31 23:59:59.999999')",
+        path);
+    deploy("moments-ms", config(path, "avro.moments.ms"));
+    Map<String, String> micros = config(path, "avro.moments.us");
+    micros.put("temporal.precision.mode", "microseconds");
+    deploy("moments-us", micros);
+
+    String millis = "id long, at timestamp-millis?, local_at timestamp-millis?";
+    assertThat(read("avro.moments.ms", 2)).map(AvroIT::describe).containsExactly(
+        millis + " | insert {id=1, at=1709214356789000us, local_at=1709214356789000us}",
+        millis + " | insert {id=2, at=-1000us, local_at=-1000us}");
+    List<ConsumerRecord<byte[], byte[]>> exact = read("avro.moments.us", 2);
+    assertThat(exact).map(AvroIT::describe).allMatch(
+        d -> d.startsWith("id long, at long?, local_at long? | "));
+    List<String> expected = new ArrayList<>();
+    SparkOracle.changesByVersion(path, 0, SparkOracle.latestVersion(path)).values()
+        .forEach(expected::addAll);
+    assertThat(exact)
+        .map(r -> AvroRows.canonical(r, decoder.decode(r.value()).record()))
+        .containsExactlyInAnyOrderElementsOf(expected)
+        .anyMatch(row -> row.contains("at=1709214356789123us"));
+  }
+
+  /**
+   * Column mapping allows any column name; Avro accepts only [A-Za-z0-9_]. With
+   * field.name.adjustment=avro the registry takes the schema and the rows decode under the
+   * adjusted names (key included); without it the converter refuses the schema.
+   */
+  @Test
+  void columnNamesAvroRejectsNeedFieldNameAdjustment() {
+    String path = dir.resolve("names").toString();
+    sql("CREATE TABLE delta.`%s` (`order id` BIGINT NOT NULL, `prix-€` DECIMAL(10,2),"
+        + " `1st.name` STRING, `adresse é` STRUCT<`zip code`: STRING>)"
+        + " USING delta TBLPROPERTIES (%s)", path, EVOLVABLE);
+    sql("INSERT INTO delta.`%s` VALUES (7, 9.99, 'ann', named_struct('zip code', '0150'))", path);
+    Map<String, String> adjusted = config(path, "avro.names.adjusted");
+    adjusted.put("key.columns", "order id");
+    adjusted.put("field.name.adjustment", "avro");
+    deploy("names-adjusted", adjusted);
+    Map<String, String> verbatim = config(path, "avro.names.verbatim");
+    verbatim.put("key.columns", "order id");
+    cluster.rest().putConfig("names-verbatim", verbatim);
+
+    ConsumerRecord<byte[], byte[]> record = read("avro.names.adjusted", 1).get(0);
+    assertThat(describe(record)).isEqualTo(
+        "order_id long, prix__ decimal(10,2)?, _1st_name string?, adresse__ record?"
+            + " | insert {order_id=7, prix__=9.99, _1st_name=\"ann\", adresse__={zip_code=\"0150\"}}");
+    assertThat(AvroRows.struct(decoder.decode(record.key()).record())).isEqualTo("{order_id=7}");
+    assertThat(cluster.rest().awaitTaskFailed("names-verbatim", WAIT))
+        .contains("Illegal character in: order id");
+  }
+
+  /**
+   * record.format=envelope through Avro: Debezium's envelope (before, after, source, op) whose
+   * before and after share one row record, an update as one 'u' event.
+   */
+  @Test
+  void debeziumEnvelopeDecodesFromAvro() {
+    String path = dir.resolve("enveloped").toString();
+    sql("CREATE TABLE delta.`%s` (id BIGINT NOT NULL, name STRING, price DECIMAL(10,2),"
+        + " address STRUCT<city: STRING>)"
+        + " USING delta TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", path);
+    sql("INSERT INTO delta.`%s` VALUES (1, 'ann', 1.50, named_struct('city', 'Oslo')),"
+        + " (2, 'bob', null, null)", path);
+    sql("UPDATE delta.`%s` SET price = 2.75 WHERE id = 1", path);
+    sql("DELETE FROM delta.`%s` WHERE id = 2", path);
+    Map<String, String> config = config(path, "avro.enveloped");
+    config.put("record.format", "envelope");
+    deploy("enveloped", config);
+
+    // Plus the tombstone that follows the delete.
+    List<ConsumerRecord<byte[], byte[]>> records = rows(read("avro.enveloped", 5));
+    List<String> events = new ArrayList<>();
+    for (ConsumerRecord<byte[], byte[]> record : records) {
+      Decoded value = decoder.decode(record.value());
+      GenericRecord envelope = value.record();
+      assertThat(value.schema().getFullName()).isEqualTo("io.deltacdf.enveloped.Envelope");
+      assertThat(nullable(value.schema(), "after").getFullName())
+          .isEqualTo("io.deltacdf.enveloped.Value");
+      GenericRecord source = (GenericRecord) envelope.get("source");
+      assertThat(source.getSchema().getFullName()).isEqualTo("io.deltacdf.connect.Source");
+      events.add(envelope.get("op") + " v" + source.get("commit_version")
+          + " before=" + struct(envelope.get("before")) + " after=" + struct(envelope.get("after")));
+    }
+    String ann = "{id=1, name=\"ann\", price=1.50, address={city=\"Oslo\"}}";
+    String bob = "{id=2, name=\"bob\", price=null, address=null}";
+    assertThat(events).containsExactly(
+        "c v1 before=null after=" + ann,
+        "c v1 before=null after=" + bob,
+        "u v2 before=" + ann + " after=" + ann.replace("1.50", "2.75"),
+        "d v3 before=" + bob + " after=null");
+  }
+
   // ---- helpers ----
 
   /**
@@ -313,6 +419,10 @@ class AvroIT {
   private static String describe(ConsumerRecord<byte[], byte[]> record) {
     Decoded value = decoder.decode(record.value());
     return signature(value.schema()) + " | " + AvroRows.change(record, value.record());
+  }
+
+  private static String struct(Object record) {
+    return record == null ? "null" : AvroRows.struct((GenericRecord) record);
   }
 
   /** A record schema's fields as {@code name type} ({@code ?} when nullable), in order. */

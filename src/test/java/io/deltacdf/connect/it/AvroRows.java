@@ -20,13 +20,15 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * io.deltacdf.connect.testing.CanonicalRows}' format, so that it compares with Spark's {@code
  * table_changes}. Guided by the writer schema: a decimal must arrive as a BigDecimal of the
  * schema's scale, a date as a LocalDate, a timestamp as an Instant (its logical types), else the
- * conversion fails. Timestamps are timestamp-millis, so the tables compared must hold whole
+ * conversion fails. Timestamp-millis values compare with Spark's only where the table holds whole
  * milliseconds. An array of {@code io.confluent.connect.avro.MapEntry} records is a map with
  * non-string keys, as the Avro converters write it.
  */
 final class AvroRows {
 
   private static final String MAP_ENTRY = "io.confluent.connect.avro.MapEntry";
+  /** temporal.precision.mode=microseconds: a long named by Connect, no Avro logical type. */
+  private static final String MICRO_TIMESTAMP = "io.debezium.time.MicroTimestamp";
 
   private AvroRows() {}
 
@@ -40,7 +42,8 @@ final class AvroRows {
     return TopicReader.header(record, "_change_type") + " " + struct(value);
   }
 
-  private static String struct(GenericRecord record) {
+  /** The values of a struct: {@code {id=1, name="ann"}}. */
+  static String struct(GenericRecord record) {
     StringJoiner out = new StringJoiner(", ", "{", "}");
     for (Schema.Field field : record.getSchema().getFields()) {
       out.add(field.name() + "=" + value(field.schema(), record.get(field.pos())));
@@ -69,7 +72,9 @@ final class AvroRows {
           : as(Integer.class, value, schema).toString();
       case LONG -> logical instanceof LogicalTypes.TimestampMillis
           ? micros(as(Instant.class, value, schema))
-          : as(Long.class, value, schema).toString();
+          : MICRO_TIMESTAMP.equals(schema.getProp("connect.name"))
+              ? as(Long.class, value, schema) + "us"
+              : as(Long.class, value, schema).toString();
       case FLOAT -> Float.toString(as(Float.class, value, schema));
       case DOUBLE -> Double.toString(as(Double.class, value, schema));
       case BOOLEAN -> as(Boolean.class, value, schema).toString();
