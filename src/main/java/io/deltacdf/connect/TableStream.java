@@ -113,12 +113,14 @@ final class TableStream implements AutoCloseable {
     }
   }
 
-  /** Logs, once, each schema change the feed crosses, with the version that made it. */
+  /**
+   * Logs, once, each schema change the feed crosses, with the first version read under the new
+   * schema (the change itself may be a metadata-only commit before it, which yields no rows).
+   */
   private void logSchemaChange(ChangeBatch batch) {
     if (schema != null && !schema.equals(batch.schema())) {
       log.info(
-          "Table {} changed its schema at version {}: {}; its records carry the new schema from"
-              + " there on",
+          "Table {} has a new schema from version {} on: {}",
           table,
           batch.rows().get(0).version(),
           SchemaChanges.describe(schema, batch.schema()));

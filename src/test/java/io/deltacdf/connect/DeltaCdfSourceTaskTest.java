@@ -149,6 +149,25 @@ class DeltaCdfSourceTaskTest {
     sql("ALTER TABLE delta.`%s` ALTER COLUMN score TYPE BIGINT", path); // v8
     sql("INSERT INTO delta.`%s` VALUES (5, 'e', 5000000000)", path); // v9
 
+    List<String> logged = java.util.Collections.synchronizedList(new ArrayList<>());
+    org.apache.logging.log4j.core.LoggerContext logs =
+        (org.apache.logging.log4j.core.LoggerContext)
+            org.apache.logging.log4j.LogManager.getContext(false);
+    org.apache.logging.log4j.core.appender.AbstractAppender capture =
+        new org.apache.logging.log4j.core.appender.AbstractAppender(
+            "schema-changes", null, null, true, null) {
+          @Override
+          public void append(org.apache.logging.log4j.core.LogEvent event) {
+            String message = event.getMessage().getFormattedMessage();
+            if (message.contains("has a new schema")) {
+              logged.add(message.replace(path, "<t>"));
+            }
+          }
+        };
+    capture.start();
+    logs.getConfiguration().getRootLogger().addAppender(capture, null, null);
+    org.apache.logging.log4j.core.config.Configurator.setLevel(
+        TableStream.class.getName(), org.apache.logging.log4j.Level.INFO);
     DeltaCdfSourceTask task = new DeltaCdfSourceTask();
     task.initialize(new StoredOffsetsContext(Map.of()));
     task.start(
@@ -181,8 +200,17 @@ class DeltaCdfSourceTaskTest {
               Map.entry(3L, "[id:INT64, full_name:STRING, score:INT32, email:STRING]"),
               Map.entry(4L, "[id:INT64, full_name:STRING, score:INT32]"),
               Map.entry(5L, "[id:INT64, full_name:STRING, score:INT64]"));
+      assertThat(logged)
+          .containsExactly(
+              "Table <t> has a new schema from version 3 on: added [email]",
+              "Table <t> has a new schema from version 5 on: added [full_name], dropped [name]",
+              "Table <t> has a new schema from version 7 on: dropped [email]",
+              "Table <t> has a new schema from version 9 on: changed [score: INT -> LONG]");
     } finally {
       task.stop();
+      logs.getConfiguration().getRootLogger().removeAppender("schema-changes");
+      org.apache.logging.log4j.core.config.Configurator.setLevel(
+          TableStream.class.getName(), org.apache.logging.log4j.Level.WARN);
     }
   }
 
