@@ -9,12 +9,20 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Lists commit files of the {@code _delta_log} folder. Listing starts at a given version, so the
- * cost of looking for new commits does not grow with the table's history.
+ * Finds commit files of the {@code _delta_log} folder. Looking for new commits costs the same
+ * whatever the table's history: the next expected commit files are probed one by one (one
+ * request each), and the folder is listed only when several new commits are there to read.
  */
 final class DeltaLog {
 
   private static final Pattern COMMIT_FILE = Pattern.compile("\\d{20}\\.json");
+
+  /**
+   * Commit files probed before listing. A caught-up reader usually finds none or one new commit;
+   * a listing costs a request per page of the folder on object stores, and Hadoop lists a whole
+   * folder on the others.
+   */
+  static final int PROBES = 3;
 
   private final FeedContext context;
   private final String logPath;
@@ -59,6 +67,47 @@ final class DeltaLog {
   }
 
   private List<Commit> list(long fromVersion, int limit, boolean requireFirst) {
+    List<Commit> commits = new ArrayList<>();
+    long next = fromVersion;
+    while (commits.size() < Math.min(limit, PROBES)) {
+      Commit commit = stat(next);
+      if (commit == null) {
+        break;
+      }
+      commits.add(commit);
+      next++;
+    }
+    if (commits.size() == limit || (!commits.isEmpty() && commits.size() < PROBES)) {
+      return commits; // the run of consecutive commits ended where a listing would end it
+    }
+    if (commits.isEmpty()) {
+      // A log only loses its oldest commits and gains the next one, so while the commit before
+      // is there, no later commit can exist without this one: nothing new, no history lost.
+      if (!requireFirst || (fromVersion > 0 && stat(fromVersion - 1) != null)) {
+        return commits;
+      }
+      return listed(fromVersion, limit, true); // tells a deleted table from lost history
+    }
+    commits.addAll(listed(next, limit - commits.size(), false));
+    return commits;
+  }
+
+  /** The commit file of {@code version}, or null when there is none. */
+  private Commit stat(long version) {
+    String file = FileNames.deltaFile(logPath, version);
+    try {
+      FileStatus status = context.engine().getFileSystemClient().getFileStatus(file);
+      return new Commit(version, status.getModificationTime());
+    } catch (IOException | RuntimeException e) {
+      if (KernelErrors.isMissingFile(e)) {
+        return null;
+      }
+      throw KernelErrors.translate(context.table(), "its _delta_log folder", e);
+    }
+  }
+
+  /** Lists the folder for the consecutive commits from {@code fromVersion} on. */
+  private List<Commit> listed(long fromVersion, int limit, boolean requireFirst) {
     List<Commit> commits = new ArrayList<>();
     String start = FileNames.listingPrefix(new io.delta.kernel.internal.fs.Path(logPath), fromVersion);
     try (CloseableIterator<FileStatus> files =
