@@ -9,20 +9,13 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Finds commit files of the {@code _delta_log} folder. Looking for new commits costs the same
- * whatever the table's history: the next expected commit files are probed one by one (one
- * request each), and the folder is listed only when several new commits are there to read.
+ * Finds commit files of the {@code _delta_log} folder. A reader that has caught up learns that
+ * nothing is new from two file probes, whatever the table's history; the folder is listed (from
+ * a version on) only when there is something to read.
  */
 final class DeltaLog {
 
   private static final Pattern COMMIT_FILE = Pattern.compile("\\d{20}\\.json");
-
-  /**
-   * Commit files probed before listing. A caught-up reader usually finds none or one new commit;
-   * a listing costs a request per page of the folder on object stores, and Hadoop lists a whole
-   * folder on the others.
-   */
-  static final int PROBES = 3;
 
   private final FeedContext context;
   private final String logPath;
@@ -49,6 +42,9 @@ final class DeltaLog {
    * of waiting forever for a version that will never appear.
    */
   List<Commit> nextCommits(long fromVersion, int limit) {
+    if (notCommittedYet(fromVersion)) {
+      return List.of();
+    }
     return list(fromVersion, limit, true);
   }
 
@@ -57,6 +53,9 @@ final class DeltaLog {
    * commit must still be there, or the table was deleted or recreated since.
    */
   List<Commit> commitsAfterRead(long fromVersion, int limit) {
+    if (notCommittedYet(fromVersion)) {
+      return List.of();
+    }
     // The commit just read must still be there: a log that lost it was deleted or recreated,
     // and would otherwise look like a table without new commits.
     List<Commit> commits = list(fromVersion - 1, limit + 1, true);
@@ -66,48 +65,31 @@ final class DeltaLog {
     return commits.subList(1, commits.size());
   }
 
-  private List<Commit> list(long fromVersion, int limit, boolean requireFirst) {
-    List<Commit> commits = new ArrayList<>();
-    long next = fromVersion;
-    while (commits.size() < Math.min(limit, PROBES)) {
-      Commit commit = stat(next);
-      if (commit == null) {
-        break;
-      }
-      commits.add(commit);
-      next++;
-    }
-    if (commits.size() == limit || (!commits.isEmpty() && commits.size() < PROBES)) {
-      return commits; // the run of consecutive commits ended where a listing would end it
-    }
-    if (commits.isEmpty()) {
-      // A log only loses its oldest commits and gains the next one, so while the commit before
-      // is there, no later commit can exist without this one: nothing new, no history lost.
-      if (!requireFirst || (fromVersion > 0 && stat(fromVersion - 1) != null)) {
-        return commits;
-      }
-      return listed(fromVersion, limit, true); // tells a deleted table from lost history
-    }
-    commits.addAll(listed(next, limit - commits.size(), false));
-    return commits;
+  /**
+   * Whether {@code version} is known not to be committed yet without listing the folder: its
+   * file is missing and the one before it is there. A log only gains the next commit and loses
+   * its oldest ones, so then no later commit exists either and the history still reaches back to
+   * the reader. Listing costs a request per page of the folder on object stores (and Hadoop lists
+   * whole folders elsewhere); these probes cost one request each. Commit times still come from
+   * listings only: some S3-compatible stores list finer times than a file's status shows.
+   */
+  private boolean notCommittedYet(long version) {
+    return version > 0 && !exists(version) && exists(version - 1);
   }
 
-  /** The commit file of {@code version}, or null when there is none. */
-  private Commit stat(long version) {
-    String file = FileNames.deltaFile(logPath, version);
+  private boolean exists(long version) {
     try {
-      FileStatus status = context.engine().getFileSystemClient().getFileStatus(file);
-      return new Commit(version, status.getModificationTime());
+      context.engine().getFileSystemClient().getFileStatus(FileNames.deltaFile(logPath, version));
+      return true;
     } catch (IOException | RuntimeException e) {
       if (KernelErrors.isMissingFile(e)) {
-        return null;
+        return false;
       }
       throw KernelErrors.translate(context.table(), "its _delta_log folder", e);
     }
   }
 
-  /** Lists the folder for the consecutive commits from {@code fromVersion} on. */
-  private List<Commit> listed(long fromVersion, int limit, boolean requireFirst) {
+  private List<Commit> list(long fromVersion, int limit, boolean requireFirst) {
     List<Commit> commits = new ArrayList<>();
     String start = FileNames.listingPrefix(new io.delta.kernel.internal.fs.Path(logPath), fromVersion);
     try (CloseableIterator<FileStatus> files =
