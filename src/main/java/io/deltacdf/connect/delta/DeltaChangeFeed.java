@@ -101,8 +101,9 @@ public final class DeltaChangeFeed implements AutoCloseable {
 
   /**
    * Returns the next rows, at most {@code maxRows} and all of one schema, or null when the feed
-   * has caught up with the table's latest commit. Each call with nothing buffered lists the log
-   * once for new commits.
+   * has caught up with the table's latest commit. Each call with nothing buffered looks for new
+   * commits once: two file probes when there are none, a listing of the log from the next version
+   * when there are.
    */
   public ChangeBatch next(int maxRows) {
     List<ChangeRow> rows = new ArrayList<>(Math.min(maxRows, 4096));

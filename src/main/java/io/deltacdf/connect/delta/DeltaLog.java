@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Lists commit files of the {@code _delta_log} folder. Listing starts at a given version, so the
- * cost of looking for new commits does not grow with the table's history.
+ * Finds commit files of the {@code _delta_log} folder. A reader that has caught up learns that
+ * nothing is new from two file probes, whatever the table's history; the folder is listed (from
+ * a version on) only when there is something to read.
  */
 final class DeltaLog {
 
@@ -41,6 +42,9 @@ final class DeltaLog {
    * of waiting forever for a version that will never appear.
    */
   List<Commit> nextCommits(long fromVersion, int limit) {
+    if (notCommittedYet(fromVersion)) {
+      return List.of();
+    }
     return list(fromVersion, limit, true);
   }
 
@@ -49,6 +53,9 @@ final class DeltaLog {
    * commit must still be there, or the table was deleted or recreated since.
    */
   List<Commit> commitsAfterRead(long fromVersion, int limit) {
+    if (notCommittedYet(fromVersion)) {
+      return List.of();
+    }
     // The commit just read must still be there: a log that lost it was deleted or recreated,
     // and would otherwise look like a table without new commits.
     List<Commit> commits = list(fromVersion - 1, limit + 1, true);
@@ -56,6 +63,30 @@ final class DeltaLog {
       throw tableGone(fromVersion - 1);
     }
     return commits.subList(1, commits.size());
+  }
+
+  /**
+   * Whether {@code version} is known not to be committed yet without listing the folder: its
+   * file is missing and the one before it is there. A log only gains the next commit and loses
+   * its oldest ones, so then no later commit exists either and the history still reaches back to
+   * the reader. Listing costs a request per page of the folder on object stores (and Hadoop lists
+   * whole folders elsewhere); these probes cost one request each. Commit times still come from
+   * listings only: some S3-compatible stores list finer times than a file's status shows.
+   */
+  private boolean notCommittedYet(long version) {
+    return version > 0 && !exists(version) && exists(version - 1);
+  }
+
+  private boolean exists(long version) {
+    try {
+      context.engine().getFileSystemClient().getFileStatus(FileNames.deltaFile(logPath, version));
+      return true;
+    } catch (IOException | RuntimeException e) {
+      if (KernelErrors.isMissingFile(e)) {
+        return false;
+      }
+      throw KernelErrors.translate(context.table(), "its _delta_log folder", e);
+    }
   }
 
   private List<Commit> list(long fromVersion, int limit, boolean requireFirst) {

@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.s3a.S3AFileSystem;
 
 /**
  * Read-only file access for one table through file system instances it owns.
@@ -41,8 +42,16 @@ final class TableFileIO implements FileIO, Closeable {
   @Override
   public CloseableIterator<FileStatus> listFrom(String filePath) throws IOException {
     Path path = new Path(filePath);
+    FileSystem fileSystem = fileSystem(path);
+    if (fileSystem instanceof S3AFileSystem s3a) {
+      List<FileStatus> listed = S3StartAfterListing.listFrom(s3a, path);
+      if (listed != null) {
+        return Utils.toCloseableIterator(listed.iterator());
+      }
+    }
+    // Other stores have no listing from a name on: list the folder and keep the tail.
     String from = path.getName();
-    org.apache.hadoop.fs.FileStatus[] statuses = fileSystem(path).listStatus(path.getParent());
+    org.apache.hadoop.fs.FileStatus[] statuses = fileSystem.listStatus(path.getParent());
     List<org.apache.hadoop.fs.FileStatus> listed = new ArrayList<>();
     for (org.apache.hadoop.fs.FileStatus status : statuses) {
       if (status.getPath().getName().compareTo(from) >= 0) {
