@@ -173,8 +173,8 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         1000L,
         ConfigDef.Range.atLeast(1),
         Importance.MEDIUM,
-        "How often a table that has caught up is checked for new commits. Each check lists the"
-            + " table's _delta_log from the next version only.",
+        "How often a table that has caught up is checked for new commits. A check that finds none"
+            + " costs two file-status requests, however long the table's history is.",
         GROUP_POLLING,
         ++order,
         Width.SHORT,
