@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Apicurio Registry 2.6 ({@code io.apicurio:apicurio-registry-app:<version>:tar.gz:all}, unpacked
@@ -40,18 +39,13 @@ public final class ApicurioRegistry implements AutoCloseable {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private final Path dir;
-  private final Path log;
   private final int port;
-  private final Process process;
-  private final Thread reaper;
+  private final ChildProcess process;
 
-  private ApicurioRegistry(Path dir, int port, Process process) {
+  private ApicurioRegistry(Path dir, int port, ChildProcess process) {
     this.dir = dir;
-    this.log = dir.resolve("apicurio.log");
     this.port = port;
     this.process = process;
-    this.reaper = new Thread(process::destroyForcibly, "apicurio-reaper");
-    Runtime.getRuntime().addShutdownHook(reaper);
   }
 
   /** Starts the registry on a free port and waits until it reports ready (~5–10 s). */
@@ -61,16 +55,14 @@ public final class ApicurioRegistry implements AutoCloseable {
     ApicurioRegistry registry;
     try {
       Path dir = Files.createTempDirectory("apicurio-");
-      Process process = new ProcessBuilder(List.of(
+      ChildProcess process = ChildProcess.start("Apicurio Registry", List.of(
               Path.of(System.getProperty("java.home"), "bin", "java").toString(),
               "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
               "-Dquarkus.http.host=127.0.0.1",
               "-Dquarkus.http.port=" + port,
               "-Dquarkus.log.level=WARN",
-              "-jar", jar.toString()))
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("apicurio.log").toFile()))
-          .start();
+              "-jar", jar.toString()),
+          dir.resolve("apicurio.log"));
       registry = new ApicurioRegistry(dir, port, process);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -138,15 +130,8 @@ public final class ApicurioRegistry implements AutoCloseable {
   @Override
   public void close() {
     try {
-      process.destroy();
-      if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
+      process.stop(STOP_TIMEOUT);
     } finally {
-      Runtime.getRuntime().removeShutdownHook(reaper);
       TestSupport.deleteRecursively(dir);
     }
   }
@@ -160,8 +145,7 @@ public final class ApicurioRegistry implements AutoCloseable {
     String last = "no answer";
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new IllegalStateException("Apicurio Registry exited with " + process.exitValue()
-            + "; last lines of " + log + ":\n" + logTail());
+        throw new IllegalStateException(process.exitReport(LOG_TAIL_LINES));
       }
       try {
         var response = HTTP.send(HttpRequest.newBuilder(URI.create(base() + "/health/ready"))
@@ -179,7 +163,7 @@ public final class ApicurioRegistry implements AutoCloseable {
       TestSupport.sleep(200);
     }
     throw new IllegalStateException("Apicurio Registry not ready on " + base() + " after "
-        + START_TIMEOUT + ": " + last + "\n" + logTail());
+        + START_TIMEOUT + ": " + last + "\n" + process.logTail(LOG_TAIL_LINES));
   }
 
   private static JsonNode send(HttpRequest.Builder builder) {
@@ -230,16 +214,6 @@ public final class ApicurioRegistry implements AutoCloseable {
       throw new IllegalStateException(folder.toAbsolutePath() + " holds no *-runner.jar: run"
           + " 'mvn process-test-resources' (the pom unpacks io.apicurio:apicurio-registry-app"
           + " there), or pass -Dapicurio.jar=<path>", e);
-    }
-  }
-
-  private String logTail() {
-    try {
-      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES),
-          lines.size()));
-    } catch (IOException e) {
-      return "(log unreadable: " + e + ")";
     }
   }
 }

@@ -4,14 +4,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.connect.cli.ConnectDistributed;
 
 /**
@@ -20,21 +19,17 @@ import org.apache.kafka.connect.cli.ConnectDistributed;
  */
 final class ForkedWorker implements ConnectWorker {
 
-  private static final long STOP_TIMEOUT_SECONDS = 60;
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
   private static final int LOG_TAIL_LINES = 40;
 
-  private final Process process;
+  private final ChildProcess process;
   private final URI url;
   private final Path log;
-  // Kills the child if the test JVM exits without closing the cluster.
-  private final Thread reaper;
 
-  private ForkedWorker(Process process, URI url, Path log) {
+  private ForkedWorker(ChildProcess process, URI url, Path log) {
     this.process = process;
     this.url = url;
     this.log = log;
-    this.reaper = new Thread(process::destroyForcibly, "forked-worker-reaper");
-    Runtime.getRuntime().addShutdownHook(reaper);
   }
 
   /** Starts the child JVM; {@code dir} receives worker.properties and worker.log. */
@@ -64,10 +59,7 @@ final class ForkedWorker implements ConnectWorker {
       }
       command.addAll(List.of("-cp", System.getProperty("java.class.path"),
           ConnectDistributed.class.getName(), config.toString()));
-      Process process = new ProcessBuilder(command)
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-          .start();
+      ChildProcess process = ChildProcess.start("worker JVM", command, log);
       return new ForkedWorker(process, URI.create("http://localhost:" + port + "/"), log);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -111,43 +103,18 @@ final class ForkedWorker implements ConnectWorker {
     if (process.isAlive()) {
       return null;
     }
-    return "worker JVM exited with " + process.exitValue() + "; last lines of " + log + ":\n"
-        + logTail();
+    return process.exitReport(LOG_TAIL_LINES);
   }
 
   /** SIGTERM: Connect's own shutdown hook stops the worker gracefully, as in production. */
   @Override
   public void stop() {
-    process.destroy();
-    awaitExit();
+    process.stop(STOP_TIMEOUT);
   }
 
   /** SIGKILL. */
   @Override
   public void kill() {
-    process.destroyForcibly();
-    awaitExit();
-  }
-
-  private void awaitExit() {
-    try {
-      if (!process.waitFor(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
-    }
-    Runtime.getRuntime().removeShutdownHook(reaper);
-  }
-
-  private String logTail() {
-    try {
-      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES),
-          lines.size()));
-    } catch (IOException e) {
-      return "(log unreadable: " + e + ")";
-    }
+    process.kill();
   }
 }

@@ -1,5 +1,6 @@
 package io.deltacdf.connect.it.storage;
 
+import io.deltacdf.connect.it.ChildProcess;
 import io.deltacdf.connect.it.Ports;
 import io.deltacdf.connect.it.TestSupport;
 import java.io.IOException;
@@ -19,7 +20,6 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.apache.spark.sql.SparkSession;
@@ -51,10 +51,9 @@ public final class Azurite implements AutoCloseable {
   private final Path location;
   private final Path log;
   private final int port;
-  private Process process;
+  private ChildProcess process;
   private boolean lastStopKilled;
   private String accountKey = ACCOUNT_KEY;
-  private final Thread reaper = new Thread(this::killNow, "azurite-reaper");
 
   private Azurite(Path executable, Path dir, int port) {
     this.executable = executable;
@@ -78,7 +77,6 @@ public final class Azurite implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     Azurite azurite = new Azurite(executable, dir, Ports.free());
-    Runtime.getRuntime().addShutdownHook(azurite.reaper);
     try {
       azurite.start();
       return azurite;
@@ -105,15 +103,13 @@ public final class Azurite implements AutoCloseable {
     try {
       Files.writeString(log, "---- " + String.join(" ", command) + "\n", StandardCharsets.UTF_8,
           java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-      ProcessBuilder builder = new ProcessBuilder(command)
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+      ProcessBuilder builder = new ProcessBuilder(command);
       // The one account, with the current key (Azurite's own default unless rotated).
       builder.environment().remove("AZURITE_ACCOUNTS");
       if (!accountKey.equals(ACCOUNT_KEY)) {
         builder.environment().put("AZURITE_ACCOUNTS", ACCOUNT_NAME + ":" + accountKey);
       }
-      process = builder.start();
+      process = ChildProcess.start("Azurite", builder, log);
     } catch (IOException e) {
       throw new IllegalStateException("Cannot run " + executable + " (Azurite needs Node.js 20+ on"
           + " the PATH): " + e.getMessage(), e);
@@ -133,22 +129,7 @@ public final class Azurite implements AutoCloseable {
     if (process == null || !process.isAlive()) {
       return;
     }
-    process.destroy();
-    lastStopKilled = false;
-    try {
-      if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
-        lastStopKilled = true;
-        process.destroyForcibly();
-        process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
-      throw new IllegalStateException(e);
-    }
-    if (process.isAlive()) {
-      throw new IllegalStateException("Azurite (pid " + process.pid() + ") did not exit");
-    }
+    lastStopKilled = process.stop(STOP_GRACE);
   }
 
   /**
@@ -263,13 +244,7 @@ public final class Azurite implements AutoCloseable {
 
   /** The last lines Azurite printed (it runs with --silent: start, stop and errors only). */
   public String logTail() {
-    try {
-      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES),
-          lines.size()));
-    } catch (IOException e) {
-      return "(no log: " + e.getMessage() + ")";
-    }
+    return process.logTail(LOG_TAIL_LINES);
   }
 
   @Override
@@ -277,18 +252,7 @@ public final class Azurite implements AutoCloseable {
     try {
       stop();
     } finally {
-      try {
-        Runtime.getRuntime().removeShutdownHook(reaper);
-      } catch (IllegalStateException e) {
-        // the JVM is shutting down: the hook runs anyway
-      }
       TestSupport.deleteRecursively(dir);
-    }
-  }
-
-  private void killNow() {
-    if (process != null) {
-      process.destroyForcibly();
     }
   }
 
@@ -316,7 +280,7 @@ public final class Azurite implements AutoCloseable {
       }
       TestSupport.sleep(100);
     }
-    process.destroyForcibly();
+    process.kill();
     throw new IllegalStateException("Azurite not answering on " + endpoint() + " after "
         + START_TIMEOUT + " (" + last + "); its output:\n" + logTail());
   }

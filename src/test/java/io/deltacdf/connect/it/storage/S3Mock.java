@@ -1,5 +1,6 @@
 package io.deltacdf.connect.it.storage;
 
+import io.deltacdf.connect.it.ChildProcess;
 import io.deltacdf.connect.it.Ports;
 import io.deltacdf.connect.it.TestSupport;
 import java.io.IOException;
@@ -8,16 +9,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Adobe's S3Mock ({@code com.adobe.testing:s3mock:4.12.4:jar:exec}, copied to
@@ -47,8 +44,7 @@ public final class S3Mock implements AutoCloseable {
   private final Path root;
   private final Path log;
   private final int port;
-  private Process process;
-  private Thread reaper;
+  private ChildProcess process;
 
   private S3Mock(Path dir, int port) {
     this.dir = dir;
@@ -102,7 +98,7 @@ public final class S3Mock implements AutoCloseable {
     Path jar = jar();
     try {
       Files.createDirectories(root);
-      process = new ProcessBuilder(List.of(
+      process = ChildProcess.start("S3Mock", List.of(
               Path.of(System.getProperty("java.home"), "bin", "java").toString(),
               "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
               "-jar", jar.toString(),
@@ -116,16 +112,11 @@ public final class S3Mock implements AutoCloseable {
               "--com.adobe.testing.s3mock.store.retainFilesOnExit=true",
               "--com.adobe.testing.s3mock.store.region=" + REGION,
               "--logging.level.root=WARN",
-              "--spring.main.banner-mode=off"))
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-          .start();
+              "--spring.main.banner-mode=off"),
+          log);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    Process started = process;
-    reaper = new Thread(started::destroyForcibly, "s3mock-reaper");
-    Runtime.getRuntime().addShutdownHook(reaper);
     awaitReady();
   }
 
@@ -137,19 +128,9 @@ public final class S3Mock implements AutoCloseable {
     if (process == null) {
       return;
     }
-    Process stopping = process;
+    ChildProcess stopping = process;
     process = null;
-    stopping.destroy();
-    try {
-      if (!stopping.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-        stopping.destroyForcibly().waitFor();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      stopping.destroyForcibly();
-    } finally {
-      Runtime.getRuntime().removeShutdownHook(reaper);
-    }
+    stopping.stop(STOP_TIMEOUT);
   }
 
   /** Creates a bucket (idempotent in S3Mock's us-east-1). */
@@ -190,11 +171,7 @@ public final class S3Mock implements AutoCloseable {
     try {
       stop();
     } finally {
-      try (Stream<Path> paths = Files.walk(dir)) {
-        paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      TestSupport.deleteRecursively(dir);
     }
   }
 
@@ -203,10 +180,8 @@ public final class S3Mock implements AutoCloseable {
     String last = "no answer";
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        String report = "S3Mock exited with " + process.exitValue() + "; last lines of " + log
-            + ":\n" + logTail();
+        String report = process.exitReport(LOG_TAIL_LINES);
         process = null;
-        Runtime.getRuntime().removeShutdownHook(reaper);
         throw new IllegalStateException(report);
       }
       try {
@@ -226,10 +201,11 @@ public final class S3Mock implements AutoCloseable {
       }
       TestSupport.sleep(100);
     }
+    ChildProcess unready = process;
     stop();
     throw new IllegalStateException(
         "S3Mock not ready on " + endpoint() + " after " + START_TIMEOUT + ": " + last + "\n"
-            + logTail());
+            + unready.logTail(LOG_TAIL_LINES));
   }
 
   private static java.net.http.HttpResponse<String> send(HttpRequest.Builder request) {
@@ -252,15 +228,5 @@ public final class S3Mock implements AutoCloseable {
               + " com.adobe.testing:s3mock:4.12.4:jar:exec there), or pass -Ds3mock.jar=<path>");
     }
     return jar;
-  }
-
-  private String logTail() {
-    try {
-      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES),
-          lines.size()));
-    } catch (IOException e) {
-      return "(log unreadable: " + e + ")";
-    }
   }
 }
