@@ -19,8 +19,9 @@ CONTROLLER_PORT=${CONTROLLER_PORT:-9093}
 CONNECT_PORT=${CONNECT_PORT:-8083}
 DEMO_TABLE=/tmp/delta-demo/customers
 CONNECTOR_NAME=customers
-# 3 snapshot inserts, then the mutate step: 2 + 1 inserts, an update (pre + post image), a delete.
-DEMO_RECORDS=9
+# 3 snapshot inserts, then the mutate step: 2 + 1 inserts, an update (pre + post image), a delete
+# and its tombstone.
+DEMO_RECORDS=10
 
 JVM_LEAN=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
 SPARK_OPENS=(

@@ -76,8 +76,8 @@ class PackagedPluginIT {
 
     DemoTable.mutate(table);
     List<ConsumerRecord<byte[], byte[]>> all =
-        TopicReader.readAll(kafka.bootstrapServers(), "customers", 9, TIMEOUT, false);
-    assertThat(all).as(kafka.workerLogTail()).hasSize(9);
+        TopicReader.readAll(kafka.bootstrapServers(), "customers", 10, TIMEOUT, false);
+    assertThat(all).as(kafka.workerLogTail()).hasSize(10);
     List<String> changes = all.subList(3, 9).stream()
         .map(r -> TopicReader.header(r, "_change_type") + " "
             + TopicReader.jsonKey(r.key()).path("id").asLong())
@@ -88,6 +88,9 @@ class PackagedPluginIT {
     assertThat(postimage.path("email").asText()).isEqualTo("ada.lovelace@example.org");
     assertThat(TopicReader.longHeader(all.get(8), "_commit_version"))
         .isGreaterThan(TopicReader.longHeader(all.get(3), "_commit_version"));
+    // The delete's tombstone: the same key, no value.
+    assertThat(all.get(9).value()).isNull();
+    assertThat(TopicReader.jsonKey(all.get(9).key()).path("id").asLong()).isEqualTo(2L);
   }
 
   @SuppressWarnings("unchecked")

@@ -92,7 +92,7 @@ class AdlsGen2IT {
         + " UNION ALL SELECT 4, 'dee', 40) s ON t.id = s.id"
         + " WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *", path);
     List<String> expected = sparkChanges(path, 1);
-    assertThat(expected).hasSize(3 + 2 + 1 + 3);
+    assertThat(expected).hasSize(3 + 2 + 1 + 1 + 3);
     List<ConsumerRecord<byte[], byte[]>> all = read("adls-live.customers", expected.size());
     assertThat(describe(all)).containsExactlyInAnyOrderElementsOf(expected);
     // In-commit timestamps: the record time is the commit's, as Spark reports it.
@@ -484,6 +484,10 @@ class AdlsGen2IT {
 
   private static List<String> describe(List<ConsumerRecord<byte[], byte[]>> records) {
     return records.stream().map(r -> {
+      if (r.value() == null) {
+        return tombstone(TopicReader.longHeader(r, "_commit_version"),
+            TopicReader.jsonKey(r.key()).get("id").asLong());
+      }
       JsonNode value = TopicReader.jsonValue(r.value());
       return String.format("%s v%d @%d id=%d name=%s amount=%d",
           TopicReader.header(r, "_change_type"),
@@ -493,16 +497,29 @@ class AdlsGen2IT {
     }).toList();
   }
 
-  /** Spark's table_changes_by_path of the abfs:// table from {@code fromVersion} on. */
+  /**
+   * Spark's table_changes_by_path of the abfs:// table from {@code fromVersion} on, with the
+   * tombstone that follows each delete of a keyed table.
+   */
   private static List<String> sparkChanges(String path, long fromVersion) {
     List<Row> rows = spark()
         .sql(String.format("SELECT * FROM table_changes_by_path('%s', %d)", path, fromVersion))
         .collectAsList();
-    return rows.stream().map(row -> String.format("%s v%d @%d id=%d name=%s amount=%d",
-        row.<String>getAs("_change_type"),
-        row.<Long>getAs("_commit_version"),
-        ((java.time.Instant) row.getAs("_commit_timestamp")).toEpochMilli(),
-        row.<Long>getAs("id"), row.<String>getAs("name"), row.<Long>getAs("amount")))
-        .toList();
+    List<String> changes = new java.util.ArrayList<>();
+    for (Row row : rows) {
+      changes.add(String.format("%s v%d @%d id=%d name=%s amount=%d",
+          row.<String>getAs("_change_type"),
+          row.<Long>getAs("_commit_version"),
+          ((java.time.Instant) row.getAs("_commit_timestamp")).toEpochMilli(),
+          row.<Long>getAs("id"), row.<String>getAs("name"), row.<Long>getAs("amount")));
+      if (row.getAs("_change_type").equals("delete")) {
+        changes.add(tombstone(row.<Long>getAs("_commit_version"), row.<Long>getAs("id")));
+      }
+    }
+    return changes;
+  }
+
+  private static String tombstone(long version, long id) {
+    return String.format("tombstone v%d id=%d", version, id);
   }
 }

@@ -100,7 +100,7 @@ class S3IT {
       sql("DELETE FROM delta.`%s` WHERE id = 3", path);
       sql("INSERT INTO delta.`%s` VALUES (4, 'dee')", path);
       List<String> expected = sparkChanges(path, 1);
-      assertThat(expected).hasSize(3 + 2 + 1 + 1);
+      assertThat(expected).hasSize(3 + 2 + 1 + 1 + 1);
       assertThat(describe(read(topic, expected.size())))
           .containsExactlyInAnyOrderElementsOf(expected);
     } finally {
@@ -419,6 +419,10 @@ class S3IT {
 
   private static List<String> describe(List<ConsumerRecord<byte[], byte[]>> records) {
     return records.stream().map(r -> {
+      if (r.value() == null) {
+        return tombstone(TopicReader.longHeader(r, "_commit_version"),
+            TopicReader.jsonKey(r.key()).get("id").asLong());
+      }
       JsonNode value = TopicReader.jsonValue(r.value());
       return describe(TopicReader.header(r, "_change_type"),
           TopicReader.longHeader(r, "_commit_version"),
@@ -427,17 +431,31 @@ class S3IT {
     }).toList();
   }
 
-  /** Spark's change feed from {@code fromVersion} on, described as {@link #describe(List)} does. */
+  /**
+   * Spark's change feed from {@code fromVersion} on, described as {@link #describe(List)} does,
+   * with the tombstone that follows each delete of a keyed table.
+   */
   private static List<String> sparkChanges(String path, long fromVersion) {
     List<Row> rows = spark().read().format("delta")
         .option("readChangeFeed", "true")
         .option("startingVersion", fromVersion)
         .load(path)
         .collectAsList();
-    return rows.stream().map(row -> describe(row.<String>getAs("_change_type"),
-        row.<Long>getAs("_commit_version"),
-        row.<Instant>getAs("_commit_timestamp").toEpochMilli(),
-        row.<Long>getAs("id"), row.<String>getAs("name"))).toList();
+    List<String> changes = new java.util.ArrayList<>();
+    for (Row row : rows) {
+      changes.add(describe(row.<String>getAs("_change_type"),
+          row.<Long>getAs("_commit_version"),
+          row.<Instant>getAs("_commit_timestamp").toEpochMilli(),
+          row.<Long>getAs("id"), row.<String>getAs("name")));
+      if (row.getAs("_change_type").equals("delete")) {
+        changes.add(tombstone(row.<Long>getAs("_commit_version"), row.<Long>getAs("id")));
+      }
+    }
+    return changes;
+  }
+
+  private static String tombstone(long version, long id) {
+    return String.format("tombstone v%d id=%d", version, id);
   }
 
   private static String describe(String type, long version, long timestamp, long id,
