@@ -88,6 +88,10 @@ final class BenchKafka implements AutoCloseable {
     }
   }
 
+  long workerPid() {
+    return kafka.workerPid();
+  }
+
   String bootstrapServers() {
     return kafka.bootstrapServers();
   }

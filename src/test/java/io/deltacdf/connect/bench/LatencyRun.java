@@ -5,12 +5,13 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * Commit-to-record latency: a Spark JVM appends small commits to a table while the connector
- * tails it with poll.interval.ms=200; each record's latency is the broker's append time minus
- * its {@code _commit_timestamp} (the commit file's time, or its in-commit timestamp).
+ * tails it with poll.interval.ms=200; a commit's latency is the broker's append time of its last
+ * record minus its {@code _commit_timestamp} (the commit file's time, or its in-commit timestamp).
  */
 final class LatencyRun {
 
@@ -46,15 +47,20 @@ final class LatencyRun {
       report.checkCount("latency records", count, expected);
       List<ConsumerRecord<byte[], byte[]>> records =
           kafka.topics().read(topic, 0, (int) expected);
-      long[] latencies = records.stream()
-          .mapToLong(r -> r.timestamp() - TopicReader.longHeader(r, "_commit_timestamp"))
-          .sorted()
-          .toArray();
-      report.add(section, "commit-to-record p50", percentile(latencies, 50) + " ms", "");
+      // A commit has arrived when its last record has.
+      Map<Long, Long> latencyByVersion = new TreeMap<>();
+      for (ConsumerRecord<byte[], byte[]> r : records) {
+        long latency = r.timestamp() - TopicReader.longHeader(r, "_commit_timestamp");
+        latencyByVersion.merge(TopicReader.longHeader(r, "_commit_version"), latency, Math::max);
+      }
+      long[] latencies =
+          latencyByVersion.values().stream().mapToLong(Long::longValue).sorted().toArray();
+      report.add(section, "commit-to-record p50", percentile(latencies, 50) + " ms",
+          "commit file written -> its last record appended");
       report.add(section, "commit-to-record p99", percentile(latencies, 99) + " ms",
           "target < 1000 ms");
       report.add(section, "commit-to-record max", latencies[latencies.length - 1] + " ms",
-          "over " + latencies.length + " records; the writer shares the 2 cores");
+          "over " + latencies.length + " commits; the writer's JVM shares the cores");
     }
   }
 
