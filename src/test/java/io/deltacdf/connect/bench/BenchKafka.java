@@ -2,6 +2,7 @@ package io.deltacdf.connect.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.deltacdf.connect.it.ConnectRest;
+import io.deltacdf.connect.it.TestSupport;
 import io.deltacdf.connect.it.external.ExternalKafka;
 import java.time.Duration;
 import java.util.HashMap;
@@ -100,9 +101,11 @@ final class BenchKafka implements AutoCloseable {
     return kafka.workerLogTail();
   }
 
+  /** Stops both JVMs and deletes the topics' data (gigabytes at full scale); logs stay. */
   @Override
   public void close() {
     topics.close();
     kafka.close();
+    TestSupport.deleteRecursively(kafka.workDir().resolve("kafka-data"));
   }
 }
