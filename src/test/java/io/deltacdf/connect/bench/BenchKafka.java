@@ -72,6 +72,10 @@ final class BenchKafka implements AutoCloseable {
     long start = System.currentTimeMillis();
     rest.putConfig(name, config);
     long count = topics.awaitCount(topic, expected, STALL, () -> requireNotFailed(name));
+    if (count != expected) {
+      System.out.println("[bench] " + name + " stalled at " + count + " records; worker log:\n"
+          + kafka.workerLogTail());
+    }
     long millis = count == 0 ? 0 : topics.lastAppendTime(topic) - start;
     return new ConnectorRun(count, millis, workerPeakRssMib());
   }
@@ -95,10 +99,6 @@ final class BenchKafka implements AutoCloseable {
 
   String bootstrapServers() {
     return kafka.bootstrapServers();
-  }
-
-  String workerLogTail() {
-    return kafka.workerLogTail();
   }
 
   /** Stops both JVMs and deletes the topics' data (gigabytes at full scale); logs stay. */

@@ -28,11 +28,12 @@ record BenchOptions(
         --commit-rows N        memory: rows of the single commit (default 1000000)
         --versions S,L         idle-poll: versions of the short and the long log (default 100,10000)
         --commits N            latency: small commits to time (default 60)
-        --worker-heap SIZE     -Xmx of the throughput worker JVM (default 1g; memory uses 256m)
+        --worker-heap SIZE     -Xmx of the throughput and latency workers (default 1g; memory: 256m)
         --producer K=V,...     producer settings for all three Kafka writers
                                (default linger.ms=5,batch.size=16384,compression.type=none)
         --profile              record a JFR profile of the throughput worker (worker.jfr)
         --work DIR             tables, logs and results (default target/benchmark)
+        --no-build             (benchmark.sh) skip building connector/ and the test classes
       """;
 
   static BenchOptions parse(String[] args, Path repo) {

@@ -3,6 +3,7 @@ package io.deltacdf.connect.bench;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaTable;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -30,13 +31,13 @@ final class IdlePollRun {
     long[] small = measure(tables.longLog(options.smallVersions()));
     long[] large = measure(tables.longLog(options.largeVersions()));
     report.add(section, String.format("%,d versions: p50 / mean", options.smallVersions()),
-        micros(LatencyRun.percentile(small, 50)) + " / " + micros((long) LatencyRun.mean(small)),
-        "p99 " + micros(LatencyRun.percentile(small, 99)));
+        micros(Report.percentile(small, 50)) + " / " + micros(mean(small)),
+        "p99 " + micros(Report.percentile(small, 99)));
     report.add(section, String.format("%,d versions: p50 / mean", options.largeVersions()),
-        micros(LatencyRun.percentile(large, 50)) + " / " + micros((long) LatencyRun.mean(large)),
-        "p99 " + micros(LatencyRun.percentile(large, 99)));
+        micros(Report.percentile(large, 50)) + " / " + micros(mean(large)),
+        "p99 " + micros(Report.percentile(large, 99)));
     report.add(section, "ratio long / short log (p50)",
-        Report.ratio(LatencyRun.percentile(large, 50), LatencyRun.percentile(small, 50)),
+        Report.ratio(Report.percentile(large, 50), Report.percentile(small, 50)),
         "target <= 1.5");
   }
 
@@ -54,7 +55,7 @@ final class IdlePollRun {
         requireIdle(feed);
         nanos[i] = System.nanoTime() - start;
       }
-      java.util.Arrays.sort(nanos);
+      Arrays.sort(nanos);
       return nanos;
     }
   }
@@ -63,6 +64,10 @@ final class IdlePollRun {
     if (feed.next(10_000) != null) {
       throw new IllegalStateException("The feed found rows after the latest version");
     }
+  }
+
+  private static long mean(long[] nanos) {
+    return (long) Arrays.stream(nanos).average().orElse(0);
   }
 
   private static String micros(long nanos) {

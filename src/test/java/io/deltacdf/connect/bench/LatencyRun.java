@@ -2,7 +2,6 @@ package io.deltacdf.connect.bench;
 
 import io.deltacdf.connect.it.TopicReader;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -55,21 +54,12 @@ final class LatencyRun {
       }
       long[] latencies =
           latencyByVersion.values().stream().mapToLong(Long::longValue).sorted().toArray();
-      report.add(section, "commit-to-record p50", percentile(latencies, 50) + " ms",
+      report.add(section, "commit-to-record p50", Report.percentile(latencies, 50) + " ms",
           "commit file written -> its last record appended");
-      report.add(section, "commit-to-record p99", percentile(latencies, 99) + " ms",
+      report.add(section, "commit-to-record p99", Report.percentile(latencies, 99) + " ms",
           "target < 1000 ms");
       report.add(section, "commit-to-record max", latencies[latencies.length - 1] + " ms",
           "over " + latencies.length + " commits; the writer's JVM shares the cores");
     }
-  }
-
-  static long percentile(long[] sorted, int percent) {
-    int index = (int) Math.ceil(percent / 100.0 * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
-  }
-
-  static double mean(long[] values) {
-    return Arrays.stream(values).average().orElse(0);
   }
 }

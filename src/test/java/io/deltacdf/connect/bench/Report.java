@@ -62,6 +62,12 @@ final class Report {
     return String.format("%,.0f rows/s", rows * 1000.0 / Math.max(1, millis));
   }
 
+  /** The nearest-rank percentile of sorted values. */
+  static long percentile(long[] sorted, int percent) {
+    int index = (int) Math.ceil(percent / 100.0 * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+  }
+
   static String ratio(double a, double b) {
     return String.format("%.2f", a / b);
   }

@@ -1,5 +1,6 @@
 package io.deltacdf.connect.bench;
 
+import io.deltacdf.connect.it.TestSupport;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -7,10 +8,10 @@ import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import io.deltacdf.connect.it.TestSupport;
 
 /**
  * The benchmark's Delta tables, written by {@code BenchTables} in a Spark JVM and kept under the
@@ -76,7 +77,9 @@ final class Tables {
           properties.load(reader);
         }
         System.out.println("[bench] reusing table " + path);
-        return new Table(path, Map.copyOf((Map) properties));
+        Map<String, String> counts = new HashMap<>();
+        properties.stringPropertyNames().forEach(k -> counts.put(k, properties.getProperty(k)));
+        return new Table(path, Map.copyOf(counts));
       }
       TestSupport.deleteRecursively(path);
       Map<String, String> counts = write(path, command, args);
