@@ -77,6 +77,15 @@ public final class ExternalKafka implements AutoCloseable {
    * answers {@code GET /health} with 200.
    */
   public static ExternalKafka start(Map<String, String> workerOverrides) {
+    return start(workerOverrides, JVM_OPTIONS, JVM_OPTIONS);
+  }
+
+  /**
+   * As {@link #start(Map)}, with the broker's and the worker's JVM options instead of the lean
+   * test defaults (the benchmark runs both with the normal JIT and its own heap sizes).
+   */
+  public static ExternalKafka start(
+      Map<String, String> workerOverrides, List<String> brokerJvm, List<String> workerJvm) {
     Path repo = repoRoot();
     Path pluginDir = requirePluginDir(repo);
     String classpath = kafkaRuntimeClasspath(repo);
@@ -89,8 +98,8 @@ public final class ExternalKafka implements AutoCloseable {
     }
     ExternalKafka kafka = new ExternalKafka(workDir);
     try {
-      kafka.startBroker(repo, classpath);
-      kafka.startWorker(repo, classpath, pluginDir, workerOverrides);
+      kafka.startBroker(repo, classpath, brokerJvm);
+      kafka.startWorker(repo, classpath, pluginDir, workerOverrides, workerJvm);
       return kafka;
     } catch (RuntimeException | Error e) {
       kafka.close();
@@ -139,7 +148,12 @@ public final class ExternalKafka implements AutoCloseable {
     }
   }
 
-  private void startBroker(Path repo, String classpath) {
+  /** The worker JVM's process id, e.g. to read its peak RSS from /proc. */
+  public long workerPid() {
+    return processes.get(processes.size() - 1).pid();
+  }
+
+  private void startBroker(Path repo, String classpath, List<String> jvm) {
     int[] ports = freePorts(3);
     int brokerPort = ports[0];
     int controllerPort = ports[1];
@@ -150,7 +164,7 @@ public final class ExternalKafka implements AutoCloseable {
     Path config = write(workDir.resolve("server.properties"), props);
 
     Path formatLog = workDir.resolve("format.log");
-    Process format = java(repo, classpath, formatLog,
+    Process format = java(repo, classpath, JVM_OPTIONS, formatLog,
         "kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(),
         "-c", config.toString());
     try {
@@ -169,7 +183,7 @@ public final class ExternalKafka implements AutoCloseable {
           + format.exitValue() + ")\n" + tail(formatLog));
     }
 
-    Process broker = java(repo, classpath, brokerLog(), "kafka.Kafka", config.toString());
+    Process broker = java(repo, classpath, jvm, brokerLog(), "kafka.Kafka", config.toString());
     processes.add(broker);
     bootstrapServers = "localhost:" + brokerPort;
     awaitBroker(broker);
@@ -204,7 +218,8 @@ public final class ExternalKafka implements AutoCloseable {
   }
 
   private void startWorker(
-      Path repo, String classpath, Path pluginDir, Map<String, String> overrides) {
+      Path repo, String classpath, Path pluginDir, Map<String, String> overrides,
+      List<String> jvm) {
     Map<String, String> props = new LinkedHashMap<>();
     props.put("bootstrap.servers", bootstrapServers);
     props.put("group.id", "external-connect");
@@ -227,7 +242,7 @@ public final class ExternalKafka implements AutoCloseable {
     props.putAll(overrides);
     Path config = write(workDir.resolve("worker.properties"), props);
 
-    Process worker = java(repo, classpath, workerLog(),
+    Process worker = java(repo, classpath, jvm, workerLog(),
         "org.apache.kafka.connect.cli.ConnectDistributed", config.toString());
     processes.add(worker);
     connectUrl = URI.create("http://localhost:" + restPort + "/");
@@ -258,10 +273,11 @@ public final class ExternalKafka implements AutoCloseable {
     }
   }
 
-  private Process java(Path repo, String classpath, Path log, String mainClass, String... args) {
+  private Process java(Path repo, String classpath, List<String> jvm, Path log, String mainClass,
+      String... args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(JVM_OPTIONS);
+    command.addAll(jvm);
     command.add("-Dlog4j2.configurationFile="
         + repo.resolve("kafka-runtime/log4j2.xml").toUri());
     command.add("-cp");
@@ -308,7 +324,7 @@ public final class ExternalKafka implements AutoCloseable {
   }
 
   /** The folder holding pom.xml and kafka-runtime/, from the working directory upwards. */
-  static Path repoRoot() {
+  public static Path repoRoot() {
     Path dir = Path.of(System.getProperty("basedir", System.getProperty("user.dir")))
         .toAbsolutePath();
     for (Path d = dir; d != null; d = d.getParent()) {

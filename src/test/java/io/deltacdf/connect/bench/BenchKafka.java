@@ -1,0 +1,111 @@
+package io.deltacdf.connect.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.deltacdf.connect.it.ConnectRest;
+import io.deltacdf.connect.it.TestSupport;
+import io.deltacdf.connect.it.external.ExternalKafka;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A broker and a Connect worker in JVMs of their own, from plain Kafka 4.4.0 jars, the worker
+ * loading the packaged plugin folder connector/ (see {@link ExternalKafka}), and a way to time
+ * one connector from registration to its last record.
+ */
+final class BenchKafka implements AutoCloseable {
+
+  /** What a connector run took. */
+  record ConnectorRun(long records, long millis, long workerPeakRssMib) {}
+
+  private static final Duration STALL = Duration.ofMinutes(2);
+  private static final List<String> BROKER_JVM = List.of("-Xmx1g");
+
+  private final ExternalKafka kafka;
+  private final ConnectRest rest;
+  private final Topics topics;
+
+  /**
+   * @param workerJvm the worker's JVM options (heap, GC log, profiler)
+   * @param producer producer settings, given to the worker as {@code producer.*}
+   */
+  BenchKafka(List<String> workerJvm, Map<String, String> producer) {
+    Map<String, String> worker = new HashMap<>();
+    producer.forEach((key, value) -> worker.put("producer." + key, value));
+    kafka = ExternalKafka.start(worker, BROKER_JVM, workerJvm);
+    rest = new ConnectRest(kafka.connectUrl());
+    topics = new Topics(kafka.bootstrapServers());
+  }
+
+  Topics topics() {
+    return topics;
+  }
+
+  ConnectRest rest() {
+    return rest;
+  }
+
+  /** The connector config the benchmark uses: JSON without schemas, key id, one task. */
+  static Map<String, String> connectorConfig(String table, String topic, String startMode) {
+    Map<String, String> config = new HashMap<>();
+    config.put("connector.class", "io.deltacdf.connect.DeltaCdfSourceConnector");
+    config.put("tasks.max", "1");
+    config.put("delta.table.paths", table);
+    config.put("topic.template", topic);
+    config.put("key.columns", "id");
+    config.put("start.mode", startMode);
+    config.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+    config.put("key.converter.schemas.enable", "false");
+    config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+    config.put("value.converter.schemas.enable", "false");
+    return config;
+  }
+
+  /**
+   * Registers a connector writing to a fresh topic and waits for {@code expected} records: the
+   * time from the registration to the broker's append of the last record.
+   */
+  ConnectorRun runConnector(String name, Map<String, String> config, long expected) {
+    String topic = config.get("topic.template");
+    topics.create(topic);
+    long start = System.currentTimeMillis();
+    rest.putConfig(name, config);
+    long count = topics.awaitCount(topic, expected, STALL, () -> requireNotFailed(name));
+    if (count != expected) {
+      System.out.println("[bench] " + name + " stalled at " + count + " records; worker log:\n"
+          + kafka.workerLogTail());
+    }
+    long millis = count == 0 ? 0 : topics.lastAppendTime(topic) - start;
+    return new ConnectorRun(count, millis, workerPeakRssMib());
+  }
+
+  long workerPeakRssMib() {
+    return ProcStatus.peakRssMib(kafka.workerPid());
+  }
+
+  private void requireNotFailed(String name) {
+    JsonNode status = rest.get("/connectors/" + name + "/status").body();
+    for (JsonNode task : status.path("tasks")) {
+      if ("FAILED".equals(task.path("state").asText())) {
+        throw new IllegalStateException("Task of " + name + " failed: " + task.path("trace"));
+      }
+    }
+  }
+
+  long workerPid() {
+    return kafka.workerPid();
+  }
+
+  String bootstrapServers() {
+    return kafka.bootstrapServers();
+  }
+
+  /** Stops both JVMs and deletes the topics' data (gigabytes at full scale); logs stay. */
+  @Override
+  public void close() {
+    topics.close();
+    kafka.close();
+    TestSupport.deleteRecursively(kafka.workDir().resolve("kafka-data"));
+  }
+}

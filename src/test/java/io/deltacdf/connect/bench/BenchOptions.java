@@ -1,0 +1,105 @@
+package io.deltacdf.connect.bench;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The command line of {@link Benchmark}; see {@link #USAGE}. */
+record BenchOptions(
+    String command,
+    long rows,
+    List<Boolean> deletionVectors,
+    long snapshotRows,
+    long commitRows,
+    int smallVersions,
+    int largeVersions,
+    int latencyCommits,
+    String workerHeap,
+    Map<String, String> producer,
+    boolean profile,
+    Path workDir) {
+
+  static final String USAGE = """
+      usage: ./benchmark.sh [all|throughput|latency|idle-poll|memory] [options]
+        --rows N               rows inserted into the throughput table (default 2000000)
+        --variant V            throughput table variant: plain, dv (deletion vectors) or both (default)
+        --snapshot-rows N      memory: rows of the initial snapshot (default 5000000)
+        --commit-rows N        memory: rows of the single commit (default 1000000)
+        --versions S,L         idle-poll: versions of the short and the long log (default 100,10000)
+        --commits N            latency: small commits to time (default 60)
+        --worker-heap SIZE     -Xmx of the throughput and latency workers (default 1g; memory: 256m)
+        --producer K=V,...     producer settings for all three Kafka writers
+                               (default linger.ms=5,batch.size=16384,compression.type=none)
+        --profile              record a JFR profile of the throughput worker (worker.jfr)
+        --work DIR             tables, logs and results (default target/benchmark)
+        --no-build             (benchmark.sh) skip building connector/ and the test classes
+      """;
+
+  static BenchOptions parse(String[] args, Path repo) {
+    String command = "all";
+    long rows = 2_000_000;
+    List<Boolean> dv = List.of(false, true);
+    long snapshotRows = 5_000_000;
+    long commitRows = 1_000_000;
+    int small = 100;
+    int large = 10_000;
+    int commits = 60;
+    String heap = "1g";
+    String producer = "linger.ms=5,batch.size=16384,compression.type=none";
+    boolean profile = false;
+    Path work = repo.resolve("target/benchmark");
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if (!arg.startsWith("--")) {
+        if (!List.of("all", "throughput", "latency", "idle-poll", "memory").contains(arg)) {
+          throw new IllegalArgumentException("Unknown command " + arg);
+        }
+        command = arg;
+        continue;
+      }
+      if (arg.equals("--profile")) {
+        profile = true;
+        continue;
+      }
+      if (i + 1 >= args.length) {
+        throw new IllegalArgumentException(arg + " needs a value");
+      }
+      String value = args[++i];
+      switch (arg) {
+        case "--rows" -> rows = Long.parseLong(value);
+        case "--variant" -> dv = switch (value) {
+          case "plain" -> List.of(false);
+          case "dv" -> List.of(true);
+          case "both" -> List.of(false, true);
+          default -> throw new IllegalArgumentException("--variant plain|dv|both");
+        };
+        case "--snapshot-rows" -> snapshotRows = Long.parseLong(value);
+        case "--commit-rows" -> commitRows = Long.parseLong(value);
+        case "--versions" -> {
+          String[] parts = value.split(",");
+          small = Integer.parseInt(parts[0]);
+          large = Integer.parseInt(parts[1]);
+        }
+        case "--commits" -> commits = Integer.parseInt(value);
+        case "--worker-heap" -> heap = value;
+        case "--producer" -> producer = value;
+        case "--work" -> work = Path.of(value).toAbsolutePath();
+        default -> throw new IllegalArgumentException("Unknown option " + arg);
+      }
+    }
+    Map<String, String> producerSettings = new LinkedHashMap<>();
+    for (String kv : producer.split(",")) {
+      if (!kv.isBlank()) {
+        String[] parts = kv.split("=", 2);
+        producerSettings.put(parts[0].trim(), parts[1].trim());
+      }
+    }
+    return new BenchOptions(command, rows, dv, snapshotRows, commitRows, small, large, commits,
+        heap, Map.copyOf(producerSettings), profile, work);
+  }
+
+  boolean runs(String part) {
+    return command.equals("all") || command.equals(part);
+  }
+}

@@ -1,0 +1,106 @@
+package io.deltacdf.connect.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A benchmark step in a JVM of its own (so its speed, heap and RSS are its own): runs a main
+ * class, logs to a file, and collects the {@code key=value} result lines it prints on stdout
+ * prefixed with {@value #RESULT_PREFIX}.
+ */
+public final class ChildJvm {
+
+  static final String RESULT_PREFIX = "bench-result ";
+
+  /** Spark's --add-opens list on Java 17. */
+  static final List<String> SPARK_OPENS = List.of(
+      "--add-opens=java.base/java.lang=ALL-UNNAMED",
+      "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
+      "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+      "--add-opens=java.base/java.io=ALL-UNNAMED",
+      "--add-opens=java.base/java.net=ALL-UNNAMED",
+      "--add-opens=java.base/java.nio=ALL-UNNAMED",
+      "--add-opens=java.base/java.util=ALL-UNNAMED",
+      "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+      "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
+      "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
+      "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+      "--add-opens=java.base/sun.nio.cs=ALL-UNNAMED",
+      "--add-opens=java.base/sun.security.action=ALL-UNNAMED",
+      "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
+      "-Djdk.reflect.useDirectMethodHandle=false",
+      "-Dio.netty.tryReflectionSetAccessible=true");
+
+  private ChildJvm() {}
+
+  /** Prints one result line for the parent (called in the child). */
+  public static void result(String key, Object value) {
+    System.out.println(RESULT_PREFIX + key + "=" + value);
+  }
+
+  /**
+   * Runs {@code mainClass} to completion and returns its results; fails with the log's tail when
+   * it exits non-zero or overruns {@code timeoutMinutes}.
+   */
+  static Map<String, String> run(String classpath, List<String> jvmOptions, Path log,
+      long timeoutMinutes, String mainClass, String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", classpath, mainClass));
+    command.addAll(List.of(args));
+    try {
+      Files.createDirectories(log.getParent());
+      Process process = new ProcessBuilder(command)
+          .redirectErrorStream(true)
+          .redirectOutput(log.toFile())
+          .directory(log.getParent().toFile())
+          .start();
+      Thread reaper = new Thread(process::destroyForcibly);
+      Runtime.getRuntime().addShutdownHook(reaper);
+      try {
+        if (!process.waitFor(timeoutMinutes, TimeUnit.MINUTES)) {
+          process.destroyForcibly().waitFor();
+          throw new IllegalStateException(mainClass + " overran " + timeoutMinutes + " min\n"
+              + tail(log));
+        }
+      } finally {
+        Runtime.getRuntime().removeShutdownHook(reaper);
+      }
+      if (process.exitValue() != 0) {
+        throw new IllegalStateException(mainClass + " " + String.join(" ", args) + " exited with "
+            + process.exitValue() + "\n" + tail(log));
+      }
+      Map<String, String> results = new HashMap<>();
+      for (String line : Files.readAllLines(log)) {
+        if (line.startsWith(RESULT_PREFIX)) {
+          String pair = line.substring(RESULT_PREFIX.length());
+          int eq = pair.indexOf('=');
+          results.put(pair.substring(0, eq), pair.substring(eq + 1));
+        }
+      }
+      return results;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static String tail(Path log) {
+    try {
+      List<String> lines = Files.readAllLines(log);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    } catch (IOException e) {
+      return "(no log at " + log + ")";
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package io.deltacdf.connect.bench;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The write ceiling: one plain KafkaProducer sends as many records as the connector wrote, cycling
+ * through records sampled from the connector's topic (same keys, values and headers, so the same
+ * average size and compressibility), with the same producer settings.
+ */
+final class ProducerCeiling {
+
+  private ProducerCeiling() {}
+
+  /** Sends {@code count} records to {@code topic}; returns the milliseconds to the last append. */
+  static long run(Topics topics, String topic, long count,
+      List<ConsumerRecord<byte[], byte[]>> sample, Map<String, String> settings) {
+    topics.create(topic);
+    Map<String, Object> config = new HashMap<>(settings);
+    config.put("bootstrap.servers", topics.bootstrapServers());
+    AtomicReference<Exception> failure = new AtomicReference<>();
+    long start = System.currentTimeMillis();
+    try (KafkaProducer<byte[], byte[]> producer =
+        new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
+      for (long i = 0; i < count; i++) {
+        ConsumerRecord<byte[], byte[]> template = sample.get((int) (i % sample.size()));
+        producer.send(new ProducerRecord<>(topic, null, template.key(), template.value(),
+            template.headers()), (metadata, e) -> {
+              if (e != null) {
+                failure.compareAndSet(null, e);
+              }
+            });
+      }
+      producer.flush();
+    }
+    if (failure.get() != null) {
+      throw new IllegalStateException("The ceiling producer failed", failure.get());
+    }
+    return topics.lastAppendTime(topic) - start;
+  }
+}

@@ -1,0 +1,107 @@
+package io.deltacdf.connect.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * End-to-end throughput on one table: our connector, Spark's change feed stream and the two
+ * ceilings (a plain producer, our reader without Kafka), with the record counts checked.
+ */
+final class ThroughputRun {
+
+  private static final int BATCH_ROWS = 10_000; // the connector's batch.max.rows default
+
+  private final BenchOptions options;
+  private final Jvms jvms;
+  private final Tables tables;
+  private final Report report;
+
+  ThroughputRun(BenchOptions options, Jvms jvms, Tables tables, Report report) {
+    this.options = options;
+    this.jvms = jvms;
+    this.tables = tables;
+    this.report = report;
+  }
+
+  void run(boolean deletionVectors) {
+    String variant = deletionVectors ? "dv" : "plain";
+    String section = String.format("Throughput: %,d rows inserted, UPDATE 20%%, DELETE 5%%%s",
+        options.rows(), deletionVectors ? ", deletion vectors" : "");
+    Tables.Table table = tables.customers(options.rows(), deletionVectors);
+    long expected = table.cdfRows();
+    report.add(section, "change rows (Spark batch count)", String.format("%,d", expected),
+        table.counts().toString());
+    Path logs = options.workDir().resolve("logs");
+
+    Map<String, String> kernel = jvms.runTest(logs.resolve("kernel-read-" + variant + ".log"),
+        "1g", KernelRead.class.getName(), table.path().toString(), Integer.toString(BATCH_ROWS));
+    long kernelRows = Long.parseLong(kernel.get("rows"));
+    long kernelMs = Long.parseLong(kernel.get("elapsed_ms"));
+    report.checkCount("our reader (" + variant + ")", kernelRows, expected);
+    report.add(section, "ceiling: our reader, no Kafka", Report.rate(kernelRows, kernelMs),
+        kernelMs + " ms, peak RSS " + kernel.get("peak_rss_mib") + " MiB");
+
+    List<String> workerJvm = new ArrayList<>(List.of("-Xmx" + options.workerHeap()));
+    if (options.profile()) {
+      workerJvm.add("-XX:StartFlightRecording=settings=profile,filename="
+          + logs.resolve("worker-" + variant + ".jfr"));
+    }
+    try (BenchKafka kafka = new BenchKafka(workerJvm, options.producer())) {
+      String ours = "ours-" + variant;
+      BenchKafka.ConnectorRun run = kafka.runConnector(ours,
+          BenchKafka.connectorConfig(table.path().toString(), ours, "earliest"), expected);
+      report.checkCount("our connector (" + variant + ")", run.records(), expected);
+      double oursRate = run.records() * 1000.0 / Math.max(1, run.millis());
+      List<ConsumerRecord<byte[], byte[]>> sample = kafka.topics().sample(ours, 2_000);
+      report.add(section, "ours: connector end to end", Report.rate(run.records(), run.millis()),
+          String.format("%d ms from registration to last record; %.0f B/record",
+              run.millis(), Topics.averageBytes(sample)));
+      report.add(section, "ours: worker JVM peak RSS", run.workerPeakRssMib() + " MiB",
+          "-Xmx" + options.workerHeap() + ", incl. the worker's own start");
+      kafka.rest().delete(ours);
+
+      double sparkRate = spark(kafka, table, variant, expected, section, logs);
+
+      String producerTopic = "producer-" + variant;
+      long producerMs = ProducerCeiling.run(kafka.topics(), producerTopic, expected, sample,
+          options.producer());
+      report.checkCount("ceiling producer (" + variant + ")",
+          kafka.topics().count(producerTopic), expected);
+      double producerRate = expected * 1000.0 / Math.max(1, producerMs);
+      report.add(section, "ceiling: plain KafkaProducer", Report.rate(expected, producerMs),
+          producerMs + " ms, same records, same producer settings");
+
+      report.add(section, "ratio ours / Spark", Report.ratio(oursRate, sparkRate), "target >= 2");
+      report.add(section, "ratio ours / producer ceiling", Report.ratio(oursRate, producerRate),
+          "target >= 0.5");
+    }
+  }
+
+  private double spark(BenchKafka kafka, Tables.Table table, String variant, long expected,
+      String section, Path logs) {
+    String topic = "spark-" + variant;
+    kafka.topics().create(topic);
+    List<String> args = new ArrayList<>(List.of(table.path().toString(),
+        kafka.bootstrapServers(), topic,
+        options.workDir().resolve("spark-checkpoints/" + variant + "-" + System.nanoTime())
+            .toString()));
+    options.producer().forEach((key, value) -> args.add(key + "=" + value));
+    Map<String, String> result = jvms.runSpark(logs.resolve("spark-stream-" + variant + ".log"),
+        "1g", 60, "io.deltacdf.connect.bench.spark.SparkCdfToKafka",
+        args.toArray(String[]::new));
+    long count = kafka.topics().count(topic);
+    report.checkCount("Spark readChangeFeed -> Kafka (" + variant + ")", count, expected);
+    long end = kafka.topics().lastAppendTime(topic);
+    long queryMs = end - Long.parseLong(result.get("query_start_ms"));
+    long jvmMs = end - Long.parseLong(result.get("jvm_start_ms"));
+    report.add(section, "Spark: readChangeFeed stream to Kafka", Report.rate(count, queryMs),
+        queryMs + " ms from query start to last record (" + Report.rate(count, jvmMs)
+            + " incl. JVM and session start)");
+    report.add(section, "Spark: JVM peak RSS", result.get("peak_rss_mib") + " MiB",
+        "-Xmx1g, local[*]");
+    return count * 1000.0 / Math.max(1, queryMs);
+  }
+}

@@ -1,0 +1,73 @@
+package io.deltacdf.connect.bench.spark;
+
+import io.deltacdf.connect.bench.ChildJvm;
+import io.deltacdf.connect.bench.ProcStatus;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.Trigger;
+
+/**
+ * The job we compare against: Spark Structured Streaming reads a table's change data feed from
+ * version 0 and writes every change row to Kafka with Spark's Kafka sink, trigger availableNow,
+ * then stops. Records look like ours: JSON key {@code {"id":…}}, JSON value of the table's
+ * columns, and the three change-metadata headers.
+ *
+ * <p>Arguments: table path, bootstrap servers, topic, checkpoint folder, then producer settings
+ * as {@code key=value} (passed as {@code kafka.key}).
+ */
+public final class SparkCdfToKafka {
+
+  private static final String[] METADATA = {"_change_type", "_commit_version", "_commit_timestamp"};
+
+  private SparkCdfToKafka() {}
+
+  public static void main(String[] args) throws Exception {
+    long jvmStart = ProcessHandle.current().info().startInstant().orElseThrow().toEpochMilli();
+    SparkSession spark = BenchSpark.start("bench-spark-cdf");
+    long queryStart = System.currentTimeMillis();
+    Dataset<Row> changes = spark.readStream().format("delta")
+        .option("readChangeFeed", "true")
+        .option("startingVersion", 0)
+        .load(args[0]);
+    Column[] dataColumns = Arrays.stream(changes.columns())
+        .filter(c -> !Arrays.asList(METADATA).contains(c))
+        .map(functions::col)
+        .toArray(Column[]::new);
+    Column[] headers = Arrays.stream(METADATA)
+        .map(h -> functions.struct(functions.lit(h).as("key"),
+            functions.col(h).cast("string").cast("binary").as("value")))
+        .toArray(Column[]::new);
+    var writer = changes
+        .select(
+            functions.to_json(functions.struct(functions.col("id"))).as("key"),
+            functions.to_json(functions.struct(dataColumns)).as("value"),
+            functions.array(headers).as("headers"))
+        .writeStream()
+        .format("kafka")
+        .option("kafka.bootstrap.servers", args[1])
+        .option("topic", args[2])
+        .option("checkpointLocation", args[3])
+        .trigger(Trigger.AvailableNow());
+    Map<String, String> producer = Arrays.stream(args, 4, args.length)
+        .map(kv -> kv.split("=", 2))
+        .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1]));
+    for (Map.Entry<String, String> setting : producer.entrySet()) {
+      writer = writer.option("kafka." + setting.getKey(), setting.getValue());
+    }
+    StreamingQuery query = writer.start();
+    query.awaitTermination();
+    long end = System.currentTimeMillis();
+    ChildJvm.result("jvm_start_ms", jvmStart);
+    ChildJvm.result("query_start_ms", queryStart);
+    ChildJvm.result("end_ms", end);
+    ChildJvm.result("peak_rss_mib", ProcStatus.ownPeakRssMib());
+    System.exit(0);
+  }
+}
