@@ -46,7 +46,10 @@ final class BenchKafka implements AutoCloseable {
     return rest;
   }
 
-  /** The connector config the benchmark uses: JSON without schemas, key id, one task. */
+  /**
+   * The connector config the benchmark uses: JSON without schemas, key id, one task, and no
+   * tombstones, so that it sends exactly the change rows Spark's job sends.
+   */
   static Map<String, String> connectorConfig(String table, String topic, String startMode) {
     Map<String, String> config = new HashMap<>();
     config.put("connector.class", "io.deltacdf.connect.DeltaCdfSourceConnector");
@@ -55,6 +58,7 @@ final class BenchKafka implements AutoCloseable {
     config.put("topic.template", topic);
     config.put("key.columns", "id");
     config.put("start.mode", startMode);
+    config.put("tombstones.on.delete", "false");
     config.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
     config.put("key.converter.schemas.enable", "false");
     config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
