@@ -209,7 +209,7 @@ public final class DeltaCdfSourceTask extends SourceTask {
         boolean boundary =
             versionEnded || recordsInTransaction >= config.transactionMaxRows();
         if (boundary && recordsInTransaction > 0 && converter.settled()) {
-          commitTransaction(converted.isEmpty() ? null : converted.get(converted.size() - 1));
+          commitTransaction(records.isEmpty() ? null : records.get(records.size() - 1));
         }
       }
     }
@@ -217,8 +217,9 @@ public final class DeltaCdfSourceTask extends SourceTask {
   }
 
   /**
-   * Commits after {@code last}, or after this poll's records when the row that ends the
-   * transaction yielded none (its records came earlier, or were filtered out).
+   * Commits after {@code last}, this poll's latest record (the transaction's records since the
+   * last commit end there, even when the row that ends it was filtered out), or after the whole
+   * poll when this poll has none yet (the transaction's records went out in earlier polls).
    */
   private void commitTransaction(SourceRecord last) {
     if (last == null) {

@@ -214,8 +214,70 @@ class DeltaCdfSourceTaskTest {
     }
   }
 
+  @Test
+  void exactlyOnceTransactionsEndAtVersionsWithoutEmptyOnesForFilteredVersions() throws Exception {
+    String path = dir.resolve("filtered").toString();
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+        path);
+    sql("INSERT INTO delta.`%s` VALUES (1), (2)", path); // v1
+    sql("DELETE FROM delta.`%s` WHERE id = 1", path); // v2: filtered out
+    sql("INSERT INTO delta.`%s` VALUES (3)", path); // v3
+    List<String> commits = new ArrayList<>();
+    StoredOffsetsContext context =
+        new StoredOffsetsContext(Map.of()) {
+          @Override
+          public org.apache.kafka.connect.source.TransactionContext transactionContext() {
+            return new org.apache.kafka.connect.source.TransactionContext() {
+              @Override
+              public void commitTransaction() {
+                commits.add("after the poll");
+              }
+
+              @Override
+              public void commitTransaction(SourceRecord record) {
+                commits.add("after v" + record.headers().lastWithName("_commit_version").value());
+              }
+
+              @Override
+              public void abortTransaction() {
+                commits.add("abort");
+              }
+
+              @Override
+              public void abortTransaction(SourceRecord record) {
+                commits.add("abort");
+              }
+            };
+          }
+        };
+    DeltaCdfSourceTask task = new DeltaCdfSourceTask();
+    task.initialize(context);
+    task.start(
+        Map.of(
+            "name", "filtered",
+            "delta.table.paths", path,
+            "task.tables", path,
+            "start.mode", "earliest",
+            "change.types", "insert"));
+    try {
+      List<SourceRecord> records = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        List<SourceRecord> batch = task.poll();
+        if (batch != null) {
+          records.addAll(batch);
+        }
+      }
+      assertThat(records).hasSize(3);
+      assertThat(commits).containsExactly("after v1", "after v3");
+    } finally {
+      task.stop();
+    }
+  }
+
   /** A context whose offset storage holds the given offsets. */
-  private static final class StoredOffsetsContext implements SourceTaskContext {
+  private static class StoredOffsetsContext implements SourceTaskContext {
     private final Map<Map<String, String>, Map<String, Object>> stored;
 
     StoredOffsetsContext(Map<Map<String, String>, Map<String, Object>> stored) {
