@@ -29,18 +29,4 @@ public record RecordSettings(
   public RecordSettings {
     changeTypes = Set.copyOf(changeTypes);
   }
-
-  /** Rows as records, every change type, tombstones on, milliseconds, names as they are. */
-  public static RecordSettings defaults(String connectorName, String connectorVersion) {
-    return new RecordSettings(
-        RecordFormat.ROW,
-        Set.of(ChangeType.values()),
-        false,
-        true,
-        TemporalPrecision.MILLISECONDS,
-        FieldNameAdjustment.NONE,
-        100_000,
-        connectorName,
-        connectorVersion);
-  }
 }

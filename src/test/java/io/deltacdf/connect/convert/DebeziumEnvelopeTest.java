@@ -38,16 +38,7 @@ class DebeziumEnvelopeTest {
             "people",
             Map.of(),
             List.of("id"),
-            new RecordSettings(
-                RecordFormat.ENVELOPE,
-                RecordSettings.defaults("c", "1").changeTypes(),
-                false,
-                true,
-                TemporalPrecision.MILLISECONDS,
-                FieldNameAdjustment.NONE,
-                10,
-                "people-cdc",
-                "1.0"),
+            Settings.of("record.format", "envelope"),
             InSnapshot.start(3));
     List<ChangeRow> rows =
         List.of(

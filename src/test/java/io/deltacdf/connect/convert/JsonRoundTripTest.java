@@ -123,16 +123,9 @@ class JsonRoundTripTest {
 
   private static void roundTrip(RecordFormat format, TemporalPrecision precision) {
     RecordSettings settings =
-        new RecordSettings(
-            format,
-            RecordSettings.defaults("c", "1").changeTypes(),
-            false,
-            true,
-            precision,
-            FieldNameAdjustment.NONE,
-            10,
-            "c",
-            "1");
+        Settings.of(
+            "record.format", format.configValue(),
+            "temporal.precision.mode", precision.configValue());
     RecordConverter converter =
         new RecordConverter(
             "file:/t/every", "every", "every", Map.of(), List.of("id"), settings, InVersion.start(1));

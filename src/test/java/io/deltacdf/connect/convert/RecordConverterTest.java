@@ -13,10 +13,8 @@ import io.deltacdf.connect.change.FieldType.PrimitiveKind;
 import io.deltacdf.connect.offset.ChangeOffset;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
@@ -31,8 +29,8 @@ class RecordConverterTest {
               new FieldType.Field("id", new FieldType.Primitive(PrimitiveKind.LONG), false),
               new FieldType.Field("name", new FieldType.Primitive(PrimitiveKind.STRING), true)));
 
-  private static final RecordSettings ROW = RecordSettings.defaults("conn", "1.0");
-  private static final RecordSettings ENVELOPE = with(ROW, RecordFormat.ENVELOPE, ROW.changeTypes());
+  private static final RecordSettings ROW = Settings.of();
+  private static final RecordSettings ENVELOPE = Settings.of("record.format", "envelope");
 
   /** Feeds rows of one version in order, tracking the positions a reader would report. */
   private static final class Version {
@@ -84,12 +82,6 @@ class RecordConverterTest {
     return ChangeOffset.fromMap(record.sourceOffset());
   }
 
-  private static RecordSettings with(RecordSettings s, RecordFormat format, Set<ChangeType> types) {
-    return new RecordSettings(
-        format, types, s.metadataFields(), s.tombstonesOnDelete(), s.temporalPrecision(),
-        s.fieldNameAdjustment(), s.maxPendingImages(), s.connectorName(), s.connectorVersion());
-  }
-
   @Test
   void rowFormatSendsTheRowWithHeadersAndATombstoneAfterEachDelete() {
     RecordConverter converter = converter(ROW, List.of("id"));
@@ -123,9 +115,7 @@ class RecordConverterTest {
     List<ChangeRow> rows = new Version(7).row(ChangeType.DELETE, 2, "b").done();
     assertThat(convertAll(converter(ROW, List.of()), rows)).hasSize(1);
     RecordSettings off =
-        new RecordSettings(
-            RecordFormat.ROW, ROW.changeTypes(), false, false, TemporalPrecision.MILLISECONDS,
-            FieldNameAdjustment.NONE, 10, "conn", "1.0");
+        Settings.of("tombstones.on.delete", "false");
     assertThat(convertAll(converter(off, List.of("id")), rows)).hasSize(1);
   }
 
@@ -133,7 +123,7 @@ class RecordConverterTest {
   void filteredChangeTypesYieldNoRecordsButLaterOffsetsCoverThem() {
     RecordConverter converter =
         converter(
-            with(ROW, RecordFormat.ROW, EnumSet.of(ChangeType.INSERT, ChangeType.UPDATE_POSTIMAGE)),
+            Settings.of("change.types", "insert,update_postimage"),
             List.of("id"));
     List<SourceRecord> records =
         convertAll(
@@ -153,9 +143,7 @@ class RecordConverterTest {
   @Test
   void metadataFieldsFollowTheColumns() {
     RecordSettings settings =
-        new RecordSettings(
-            RecordFormat.ROW, ROW.changeTypes(), true, true, TemporalPrecision.MILLISECONDS,
-            FieldNameAdjustment.NONE, 10, "conn", "1.0");
+        Settings.of("record.metadata.fields", "true");
     SourceRecord record =
         convertAll(converter(settings, List.of()), new Version(9).row(ChangeType.INSERT, 1, "a").done())
             .get(0);
@@ -262,8 +250,7 @@ class RecordConverterTest {
   void withoutPreImagesUpdatesHaveNoBefore() {
     RecordConverter converter =
         converter(
-            with(ENVELOPE, RecordFormat.ENVELOPE,
-                EnumSet.of(ChangeType.INSERT, ChangeType.UPDATE_POSTIMAGE, ChangeType.DELETE)),
+            Settings.of("record.format", "envelope", "change.types", "insert,update_postimage,delete"),
             List.of("id"));
     List<SourceRecord> records =
         convertAll(
@@ -280,9 +267,7 @@ class RecordConverterTest {
   @Test
   void tooManyWaitingImagesStopWithAnErrorNamingTheSetting() {
     RecordSettings tight =
-        new RecordSettings(
-            RecordFormat.ENVELOPE, ROW.changeTypes(), false, true, TemporalPrecision.MILLISECONDS,
-            FieldNameAdjustment.NONE, 2, "conn", "1.0");
+        Settings.of("record.format", "envelope", "envelope.max.pending.images", "2");
     RecordConverter converter = converter(tight, List.of("id"));
     List<ChangeRow> rows =
         new Version(7)
@@ -306,9 +291,7 @@ class RecordConverterTest {
                 new FieldType.Field(
                     "ntz", new FieldType.Primitive(PrimitiveKind.TIMESTAMP_NTZ), true)));
     RecordSettings micros =
-        new RecordSettings(
-            RecordFormat.ROW, ROW.changeTypes(), false, true, TemporalPrecision.MICROSECONDS,
-            FieldNameAdjustment.NONE, 10, "conn", "1.0");
+        Settings.of("temporal.precision.mode", "microseconds");
     Instant instant = Instant.parse("1969-12-31T23:59:59.999999Z");
     SourceRecord record =
         converter(micros, List.of())
@@ -338,9 +321,7 @@ class RecordConverterTest {
                 new FieldType.Field("1st.name", new FieldType.Primitive(PrimitiveKind.STRING), true),
                 new FieldType.Field("adresse é", nested, true)));
     RecordSettings avro =
-        new RecordSettings(
-            RecordFormat.ROW, ROW.changeTypes(), false, true, TemporalPrecision.MILLISECONDS,
-            FieldNameAdjustment.AVRO, 10, "conn", "1.0");
+        Settings.of("field.name.adjustment", "avro");
     SourceRecord record =
         new RecordConverter("file:/x/my-table", "my-table", "t", Map.of(), List.of("order-id"), avro, InVersion.start(1))
             .convert(

@@ -4,7 +4,6 @@ import static io.deltacdf.connect.testing.SparkHarness.spark;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -153,27 +152,15 @@ final class ChangingTable implements AutoCloseable {
         .option("startingVersion", 0)
         .load(path)
         .collectAsList();
-    List<String> changes = new ArrayList<>();
-    for (Row row : rows) {
-      changes.add(describe(
+    return Tombstones.expected(rows, row -> describe(
           row.getAs("_change_type"), row.<Long>getAs("_commit_version"), row.<Long>getAs("id"),
           row.<Integer>getAs("part"), row.<Long>getAs("amount"), row.getAs("note")));
-      if (row.getAs("_change_type").equals("delete")) {
-        changes.add(tombstone(row.<Long>getAs("_commit_version"), row.<Long>getAs("id")));
-      }
-    }
-    return changes;
-  }
-
-  private static String tombstone(long version, long id) {
-    return "v" + version + " tombstone id=" + id;
   }
 
   /** A record of the topic (JsonConverter with schemas, Connect headers), described. */
   static String describe(ConsumerRecord<byte[], byte[]> record) {
     if (record.value() == null) {
-      return tombstone(TopicReader.longHeader(record, "_commit_version"),
-          TopicReader.jsonKey(record.key()).get("id").asLong());
+      return Tombstones.describe(record);
     }
     JsonNode value = TopicReader.jsonValue(record.value());
     return describe(TopicReader.header(record, "_change_type"),

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deltacdf.connect.DeltaCdfSourceConnector;
 import io.deltacdf.connect.it.ConnectRest;
 import io.deltacdf.connect.it.KafkaCluster;
+import io.deltacdf.connect.it.Tombstones;
 import io.deltacdf.connect.it.TopicReader;
 import java.io.IOException;
 import java.net.URLDecoder;
@@ -485,8 +486,7 @@ class AdlsGen2IT {
   private static List<String> describe(List<ConsumerRecord<byte[], byte[]>> records) {
     return records.stream().map(r -> {
       if (r.value() == null) {
-        return tombstone(TopicReader.longHeader(r, "_commit_version"),
-            TopicReader.jsonKey(r.key()).get("id").asLong());
+        return Tombstones.describe(r);
       }
       JsonNode value = TopicReader.jsonValue(r.value());
       return String.format("%s v%d @%d id=%d name=%s amount=%d",
@@ -505,21 +505,10 @@ class AdlsGen2IT {
     List<Row> rows = spark()
         .sql(String.format("SELECT * FROM table_changes_by_path('%s', %d)", path, fromVersion))
         .collectAsList();
-    List<String> changes = new java.util.ArrayList<>();
-    for (Row row : rows) {
-      changes.add(String.format("%s v%d @%d id=%d name=%s amount=%d",
-          row.<String>getAs("_change_type"),
-          row.<Long>getAs("_commit_version"),
-          ((java.time.Instant) row.getAs("_commit_timestamp")).toEpochMilli(),
-          row.<Long>getAs("id"), row.<String>getAs("name"), row.<Long>getAs("amount")));
-      if (row.getAs("_change_type").equals("delete")) {
-        changes.add(tombstone(row.<Long>getAs("_commit_version"), row.<Long>getAs("id")));
-      }
-    }
-    return changes;
-  }
-
-  private static String tombstone(long version, long id) {
-    return String.format("tombstone v%d id=%d", version, id);
+    return Tombstones.expected(rows, row -> String.format("%s v%d @%d id=%d name=%s amount=%d",
+        row.<String>getAs("_change_type"),
+        row.<Long>getAs("_commit_version"),
+        ((java.time.Instant) row.getAs("_commit_timestamp")).toEpochMilli(),
+        row.<Long>getAs("id"), row.<String>getAs("name"), row.<Long>getAs("amount")));
   }
 }

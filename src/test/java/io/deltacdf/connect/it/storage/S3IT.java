@@ -10,6 +10,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.deltacdf.connect.DeltaCdfSourceConnector;
 import io.deltacdf.connect.it.ConnectRest;
 import io.deltacdf.connect.it.KafkaCluster;
+import io.deltacdf.connect.it.Tombstones;
 import io.deltacdf.connect.it.TopicReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -420,8 +421,7 @@ class S3IT {
   private static List<String> describe(List<ConsumerRecord<byte[], byte[]>> records) {
     return records.stream().map(r -> {
       if (r.value() == null) {
-        return tombstone(TopicReader.longHeader(r, "_commit_version"),
-            TopicReader.jsonKey(r.key()).get("id").asLong());
+        return Tombstones.describe(r);
       }
       JsonNode value = TopicReader.jsonValue(r.value());
       return describe(TopicReader.header(r, "_change_type"),
@@ -441,21 +441,10 @@ class S3IT {
         .option("startingVersion", fromVersion)
         .load(path)
         .collectAsList();
-    List<String> changes = new java.util.ArrayList<>();
-    for (Row row : rows) {
-      changes.add(describe(row.<String>getAs("_change_type"),
-          row.<Long>getAs("_commit_version"),
-          row.<Instant>getAs("_commit_timestamp").toEpochMilli(),
-          row.<Long>getAs("id"), row.<String>getAs("name")));
-      if (row.getAs("_change_type").equals("delete")) {
-        changes.add(tombstone(row.<Long>getAs("_commit_version"), row.<Long>getAs("id")));
-      }
-    }
-    return changes;
-  }
-
-  private static String tombstone(long version, long id) {
-    return String.format("tombstone v%d id=%d", version, id);
+    return Tombstones.expected(rows, row -> describe(row.<String>getAs("_change_type"),
+        row.<Long>getAs("_commit_version"),
+        row.<Instant>getAs("_commit_timestamp").toEpochMilli(),
+        row.<Long>getAs("id"), row.<String>getAs("name")));
   }
 
   private static String describe(String type, long version, long timestamp, long id,
