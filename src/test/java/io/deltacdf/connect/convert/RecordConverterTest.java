@@ -111,6 +111,25 @@ class RecordConverterTest {
   }
 
   @Test
+  void everyRecordCarriesTheHeadersOfItsOwnRowAndVersion() {
+    RecordConverter converter = converter(ROW, List.of("id"));
+    List<ChangeRow> rows = new ArrayList<>(new Version(7).row(ChangeType.INSERT, 1, "a").done());
+    rows.addAll(new Version(8).row(ChangeType.UPDATE_PREIMAGE, 1, "a")
+        .row(ChangeType.UPDATE_POSTIMAGE, 1, "b").done());
+    List<SourceRecord> records = convertAll(converter, rows);
+
+    assertThat(records)
+        .extracting(
+            r -> r.headers().lastWithName("_change_type").value()
+                + "@" + r.headers().lastWithName("_commit_version").value()
+                + "/" + r.headers().lastWithName("_commit_timestamp").value())
+        .containsExactly("insert@7/7000", "update_preimage@8/8000", "update_postimage@8/8000");
+    // A transform that adds a header to one record leaves the others as they were.
+    records.get(1).headers().addString("added", "x");
+    assertThat(records.get(2).headers().size()).isEqualTo(3);
+  }
+
+  @Test
   void keylessTablesAndDisabledTombstonesGetNoTombstones() {
     List<ChangeRow> rows = new Version(7).row(ChangeType.DELETE, 2, "b").done();
     assertThat(convertAll(converter(ROW, List.of()), rows)).hasSize(1);
