@@ -7,8 +7,9 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
- * End-to-end throughput on one table: our connector, Spark's change feed stream and the two
- * ceilings (a plain producer, our reader without Kafka), with the record counts checked.
+ * End-to-end throughput on one table: our connector, Spark's change feed stream and three
+ * ceilings (our reader without Kafka, a plain producer, Connect's converters and producer without
+ * reading), with the record counts checked.
  */
 final class ThroughputRun {
 
@@ -74,9 +75,23 @@ final class ThroughputRun {
       report.add(section, "ceiling: plain KafkaProducer", Report.rate(expected, producerMs),
           producerMs + " ms, same records, same producer settings");
 
+      String connectTopic = "connect-" + variant;
+      long connectMs = ConnectCeiling.run(kafka.topics(), connectTopic, expected,
+          table.path().toString(),
+          BenchKafka.connectorConfig(table.path().toString(), connectTopic, "earliest"),
+          options.producer());
+      report.checkCount("ceiling Connect (" + variant + ")",
+          kafka.topics().count(connectTopic), expected);
+      double connectRate = expected * 1000.0 / Math.max(1, connectMs);
+      report.add(section, "ceiling: Connect's converters + producer",
+          Report.rate(expected, connectMs),
+          connectMs + " ms, our records cycled: JsonConverter, header converter, send");
+
       report.add(section, "ratio ours / Spark", Report.ratio(oursRate, sparkRate), "target >= 2");
       report.add(section, "ratio ours / producer ceiling", Report.ratio(oursRate, producerRate),
           "target >= 0.5");
+      report.add(section, "ratio Connect ceiling / Spark", Report.ratio(connectRate, sparkRate),
+          "the most any connector could reach with these converters");
     }
   }
 
