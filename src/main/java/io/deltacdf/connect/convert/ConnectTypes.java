@@ -8,9 +8,11 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.apache.kafka.connect.data.Date;
 import org.apache.kafka.connect.data.Decimal;
@@ -120,6 +122,7 @@ final class ConnectTypes {
       SchemaBuilder builder, FieldType.Struct struct, String schemaName) {
     List<Function<Object, Object>> converters = new ArrayList<>();
     Map<String, String> columnByField = new HashMap<>();
+    Set<String> segments = new HashSet<>();
     for (FieldType.Field field : struct.fields()) {
       String fieldName = fieldName(field.name());
       String clash = columnByField.putIfAbsent(fieldName, field.name());
@@ -129,11 +132,25 @@ final class ConnectTypes {
       // One name segment per level: joined with '_', column a_b and field b of column a would
       // both name a record Value_a_b, and Avro converters would give both the first one's schema.
       Mapped mapped =
-          map(field.type(), field.nullable(), schemaName + "." + SchemaNames.segment(field.name()));
+          map(field.type(), field.nullable(), schemaName + "." + uniqueSegment(field, segments));
       builder.field(fieldName, mapped.schema());
       converters.add(mapped.converter());
     }
     return converters;
+  }
+
+  /**
+   * The field's schema name segment, made unique among its siblings: columns {@code a-b} and
+   * {@code a_b} keep their names when field names are not adjusted, but both clean to {@code a_b};
+   * the later one becomes {@code a_b_2} so that their nested schemas keep distinct names.
+   */
+  private static String uniqueSegment(FieldType.Field field, Set<String> taken) {
+    String segment = SchemaNames.segment(field.name());
+    String unique = segment;
+    for (int n = 2; !taken.add(unique); n++) {
+      unique = segment + "_" + n;
+    }
+    return unique;
   }
 
   private Mapped timestamp(boolean optional, Function<Object, Instant> toInstant) {

@@ -368,6 +368,44 @@ class RecordConverterTest {
         .hasMessageContaining("'a_b'");
   }
 
+  @Test
+  void structColumnsWhoseNamesCleanAlikeGetDistinctSchemaNames() {
+    FieldType.Struct city =
+        new FieldType.Struct(
+            List.of(new FieldType.Field("city", new FieldType.Primitive(PrimitiveKind.STRING), true)));
+    FieldType.Struct zip =
+        new FieldType.Struct(
+            List.of(new FieldType.Field("zip", new FieldType.Primitive(PrimitiveKind.LONG), true)));
+    FieldType.Struct schema =
+        new FieldType.Struct(
+            List.of(
+                new FieldType.Field("home-address", city, true),
+                new FieldType.Field("home_address", zip, true),
+                new FieldType.Field("home.address", city, true)));
+    SourceRecord record =
+        new RecordConverter("file:/x/t", "t", "t", Map.of(), List.of(), ROW, InVersion.start(1))
+            .convert(
+                new ChangeRow(
+                    ChangeType.INSERT,
+                    1,
+                    0,
+                    new Object[] {new Object[] {"Oslo"}, new Object[] {150L}, null},
+                    InVersion.start(2)),
+                schema)
+            .get(0);
+
+    // Field names stay the column names; the nested schema names differ, as Avro needs.
+    assertThat(record.valueSchema().fields())
+        .extracting(f -> f.name() + " -> " + f.schema().name())
+        .containsExactly(
+            "home-address -> io.deltacdf.t.Value.home_address",
+            "home_address -> io.deltacdf.t.Value.home_address_2",
+            "home.address -> io.deltacdf.t.Value.home_address_3");
+    Struct value = (Struct) record.value();
+    assertThat(value.getStruct("home-address").getString("city")).isEqualTo("Oslo");
+    assertThat(value.getStruct("home_address").getInt64("zip")).isEqualTo(150L);
+  }
+
   private static String op(SourceRecord record) {
     return ((Struct) record.value()).getString("op");
   }

@@ -256,7 +256,7 @@ class AdlsGen2IT {
 
   /**
    * The same outage with ABFS retrying once: the failure reaches the connector, whose own
-   * transient-error handling (RetriableException, feed reopened at the last delivered row) must
+   * transient-error handling (back off, then reopen the feed at the last delivered row) must
    * carry it through.
    */
   @Test

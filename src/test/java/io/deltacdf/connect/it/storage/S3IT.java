@@ -122,8 +122,8 @@ class S3IT {
 
   /**
    * The same outage with S3A retries bounded (one retry, no SDK retries), so the connector's
-   * reads fail within seconds during the outage: the task retries (RetriableException) and
-   * reopens its feed at the last delivered position.
+   * reads fail within seconds during the outage: the task backs off, retries and reopens its
+   * feed at the last delivered position.
    */
   @Test
   void everyChangeArrivesAfterAnOutageWithBoundedStoreRetries() throws Exception {
