@@ -504,9 +504,6 @@ class AvroIT {
   }
 
   private static List<ConsumerRecord<byte[], byte[]>> read(String topic, int count) {
-    List<ConsumerRecord<byte[], byte[]>> records =
-        TopicReader.readAll(cluster.bootstrapServers(), topic, count, WAIT, false);
-    assertThat(records).as("records on %s", topic).hasSize(count);
-    return records;
+    return TopicReader.readExactly(cluster.bootstrapServers(), topic, count, WAIT);
   }
 }

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -75,7 +74,9 @@ class DeltaCdfConnectorIT {
     assertThat(tombstone.value()).isNull();
     assertThat(TopicReader.jsonKey(tombstone.key()).get("id").asLong()).isEqualTo(3L);
     assertThat(TopicReader.header(all.get(5), "_change_type")).isEqualTo("delete");
-    assertThat(describe(all.subList(0, 6))).containsExactlyInAnyOrderElementsOf(sparkChanges(path, 1));
+    assertThat(ChangeDescriptions.ofRecords(all.subList(0, 6), "id", "name"))
+        .containsExactlyInAnyOrderElementsOf(
+            ChangeDescriptions.ofSparkFeedWithoutTombstones(path, 1, "id", "name"));
   }
 
   @Test
@@ -266,52 +267,11 @@ class DeltaCdfConnectorIT {
   }
 
   private static List<ConsumerRecord<byte[], byte[]>> read(String topic, int count) {
-    List<ConsumerRecord<byte[], byte[]>> records =
-        TopicReader.readAll(cluster.bootstrapServers(), topic, count, WAIT, false);
-    assertThat(records).as("records on %s", topic).hasSize(count);
-    return records;
+    return TopicReader.readExactly(cluster.bootstrapServers(), topic, count, WAIT);
   }
 
   private static List<Long> versions(List<ConsumerRecord<byte[], byte[]>> records) {
     return records.stream().map(r -> TopicReader.longHeader(r, "_commit_version")).toList();
-  }
-
-  private static List<String> describe(List<ConsumerRecord<byte[], byte[]>> records) {
-    return records.stream()
-        .map(
-            r -> {
-              JsonNode value = TopicReader.jsonValue(r.value());
-              return String.format(
-                  "%s v%d @%d id=%d name=%s",
-                  TopicReader.header(r, "_change_type"),
-                  TopicReader.longHeader(r, "_commit_version"),
-                  TopicReader.longHeader(r, "_commit_timestamp"),
-                  value.get("id").asLong(),
-                  value.get("name").asText());
-            })
-        .toList();
-  }
-
-  private static List<String> sparkChanges(String path, long fromVersion) {
-    List<Row> rows =
-        spark()
-            .read()
-            .format("delta")
-            .option("readChangeFeed", "true")
-            .option("startingVersion", fromVersion)
-            .load(path)
-            .collectAsList();
-    return rows.stream()
-        .map(
-            row ->
-                String.format(
-                    "%s v%d @%d id=%d name=%s",
-                    row.<String>getAs("_change_type"),
-                    row.<Long>getAs("_commit_version"),
-                    ((java.time.Instant) row.getAs("_commit_timestamp")).toEpochMilli(),
-                    row.<Long>getAs("id"),
-                    row.<String>getAs("name")))
-        .toList();
   }
 
   private static JsonNode offsetsBody(String path, Map<String, Object> offset) {

@@ -4,7 +4,6 @@ import static io.deltacdf.connect.testing.SparkHarness.spark;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.deltacdf.connect.DeltaCdfSourceConnector;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,7 +57,8 @@ class ExactlyOnceIT {
           .save(path);
     }
     sql("UPDATE delta.`%s` SET amount = amount + 1 WHERE id %% 6 = 0", path);
-    List<String> expected = sparkChanges(path);
+    List<String> expected =
+        ChangeDescriptions.ofSparkFeedWithoutTombstones(path, 0, "id", "amount");
 
     Map<String, String> config = new HashMap<>();
     config.put("connector.class", DeltaCdfSourceConnector.class.getName());
@@ -81,43 +81,11 @@ class ExactlyOnceIT {
     List<ConsumerRecord<byte[], byte[]>> committed =
         TopicReader.readUntilQuiet(
             cluster.bootstrapServers(), "orders", Duration.ofSeconds(8), WAIT, true);
-    List<String> actual = committed.stream().map(ExactlyOnceIT::describe).toList();
+    List<String> actual = ChangeDescriptions.ofRecords(committed, "id", "amount");
     System.out.printf(
         "exactly-once: %d records seen before the kill, %d committed, %d expected%n",
         beforeKill.size(), actual.size(), expected.size());
     assertThat(beforeKill.size()).isLessThan(expected.size());
     assertThat(actual).containsExactlyInAnyOrderElementsOf(expected);
-  }
-
-  private static String describe(ConsumerRecord<byte[], byte[]> record) {
-    JsonNode value = TopicReader.jsonValue(record.value());
-    return TopicReader.header(record, "_change_type")
-        + " v"
-        + TopicReader.longHeader(record, "_commit_version")
-        + " id="
-        + value.get("id").asLong()
-        + " amount="
-        + value.get("amount").asLong();
-  }
-
-  private static List<String> sparkChanges(String path) {
-    return spark()
-        .read()
-        .format("delta")
-        .option("readChangeFeed", "true")
-        .option("startingVersion", 0)
-        .load(path)
-        .collectAsList()
-        .stream()
-        .map(
-            row ->
-                row.<String>getAs("_change_type")
-                    + " v"
-                    + row.<Long>getAs("_commit_version")
-                    + " id="
-                    + row.<Long>getAs("id")
-                    + " amount="
-                    + row.<Long>getAs("amount"))
-        .toList();
   }
 }

@@ -1,5 +1,7 @@
 package io.deltacdf.connect.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -44,6 +46,15 @@ public final class TopicReader {
         poll(consumer, assigned, records);
       }
     }
+    return records;
+  }
+
+  /** Exactly {@code count} records, or the test fails naming the topic and what arrived. */
+  public static List<ConsumerRecord<byte[], byte[]>> readExactly(
+      String bootstrap, String topic, int count, Duration timeout) {
+    List<ConsumerRecord<byte[], byte[]>> records =
+        readAll(bootstrap, topic, count, timeout, false);
+    assertThat(records).as("records on %s", topic).hasSize(count);
     return records;
   }
 

@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.it.ChangeDescriptions;
 import io.deltacdf.connect.it.ConnectRest;
 import io.deltacdf.connect.it.KafkaCluster;
-import io.deltacdf.connect.it.Tombstones;
 import io.deltacdf.connect.it.TopicReader;
 import java.io.IOException;
 import java.net.URLDecoder;
@@ -31,7 +31,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,6 +46,8 @@ import org.junit.jupiter.api.Test;
 class AdlsGen2IT {
 
   private static final Duration WAIT = Duration.ofSeconds(120);
+  /** The value columns each change is described by. */
+  private static final String[] COLUMNS = {"id", "name", "amount"};
   private static final Duration OUTAGE = Duration.ofSeconds(10);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -85,17 +86,18 @@ class AdlsGen2IT {
     List<ConsumerRecord<byte[], byte[]>> snapshot = read("adls-live.customers", 3);
     assertThat(snapshot).extracting(r -> TopicReader.header(r, "_change_type"))
         .containsOnly("insert");
-    assertThat(describe(snapshot)).containsExactlyInAnyOrderElementsOf(sparkChanges(path, 1));
+    assertThat(ChangeDescriptions.ofRecords(snapshot, COLUMNS))
+        .containsExactlyInAnyOrderElementsOf(ChangeDescriptions.ofSparkFeed(path, 1, COLUMNS));
 
     sql("UPDATE delta.`%s` SET name = 'bobby', amount = amount + 1 WHERE id = 2", path);
     sql("DELETE FROM delta.`%s` WHERE id = 3", path);
     sql("MERGE INTO delta.`%s` t USING (SELECT 1 AS id, 'anna' AS name, 11 AS amount"
         + " UNION ALL SELECT 4, 'dee', 40) s ON t.id = s.id"
         + " WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *", path);
-    List<String> expected = sparkChanges(path, 1);
+    List<String> expected = ChangeDescriptions.ofSparkFeed(path, 1, COLUMNS);
     assertThat(expected).hasSize(3 + 2 + 1 + 1 + 3);
     List<ConsumerRecord<byte[], byte[]>> all = read("adls-live.customers", expected.size());
-    assertThat(describe(all)).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(ChangeDescriptions.ofRecords(all, COLUMNS)).containsExactlyInAnyOrderElementsOf(expected);
     // In-commit timestamps: the record time is the commit's, as Spark reports it.
     assertThat(all).allSatisfy(r ->
         assertThat(r.timestamp()).isEqualTo(TopicReader.longHeader(r, "_commit_timestamp")));
@@ -179,8 +181,8 @@ class AdlsGen2IT {
     String token = Azurite.accountSas("rl", expiry, Azurite.ACCOUNT_KEY);
     deploy("adls-sas", sasConfig(path, "adls-sas.${table}", token));
     try {
-      assertThat(describe(read("adls-sas.events", 2)))
-          .containsExactlyInAnyOrderElementsOf(sparkChanges(path, 1));
+      assertThat(ChangeDescriptions.ofRecords(read("adls-sas.events", 2), COLUMNS))
+          .containsExactlyInAnyOrderElementsOf(ChangeDescriptions.ofSparkFeed(path, 1, COLUMNS));
       assertThat(cluster.rest().status("adls-sas").toString()).doesNotContain(signature(token));
 
       // Signed with another key: the store refuses it. On a container the worker never opened.
@@ -309,7 +311,7 @@ class AdlsGen2IT {
     for (int round = 3; round <= 4; round++) {
       writeRound(path, round);
     }
-    List<String> expected = sparkChanges(path, 0);
+    List<String> expected = ChangeDescriptions.ofSparkFeed(path, 0, COLUMNS);
 
     // Recovery: RUNNING again by itself, or FAILED and restarted through the REST API.
     List<String> statesAfter = new ArrayList<>();
@@ -333,8 +335,8 @@ class AdlsGen2IT {
       }
     }
     long caughtUpS = (System.nanoTime() - restarted) / 1_000_000_000;
-    List<String> actual = describe(TopicReader.readUntilQuiet(cluster.bootstrapServers(), topic,
-        Duration.ofSeconds(5), WAIT, false));
+    List<String> actual = ChangeDescriptions.ofRecords(TopicReader.readUntilQuiet(
+        cluster.bootstrapServers(), topic, Duration.ofSeconds(5), WAIT, false), COLUMNS);
     Set<String> distinct = new HashSet<>(actual);
     System.out.printf("%s: states after restart %s, task restarted by the test: %s, caught up"
             + " %d s after Azurite restarted; %d records, %d distinct, %d expected (Spark)%n",
@@ -477,38 +479,6 @@ class AdlsGen2IT {
   }
 
   private static List<ConsumerRecord<byte[], byte[]>> read(String topic, int count) {
-    List<ConsumerRecord<byte[], byte[]>> records =
-        TopicReader.readAll(cluster.bootstrapServers(), topic, count, WAIT, false);
-    assertThat(records).as("records on %s", topic).hasSize(count);
-    return records;
-  }
-
-  private static List<String> describe(List<ConsumerRecord<byte[], byte[]>> records) {
-    return records.stream().map(r -> {
-      if (r.value() == null) {
-        return Tombstones.describe(r);
-      }
-      JsonNode value = TopicReader.jsonValue(r.value());
-      return String.format("%s v%d @%d id=%d name=%s amount=%d",
-          TopicReader.header(r, "_change_type"),
-          TopicReader.longHeader(r, "_commit_version"),
-          TopicReader.longHeader(r, "_commit_timestamp"),
-          value.get("id").asLong(), value.get("name").asText(), value.get("amount").asLong());
-    }).toList();
-  }
-
-  /**
-   * Spark's table_changes_by_path of the abfs:// table from {@code fromVersion} on, with the
-   * tombstone that follows each delete of a keyed table.
-   */
-  private static List<String> sparkChanges(String path, long fromVersion) {
-    List<Row> rows = spark()
-        .sql(String.format("SELECT * FROM table_changes_by_path('%s', %d)", path, fromVersion))
-        .collectAsList();
-    return Tombstones.expected(rows, row -> String.format("%s v%d @%d id=%d name=%s amount=%d",
-        row.<String>getAs("_change_type"),
-        row.<Long>getAs("_commit_version"),
-        ((java.time.Instant) row.getAs("_commit_timestamp")).toEpochMilli(),
-        row.<Long>getAs("id"), row.<String>getAs("name"), row.<Long>getAs("amount")));
+    return TopicReader.readExactly(cluster.bootstrapServers(), topic, count, WAIT);
   }
 }

@@ -8,9 +8,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.it.ChangeDescriptions;
 import io.deltacdf.connect.it.ConnectRest;
 import io.deltacdf.connect.it.KafkaCluster;
-import io.deltacdf.connect.it.Tombstones;
 import io.deltacdf.connect.it.TopicReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,7 +24,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -35,7 +34,6 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.spark.sql.Row;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,6 +51,8 @@ import org.junit.jupiter.api.io.TempDir;
 class S3IT {
 
   private static final Duration WAIT = Duration.ofSeconds(120);
+  /** The value columns each change is described by. */
+  private static final String[] COLUMNS = {"id", "name"};
   private static final String PLUGIN = "DeltaCdfSourceConnector";
   /** The longest a validate that fails on storage may take. */
   private static final Duration VALIDATE_BOUND = Duration.ofSeconds(30);
@@ -100,9 +100,9 @@ class S3IT {
       sql("UPDATE delta.`%s` SET name = 'bobby' WHERE id = 2", path);
       sql("DELETE FROM delta.`%s` WHERE id = 3", path);
       sql("INSERT INTO delta.`%s` VALUES (4, 'dee')", path);
-      List<String> expected = sparkChanges(path, 1);
+      List<String> expected = ChangeDescriptions.ofSparkFeed(path, 1, COLUMNS);
       assertThat(expected).hasSize(3 + 2 + 1 + 1 + 1);
-      assertThat(describe(read(topic, expected.size())))
+      assertThat(ChangeDescriptions.ofRecords(read(topic, expected.size()), COLUMNS))
           .containsExactlyInAnyOrderElementsOf(expected);
     } finally {
       cluster.rest().delete("s3-live");
@@ -169,13 +169,13 @@ class S3IT {
       assertThat(writer.error).as("writer failed; %s", writer).isNull();
       long writerDone = System.nanoTime();
 
-      List<String> expected = sparkChanges(path, 1);
+      List<String> expected = ChangeDescriptions.ofSparkFeed(path, 1, COLUMNS);
       TopicReader.readAll(cluster.bootstrapServers(), topic, expected.size(), WAIT, false);
       long caughtUp = System.nanoTime();
       List<ConsumerRecord<byte[], byte[]>> all = TopicReader.readUntilQuiet(
           cluster.bootstrapServers(), topic, Duration.ofSeconds(3), WAIT, false);
 
-      List<String> delivered = describe(all);
+      List<String> delivered = ChangeDescriptions.ofRecords(all, COLUMNS);
       Set<String> distinct = new HashSet<>(delivered);
       System.out.printf("S3IT outage %s: %d changes expected, %d records when S3Mock went down,"
               + " %d in all, %d duplicates; task %s during the outage; outage %d ms; first"
@@ -284,8 +284,8 @@ class S3IT {
         gate.deny(false);
         restartTask("s3-revoked", 0);
         awaitTaskRunning("s3-revoked");
-        assertThat(describe(read(topic, 3))).containsExactlyInAnyOrderElementsOf(
-            sparkChanges(path, 1));
+        assertThat(ChangeDescriptions.ofRecords(read(topic, 3), COLUMNS))
+            .containsExactlyInAnyOrderElementsOf(ChangeDescriptions.ofSparkFeed(path, 1, COLUMNS));
       } finally {
         cluster.rest().delete("s3-revoked");
       }
@@ -412,46 +412,8 @@ class S3IT {
   }
 
   private static List<ConsumerRecord<byte[], byte[]>> read(String topic, int count) {
-    List<ConsumerRecord<byte[], byte[]>> records =
-        TopicReader.readAll(cluster.bootstrapServers(), topic, count, WAIT, false);
-    assertThat(records).as("records on %s", topic).hasSize(count);
-    return records;
+    return TopicReader.readExactly(cluster.bootstrapServers(), topic, count, WAIT);
   }
-
-  private static List<String> describe(List<ConsumerRecord<byte[], byte[]>> records) {
-    return records.stream().map(r -> {
-      if (r.value() == null) {
-        return Tombstones.describe(r);
-      }
-      JsonNode value = TopicReader.jsonValue(r.value());
-      return describe(TopicReader.header(r, "_change_type"),
-          TopicReader.longHeader(r, "_commit_version"),
-          TopicReader.longHeader(r, "_commit_timestamp"),
-          value.get("id").asLong(), value.get("name").asText());
-    }).toList();
-  }
-
-  /**
-   * Spark's change feed from {@code fromVersion} on, described as {@link #describe(List)} does,
-   * with the tombstone that follows each delete of a keyed table.
-   */
-  private static List<String> sparkChanges(String path, long fromVersion) {
-    List<Row> rows = spark().read().format("delta")
-        .option("readChangeFeed", "true")
-        .option("startingVersion", fromVersion)
-        .load(path)
-        .collectAsList();
-    return Tombstones.expected(rows, row -> describe(row.<String>getAs("_change_type"),
-        row.<Long>getAs("_commit_version"),
-        row.<Instant>getAs("_commit_timestamp").toEpochMilli(),
-        row.<Long>getAs("id"), row.<String>getAs("name")));
-  }
-
-  private static String describe(String type, long version, long timestamp, long id,
-      String name) {
-    return String.format("%s v%d @%d id=%d name=%s", type, version, timestamp, id, name);
-  }
-
   private static long millis(long fromNanos, long toNanos) {
     return (toNanos - fromNanos) / 1_000_000;
   }
