@@ -65,10 +65,11 @@ final class ConnectCeiling {
             values.fromConnectData(topic, rawHeaders, record.valueSchema(), record.value());
         producer.send(
             new ProducerRecord<>(topic, null, record.timestamp(), key, value, rawHeaders),
+            // Like the worker's callback, this one keeps the record reachable until the ack.
             (metadata, e) -> {
-              // Like the worker's callback, this one holds the record until the ack.
-              if (e != null && record != null) {
-                failure.compareAndSet(null, e);
+              if (e != null) {
+                failure.compareAndSet(
+                    null, new IllegalStateException("Record " + record.sourceOffset(), e));
               }
             });
       }
