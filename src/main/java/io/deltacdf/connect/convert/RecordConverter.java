@@ -34,7 +34,8 @@ public final class RecordConverter {
   public static final String COMMIT_VERSION_HEADER = "_commit_version";
   public static final String COMMIT_TIMESTAMP_HEADER = "_commit_timestamp";
 
-  private static final Map<ChangeType, Header> CHANGE_TYPE_HEADERS = new EnumMap<>(ChangeType.class);
+  private static final Map<ChangeType, Header> CHANGE_TYPE_HEADERS =
+      new EnumMap<>(ChangeType.class);
 
   static {
     for (ChangeType type : ChangeType.values()) {
@@ -63,7 +64,8 @@ public final class RecordConverter {
   private record Mapping(SchemaMapping schemas, Schema envelope) {}
 
   /** The headers all records of a version share, made once per version. */
-  private record VersionHeaders(long version, long commitTimestampMs, Header forVersion, Header forTimestamp) {}
+  private record VersionHeaders(
+      long version, long commitTimestampMs, Header forVersion, Header forTimestamp) {}
 
   /** A record about to be made: its offset is decided once a row's records are all known. */
   private record Pending(Struct key, Schema valueSchema, Object value, ChangeRow change) {}

@@ -372,7 +372,8 @@ class RecordConverterTest {
   void structColumnsWhoseNamesCleanAlikeGetDistinctSchemaNames() {
     FieldType.Struct city =
         new FieldType.Struct(
-            List.of(new FieldType.Field("city", new FieldType.Primitive(PrimitiveKind.STRING), true)));
+            List.of(
+                new FieldType.Field("city", new FieldType.Primitive(PrimitiveKind.STRING), true)));
     FieldType.Struct zip =
         new FieldType.Struct(
             List.of(new FieldType.Field("zip", new FieldType.Primitive(PrimitiveKind.LONG), true)));

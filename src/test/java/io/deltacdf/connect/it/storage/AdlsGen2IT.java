@@ -97,7 +97,8 @@ class AdlsGen2IT {
     List<String> expected = ChangeDescriptions.ofSparkFeed(path, 1, COLUMNS);
     assertThat(expected).hasSize(3 + 2 + 1 + 1 + 3);
     List<ConsumerRecord<byte[], byte[]>> all = read("adls-live.customers", expected.size());
-    assertThat(ChangeDescriptions.ofRecords(all, COLUMNS)).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(ChangeDescriptions.ofRecords(all, COLUMNS))
+        .containsExactlyInAnyOrderElementsOf(expected);
     // In-commit timestamps: the record time is the commit's, as Spark reports it.
     assertThat(all).allSatisfy(r ->
         assertThat(r.timestamp()).isEqualTo(TopicReader.longHeader(r, "_commit_timestamp")));
