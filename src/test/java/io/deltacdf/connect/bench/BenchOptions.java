@@ -17,6 +17,7 @@ record BenchOptions(
     int latencyCommits,
     String workerHeap,
     Map<String, String> producer,
+    Map<String, String> connector,
     boolean profile,
     Path workDir) {
 
@@ -32,6 +33,8 @@ record BenchOptions(
         --producer K=V,...     producer settings for all three Kafka writers
                                (default linger.ms=5,batch.size=16384,compression.type=none,
                                enable.idempotence=true,max.in.flight.requests.per.connection=5)
+        --connector K=V,...    settings added to our connector's config in the throughput part
+                               (e.g. batch.max.rows=50000)
         --profile              record a JFR profile of the throughput worker (worker.jfr)
         --work DIR             tables, logs and results (default target/benchmark)
         --no-build             (benchmark.sh) skip building connector/ and the test classes
@@ -52,6 +55,7 @@ record BenchOptions(
     String producer =
         "linger.ms=5,batch.size=16384,compression.type=none,"
             + "enable.idempotence=true,max.in.flight.requests.per.connection=5";
+    String connector = "";
     boolean profile = false;
     Path work = repo.resolve("target/benchmark");
     for (int i = 0; i < args.length; i++) {
@@ -89,19 +93,28 @@ record BenchOptions(
         case "--commits" -> commits = Integer.parseInt(value);
         case "--worker-heap" -> heap = value;
         case "--producer" -> producer = value;
+        case "--connector" -> connector = value;
         case "--work" -> work = Path.of(value).toAbsolutePath();
         default -> throw new IllegalArgumentException("Unknown option " + arg);
       }
     }
-    Map<String, String> producerSettings = new LinkedHashMap<>();
-    for (String kv : producer.split(",")) {
+    return new BenchOptions(command, rows, dv, snapshotRows, commitRows, small, large, commits,
+        heap, settings(producer), settings(connector), profile, work);
+  }
+
+  /** {@code k1=v1,k2=v2} as a map. */
+  private static Map<String, String> settings(String list) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    for (String kv : list.split(",")) {
       if (!kv.isBlank()) {
         String[] parts = kv.split("=", 2);
-        producerSettings.put(parts[0].trim(), parts[1].trim());
+        if (parts.length != 2) {
+          throw new IllegalArgumentException("Expected key=value, got '" + kv + "'");
+        }
+        settings.put(parts[0].trim(), parts[1].trim());
       }
     }
-    return new BenchOptions(command, rows, dv, snapshotRows, commitRows, small, large, commits,
-        heap, Map.copyOf(producerSettings), profile, work);
+    return Map.copyOf(settings);
   }
 
   boolean runs(String part) {

@@ -52,8 +52,8 @@ final class ThroughputRun {
     }
     try (BenchKafka kafka = new BenchKafka(workerJvm, options.producer())) {
       String ours = "ours-" + variant;
-      BenchKafka.ConnectorRun run = kafka.runConnector(ours,
-          BenchKafka.connectorConfig(table.path().toString(), ours, "earliest"), expected);
+      BenchKafka.ConnectorRun run =
+          kafka.runConnector(ours, connectorConfig(table, ours), expected);
       report.checkCount("our connector (" + variant + ")", run.records(), expected);
       double oursRate = run.records() * 1000.0 / Math.max(1, run.millis());
       List<ConsumerRecord<byte[], byte[]>> sample = kafka.topics().sample(ours, 2_000);
@@ -77,9 +77,7 @@ final class ThroughputRun {
 
       String connectTopic = "connect-" + variant;
       long connectMs = ConnectCeiling.run(kafka.topics(), connectTopic, expected,
-          table.path().toString(),
-          BenchKafka.connectorConfig(table.path().toString(), connectTopic, "earliest"),
-          options.producer());
+          table.path().toString(), connectorConfig(table, connectTopic), options.producer());
       report.checkCount("ceiling Connect (" + variant + ")",
           kafka.topics().count(connectTopic), expected);
       double connectRate = expected * 1000.0 / Math.max(1, connectMs);
@@ -93,6 +91,14 @@ final class ThroughputRun {
       report.add(section, "ratio Connect ceiling / Spark", Report.ratio(connectRate, sparkRate),
           "the most any connector could reach with these converters");
     }
+  }
+
+  /** The benchmark's connector config with the {@code --connector} settings added. */
+  private Map<String, String> connectorConfig(Tables.Table table, String topic) {
+    Map<String, String> config =
+        BenchKafka.connectorConfig(table.path().toString(), topic, "earliest");
+    config.putAll(options.connector());
+    return config;
   }
 
   private double spark(BenchKafka kafka, Tables.Table table, String variant, long expected,
