@@ -13,11 +13,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.source.SourceRecord;
@@ -26,11 +23,10 @@ import org.apache.kafka.connect.storage.SimpleHeaderConverter;
 /**
  * Connect's own share of the work: what a worker does with each record a source task returns —
  * JsonConverter (schemas off) on key and value, SimpleHeaderConverter on each header, then
- * KafkaProducer.send with a callback that holds the record until the broker acknowledges it —
- * applied to our records, but without reading or converting anything. It cycles through the
- * table's first {@value #SAMPLE_ROWS} change rows, converted once by our RecordConverter with the
- * benchmark's connector config, so it bounds what any source connector sending these records
- * through these converters can reach on this machine.
+ * KafkaProducer.send — applied to our records, without reading or converting anything. It
+ * cycles through the table's first {@value #SAMPLE_ROWS} change rows, converted once by our
+ * RecordConverter with the benchmark's connector config, so it bounds what any source connector
+ * sending these records through these converters can reach on this machine.
  */
 final class ConnectCeiling {
 
@@ -46,39 +42,18 @@ final class ConnectCeiling {
     JsonConverter values = jsonConverter(connectorConfig, "value.converter.", false);
     SimpleHeaderConverter headers = new SimpleHeaderConverter();
     headers.configure(Map.of());
-    topics.create(topic);
-    Map<String, Object> config = new HashMap<>(producerSettings);
-    config.put("bootstrap.servers", topics.bootstrapServers());
-    AtomicReference<Exception> failure = new AtomicReference<>();
-    long start = System.currentTimeMillis();
-    try (KafkaProducer<byte[], byte[]> producer =
-        new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
-      for (long i = 0; i < count; i++) {
-        SourceRecord record = sample.get((int) (i % sample.size()));
-        RecordHeaders rawHeaders = new RecordHeaders();
-        for (Header header : record.headers()) {
-          rawHeaders.add(header.key(),
-              headers.fromConnectHeader(topic, header.key(), header.schema(), header.value()));
-        }
-        byte[] key = keys.fromConnectData(topic, rawHeaders, record.keySchema(), record.key());
-        byte[] value =
-            values.fromConnectData(topic, rawHeaders, record.valueSchema(), record.value());
-        producer.send(
-            new ProducerRecord<>(topic, null, record.timestamp(), key, value, rawHeaders),
-            // Like the worker's callback, this one keeps the record reachable until the ack.
-            (metadata, e) -> {
-              if (e != null) {
-                failure.compareAndSet(
-                    null, new IllegalStateException("Record " + record.sourceOffset(), e));
-              }
-            });
+    return ProducerCeiling.send(topics, topic, count, producerSettings, i -> {
+      SourceRecord record = sample.get((int) (i % sample.size()));
+      RecordHeaders rawHeaders = new RecordHeaders();
+      for (Header header : record.headers()) {
+        rawHeaders.add(header.key(),
+            headers.fromConnectHeader(topic, header.key(), header.schema(), header.value()));
       }
-      producer.flush();
-    }
-    if (failure.get() != null) {
-      throw new IllegalStateException("The Connect ceiling producer failed", failure.get());
-    }
-    return topics.lastAppendTime(topic) - start;
+      byte[] key = keys.fromConnectData(topic, rawHeaders, record.keySchema(), record.key());
+      byte[] value =
+          values.fromConnectData(topic, rawHeaders, record.valueSchema(), record.value());
+      return new ProducerRecord<>(topic, null, record.timestamp(), key, value, rawHeaders);
+    });
   }
 
   private static List<SourceRecord> ourRecords(String table, Map<String, String> connectorConfig) {

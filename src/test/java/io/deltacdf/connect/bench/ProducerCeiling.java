@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongFunction;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -21,6 +22,20 @@ final class ProducerCeiling {
   /** Sends {@code count} records to {@code topic}; returns the milliseconds to the last append. */
   static long run(Topics topics, String topic, long count,
       List<ConsumerRecord<byte[], byte[]>> sample, Map<String, String> settings) {
+    return send(topics, topic, count, settings, i -> {
+      ConsumerRecord<byte[], byte[]> template = sample.get((int) (i % sample.size()));
+      return new ProducerRecord<>(topic, null, template.key(), template.value(),
+          template.headers());
+    });
+  }
+
+  /**
+   * Sends {@code recordAt(0)} to {@code recordAt(count - 1)} through one producer with {@code
+   * settings}, fails if any send failed, and returns the milliseconds from the first send to the
+   * broker's append of the last record.
+   */
+  static long send(Topics topics, String topic, long count, Map<String, String> settings,
+      LongFunction<ProducerRecord<byte[], byte[]>> recordAt) {
     topics.create(topic);
     Map<String, Object> config = new HashMap<>(settings);
     config.put("bootstrap.servers", topics.bootstrapServers());
@@ -29,18 +44,16 @@ final class ProducerCeiling {
     try (KafkaProducer<byte[], byte[]> producer =
         new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
       for (long i = 0; i < count; i++) {
-        ConsumerRecord<byte[], byte[]> template = sample.get((int) (i % sample.size()));
-        producer.send(new ProducerRecord<>(topic, null, template.key(), template.value(),
-            template.headers()), (metadata, e) -> {
-              if (e != null) {
-                failure.compareAndSet(null, e);
-              }
-            });
+        producer.send(recordAt.apply(i), (metadata, e) -> {
+          if (e != null) {
+            failure.compareAndSet(null, e);
+          }
+        });
       }
       producer.flush();
     }
     if (failure.get() != null) {
-      throw new IllegalStateException("The ceiling producer failed", failure.get());
+      throw new IllegalStateException("A ceiling producer failed", failure.get());
     }
     return topics.lastAppendTime(topic) - start;
   }
