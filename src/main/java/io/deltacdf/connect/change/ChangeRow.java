@@ -7,13 +7,4 @@ package io.deltacdf.connect.change;
  * @param after the position just after this row: resuming there yields the rows that follow it
  */
 public record ChangeRow(
-    ChangeType type, long version, long commitTimestampMs, Object[] values, ChangePosition after) {
-
-  /** Whether this row is the last of its version (or of the snapshot). */
-  public boolean endsVersion() {
-    return after instanceof ChangePosition.InVersion next
-        && next.version() > version
-        && next.fileIndex() == 0
-        && next.nextRow() == 0;
-  }
-}
+    ChangeType type, long version, long commitTimestampMs, Object[] values, ChangePosition after) {}

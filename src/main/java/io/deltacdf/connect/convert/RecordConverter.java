@@ -26,7 +26,8 @@ import org.apache.kafka.connect.source.SourceRecord;
  * <p>A row can yield several records (a delete and its tombstone) or none (a filtered change
  * type, or an update image waiting for its partner). Every record but the last of a row carries
  * the position before the row, so that a restart after a partial send replays the whole row;
- * while update images wait, offsets stay before the earliest of them.
+ * while update images wait, offsets stay before the earliest of them. The end of each version
+ * is told by {@link #endVersion()}, which releases what waited for it.
  */
 public final class RecordConverter {
 
@@ -59,6 +60,7 @@ public final class RecordConverter {
   private VersionHeaders versionHeaders = new VersionHeaders(-1, 0, null, null);
   private FieldType.Struct lastSchema;
   private Mapping lastMapping;
+  private HeldSnapshotRow heldSnapshotRow;
 
   /** A schema mapping and, in envelope format, its envelope schema. */
   private record Mapping(SchemaMapping schemas, Schema envelope) {}
@@ -66,6 +68,10 @@ public final class RecordConverter {
   /** The headers all records of a version share, made once per version. */
   private record VersionHeaders(
       long version, long commitTimestampMs, Header forVersion, Header forTimestamp) {}
+
+  /** A snapshot row whose envelope waits to learn whether it is the snapshot's last. */
+  private record HeldSnapshotRow(
+      Mapping mapping, Struct key, Struct after, ChangeRow change, ChangePosition before) {}
 
   /** A record about to be made: its offset is decided once a row's records are all known. */
   private record Pending(Struct key, Schema valueSchema, Object value, ChangeRow change) {}
@@ -113,30 +119,83 @@ public final class RecordConverter {
     pending.clear();
     if (settings.format() == RecordFormat.ROW) {
       rowRecords(row, mapping.schemas(), pending);
+    } else if (before instanceof ChangePosition.InSnapshot) {
+      snapshotRecords(row, before, mapping, pending);
     } else {
       envelopeRecords(row, before, mapping, pending);
     }
-    ChangePosition safeAfter = settled() ? row.after() : pairing.earliestBefore();
-    Schema keySchema = mapping.schemas().keySchema();
+    ChangePosition safeAfter;
+    if (heldSnapshotRow != null) {
+      safeAfter = heldSnapshotRow.before();
+    } else {
+      safeAfter = pairing.isEmpty() ? row.after() : pairing.earliestBefore();
+    }
+    return records(safeBefore, safeAfter);
+  }
+
+  /**
+   * The records that the end of the current version (or snapshot) releases: update images left
+   * without a partner, and in envelope format the snapshot's last row, marked as such.
+   */
+  public List<SourceRecord> endVersion() {
+    if (lastMapping == null || settled()) {
+      return List.of();
+    }
+    ChangePosition safeBefore = pairing.isEmpty() ? position : pairing.earliestBefore();
+    pending.clear();
+    if (heldSnapshotRow != null) {
+      HeldSnapshotRow last = heldSnapshotRow;
+      heldSnapshotRow = null;
+      pending.add(snapshotEnvelope(last, "last"));
+    }
+    // Images left without a partner belong to updates that changed the key: the old key is
+    // deleted and the new one created, as Debezium reports a primary-key change.
+    for (UpdatePairing.Image image : pairing.drain()) {
+      if (image.isPre()) {
+        Struct before = beforeImage(image);
+        pending.add(envelope(lastMapping, image.key(), "d", before, null, image.change(), "false"));
+        addTombstone(image.key(), image.change(), pending);
+      } else {
+        Struct after = image.row();
+        pending.add(envelope(lastMapping, image.key(), "c", null, after, image.change(), "false"));
+      }
+    }
+    return records(safeBefore, position);
+  }
+
+  /** Every pending record but the last carries {@code before}; the last carries {@code after}. */
+  private List<SourceRecord> records(ChangePosition before, ChangePosition after) {
+    Schema keySchema = lastMapping.schemas().keySchema();
     if (pending.size() == 1) {
-      return List.of(record(pending.get(0), keySchema, safeAfter));
+      return List.of(record(pending.get(0), keySchema, after));
     }
     List<SourceRecord> records = new ArrayList<>(pending.size());
     for (int i = 0; i < pending.size(); i++) {
-      ChangePosition offset = i == pending.size() - 1 ? safeAfter : safeBefore;
-      records.add(record(pending.get(i), keySchema, offset));
+      records.add(record(pending.get(i), keySchema, i == pending.size() - 1 ? after : before));
     }
     return records;
   }
 
-  /** Whether no update image waits: the last record's offset is then the feed position. */
-  public boolean settled() {
+  /**
+   * Whether no update image waits for its partner. Records then carry the feed position, so a
+   * transaction may end after them.
+   */
+  public boolean noImagesWaiting() {
     return pairing.isEmpty();
+  }
+
+  /**
+   * Whether every converted row's records have been returned, so that the position after the
+   * last converted row is where a restart would continue.
+   */
+  public boolean settled() {
+    return pairing.isEmpty() && heldSnapshotRow == null;
   }
 
   /** Forgets waiting images: the feed starts over at {@code start} (e.g. a new snapshot). */
   public void restartAt(ChangePosition start) {
     pairing.clear();
+    heldSnapshotRow = null;
     position = start;
   }
 
@@ -160,15 +219,14 @@ public final class RecordConverter {
       case INSERT:
         if (wanted) {
           Struct after = schemas.row(row);
-          String op = before instanceof ChangePosition.InSnapshot ? "r" : "c";
-          out.add(envelope(mapping, schemas.key(after), op, null, after, row, before));
+          out.add(envelope(mapping, schemas.key(after), "c", null, after, row, "false"));
         }
         break;
       case DELETE:
         if (wanted) {
           Struct deleted = schemas.row(row);
           Struct key = schemas.key(deleted);
-          out.add(envelope(mapping, key, "d", deleted, null, row, before));
+          out.add(envelope(mapping, key, "d", deleted, null, row, "false"));
           addTombstone(key, row, out);
         }
         break;
@@ -180,19 +238,28 @@ public final class RecordConverter {
               .ifPresent(pair -> out.add(update(mapping, pair)));
         }
     }
-    if (row.endsVersion()) {
-      // Images left without a partner belong to updates that changed the key: the old key is
-      // deleted and the new one created, as Debezium reports a primary-key change.
-      for (UpdatePairing.Image image : pairing.drain()) {
-        if (image.isPre()) {
-          out.add(
-              envelope(mapping, image.key(), "d", beforeImage(image), null, image.change(), null));
-          addTombstone(image.key(), image.change(), out);
-        } else {
-          out.add(envelope(mapping, image.key(), "c", null, image.row(), image.change(), null));
-        }
-      }
+  }
+
+  /**
+   * A snapshot row is held back until the next one comes, so that the snapshot's last row can be
+   * marked {@code snapshot=last} when the end of the snapshot is signalled, even if the files
+   * read after it turn out to be empty.
+   */
+  private void snapshotRecords(
+      ChangeRow row, ChangePosition before, Mapping mapping, List<Pending> out) {
+    if (heldSnapshotRow != null) {
+      out.add(snapshotEnvelope(heldSnapshotRow, "true"));
+      heldSnapshotRow = null;
     }
+    if (settings.changeTypes().contains(row.type())) {
+      Struct after = mapping.schemas().row(row);
+      heldSnapshotRow =
+          new HeldSnapshotRow(mapping, mapping.schemas().key(after), after, row, before);
+    }
+  }
+
+  private Pending snapshotEnvelope(HeldSnapshotRow held, String snapshot) {
+    return envelope(held.mapping(), held.key(), "r", null, held.after(), held.change(), snapshot);
   }
 
   private Pending update(Mapping mapping, UpdatePairing.Pair pair) {
@@ -203,7 +270,7 @@ public final class RecordConverter {
         beforeImage(pair.pre()),
         pair.post().row(),
         pair.post().change(),
-        null);
+        "false");
   }
 
   /** A pre-image as {@code before}, unless update_preimage is filtered out. */
@@ -218,22 +285,19 @@ public final class RecordConverter {
       Struct before,
       Struct after,
       ChangeRow change,
-      ChangePosition positionBefore) {
+      String snapshot) {
     Struct value =
         new Struct(mapping.envelope())
             .put(EnvelopeSchema.BEFORE, before)
             .put(EnvelopeSchema.AFTER, after)
-            .put(EnvelopeSchema.SOURCE, source(change, positionBefore))
+            .put(EnvelopeSchema.SOURCE, source(change, snapshot))
             .put(EnvelopeSchema.OP, op)
             .put(EnvelopeSchema.TS_MS, System.currentTimeMillis());
     return new Pending(key, mapping.envelope(), value, change);
   }
 
-  private Struct source(ChangeRow change, ChangePosition positionBefore) {
-    String snapshot = "false";
-    if (positionBefore instanceof ChangePosition.InSnapshot) {
-      snapshot = change.after() instanceof ChangePosition.InSnapshot ? "true" : "last";
-    }
+  /** The envelope's source block; {@code snapshot} is Debezium's true, last or false. */
+  private Struct source(ChangeRow change, String snapshot) {
     return EnvelopeSchema.source(
         settings.connectorVersion(),
         settings.connectorName(),

@@ -41,6 +41,12 @@ public final class DeltaChangeFeed implements AutoCloseable {
   /** How many commits one log listing plans ahead. */
   private static final int COMMITS_PER_LISTING = 500;
 
+  /**
+   * How long one call may pass over versions without rows before it returns, so that a caller
+   * (a task's poll, and so a graceful stop) is never held for long by a long run of them.
+   */
+  static final long SKIP_BUDGET_NANOS = 1_000_000_000L;
+
   private final FeedContext context;
   private final DeltaLog log;
   private final int snapshotWindowSize;
@@ -63,6 +69,8 @@ public final class DeltaChangeFeed implements AutoCloseable {
 
   private FileRowCursor cursor;
   private TableSchema cursorSchema;
+  /** The version (or snapshot) whose rows were returned and whose end is not yet reported. */
+  private Segment openSegment;
 
   // Progress, for metrics.
   private long latestKnownVersion = -1;
@@ -73,6 +81,8 @@ public final class DeltaChangeFeed implements AutoCloseable {
     this.log = new DeltaLog(context);
     this.snapshotWindowSize = snapshotWindowSize;
     this.position = start;
+    // A feed resumed inside a version reports that version's end, even if no row is left in it.
+    this.openSegment = atSegmentStart(start) ? null : segmentOf(start);
     if (start instanceof ChangePosition.InSnapshot inSnapshot) {
       startSnapshot(inSnapshot.version());
     } else {
@@ -100,23 +110,36 @@ public final class DeltaChangeFeed implements AutoCloseable {
   }
 
   /**
-   * Returns the next rows, at most {@code maxRows} and all of one schema, or null when the feed
-   * has caught up with the table's latest commit. Each call with nothing buffered looks for new
-   * commits once: two file probes when there are none, a listing of the log from the next version
-   * when there are.
+   * Returns the next rows, at most {@code maxRows}, all of one version (or of the initial
+   * snapshot) and so of one schema; or null when the feed has caught up with the table's latest
+   * commit. A batch says whether it completes its version: a version whose remaining files turn
+   * out to hold no rows ends with a batch of no rows. A batch of no rows that ends nothing means
+   * that this call's time budget ran out while skipping versions without rows; the position has
+   * moved all the same. Each call with nothing buffered looks for new commits once: two file
+   * probes when there are none, a listing of the log from the next version when there are.
    */
   public ChangeBatch next(int maxRows) {
+    long deadline = System.nanoTime() + SKIP_BUDGET_NANOS;
     List<ChangeRow> rows = new ArrayList<>(Math.min(maxRows, 4096));
     FieldType.Struct batchSchema = null;
     while (rows.size() < maxRows) {
-      if (cursor == null && !openNextCursor()) {
-        break;
+      if (openSegmentEnded()) {
+        return new ChangeBatch(batchSchema, rows, position, true);
       }
-      FieldType.Struct rowSchema = cursorSchema.logical();
-      if (batchSchema != null && !batchSchema.equals(rowSchema)) {
-        break;
+      if (cursor == null) {
+        Opening opening = openNextCursor(deadline);
+        if (opening == Opening.SEGMENT_ENDED) {
+          continue;
+        }
+        if (opening == Opening.CAUGHT_UP) {
+          return rows.isEmpty() ? null : new ChangeBatch(batchSchema, rows, position, false);
+        }
+        if (opening == Opening.OUT_OF_TIME) {
+          return new ChangeBatch(batchSchema, rows, position, false);
+        }
       }
-      batchSchema = rowSchema;
+      batchSchema = cursorSchema.logical();
+      openSegment = segmentOf(position);
       while (rows.size() < maxRows && cursor.hasNext()) {
         cursor.next();
         rows.add(currentRow());
@@ -125,7 +148,31 @@ public final class DeltaChangeFeed implements AutoCloseable {
         finishFile();
       }
     }
-    return rows.isEmpty() ? null : new ChangeBatch(batchSchema, rows);
+    return new ChangeBatch(batchSchema, rows, position, openSegmentEnded());
+  }
+
+  /**
+   * Whether the position has left the version (or snapshot) whose rows were last returned. The
+   * end is then reported once, so that callers can close what the version left open.
+   */
+  private boolean openSegmentEnded() {
+    if (openSegment == null || openSegment.equals(segmentOf(position))) {
+      return false;
+    }
+    openSegment = null;
+    return true;
+  }
+
+  /** The initial snapshot or a commit version: where one version's rows end. */
+  private record Segment(boolean snapshot, long version) {}
+
+  private static boolean atSegmentStart(ChangePosition position) {
+    return position.equals(ChangePosition.InVersion.start(position.version()))
+        || position.equals(ChangePosition.InSnapshot.start(position.version()));
+  }
+
+  private static Segment segmentOf(ChangePosition position) {
+    return new Segment(position instanceof ChangePosition.InSnapshot, position.version());
   }
 
   @Override
@@ -309,23 +356,40 @@ public final class DeltaChangeFeed implements AutoCloseable {
 
   // ---- cursors and positions ----
 
-  /** Opens a cursor on the next file that has rows; false when none is available now. */
-  private boolean openNextCursor() {
+  /** What looking for the next file with rows came to. */
+  private enum Opening {
+    OPENED,
+    SEGMENT_ENDED,
+    CAUGHT_UP,
+    OUT_OF_TIME
+  }
+
+  /**
+   * Opens a cursor on the next file that has rows, passing over empty files and versions without
+   * rows, but stopping where the open version ends and, between versions that are already
+   * listed, once past {@code deadline}.
+   */
+  private Opening openNextCursor(long deadline) {
     while (true) {
       ChangePosition before = position;
       boolean opened =
           position instanceof ChangePosition.InSnapshot
               ? openNextSnapshotCursor()
               : openNextVersionCursor();
-      if (opened) {
-        if (cursor.hasNext()) {
-          return true;
-        }
-        finishFile();
-        continue;
+      if (opened && cursor.hasNext()) {
+        return Opening.OPENED;
       }
-      if (position.equals(before)) {
-        return false;
+      if (opened) {
+        finishFile();
+      } else if (position.equals(before)) {
+        return Opening.CAUGHT_UP;
+      }
+      if (openSegment != null && !openSegment.equals(segmentOf(position))) {
+        return Opening.SEGMENT_ENDED;
+      }
+      boolean moreListed = !pendingCommits.isEmpty();
+      if (position.version() != before.version() && moreListed && System.nanoTime() - deadline > 0) {
+        return Opening.OUT_OF_TIME;
       }
     }
   }

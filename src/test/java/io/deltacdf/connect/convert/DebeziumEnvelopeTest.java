@@ -48,7 +48,12 @@ class DebeziumEnvelopeTest {
             row(ChangeType.UPDATE_PREIMAGE, 4, 1, "ann", new InVersion(4, 0, 3)),
             row(ChangeType.DELETE, 4, 2, "bob", InVersion.start(5)));
     List<SourceRecord> records = new ArrayList<>();
-    rows.forEach(row -> records.addAll(converter.convert(row, SCHEMA)));
+    for (ChangeRow row : rows) {
+      records.addAll(converter.convert(row, SCHEMA));
+      if (row.after().equals(InVersion.start(row.version() + 1))) {
+        records.addAll(converter.endVersion());
+      }
+    }
     return records;
   }
 

@@ -72,9 +72,15 @@ class RecordConverterTest {
         InVersion.start(7));
   }
 
+  /** Converts rows as the task does, telling the converter where each version ends. */
   private static List<SourceRecord> convertAll(RecordConverter converter, List<ChangeRow> rows) {
     List<SourceRecord> records = new ArrayList<>();
-    rows.forEach(row -> records.addAll(converter.convert(row, SCHEMA)));
+    for (ChangeRow row : rows) {
+      records.addAll(converter.convert(row, SCHEMA));
+      if (row.after().equals(InVersion.start(row.version() + 1))) {
+        records.addAll(converter.endVersion());
+      }
+    }
     return records;
   }
 
@@ -245,7 +251,7 @@ class RecordConverterTest {
   }
 
   @Test
-  void snapshotRowsAreReadEventsAndTheLastIsMarked() {
+  void snapshotRowsAreReadEventsAndTheLastIsMarkedWhenTheSnapshotEnds() {
     RecordConverter converter =
         new RecordConverter(
             "file:/lake/orders", "orders", "orders", Map.of(), List.of("id"), ENVELOPE,
@@ -255,14 +261,21 @@ class RecordConverterTest {
         converter.convert(
             new ChangeRow(ChangeType.INSERT, 3, 3_000, new Object[] {1L, "a"}, new InSnapshot(3, "f1", 1)),
             SCHEMA));
+    // The last row of the last file with rows; the file after it turns out to be empty.
     records.addAll(
         converter.convert(
-            new ChangeRow(ChangeType.INSERT, 3, 3_000, new Object[] {2L, "b"}, InVersion.start(4)),
+            new ChangeRow(ChangeType.INSERT, 3, 3_000, new Object[] {2L, "b"}, new InSnapshot(3, "f2", 0)),
             SCHEMA));
+    assertThat(converter.settled()).isFalse();
+    records.addAll(converter.endVersion());
+
+    assertThat(converter.settled()).isTrue();
     assertThat(records).extracting(RecordConverterTest::op).containsExactly("r", "r");
     assertThat(records)
         .extracting(r -> ((Struct) r.value()).getStruct("source").getString("snapshot"))
         .containsExactly("true", "last");
+    assertThat(records).extracting(RecordConverterTest::offset)
+        .containsExactly(new InSnapshot(3, "f1", 1), new InSnapshot(3, "f2", 0));
   }
 
   @Test
