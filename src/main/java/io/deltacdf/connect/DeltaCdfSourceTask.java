@@ -5,6 +5,7 @@ import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.config.TableNames;
+import io.deltacdf.connect.convert.HeartbeatRecords;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
@@ -45,6 +46,8 @@ public final class DeltaCdfSourceTask extends SourceTask {
   private TransactionContext transactions;
   /** Records sent since the open transaction began (exactly-once only). */
   private int recordsInTransaction;
+  private HeartbeatRecords heartbeats;
+  private long heartbeatIntervalMs;
 
   @Override
   public String version() {
@@ -56,36 +59,48 @@ public final class DeltaCdfSourceTask extends SourceTask {
     config = new DeltaCdfSourceConfig(settings);
     connectorName = settings.getOrDefault("name", "delta-cdf");
     transactions = context.transactionContext();
+    heartbeatIntervalMs = config.heartbeatInterval().toMillis();
+    heartbeats = new HeartbeatRecords(config.heartbeatTopic(connectorName));
     List<String> tables = config.taskTables();
     List<Map<String, String>> partitions =
         tables.stream().map(t -> new TablePartition(t).toMap()).toList();
     Map<Map<String, String>, Map<String, Object>> stored =
         context.offsetStorageReader().offsets(partitions);
     streams = new ArrayList<>();
-    try {
-      for (String table : tables) {
-        streams.add(openStream(table, stored.get(new TablePartition(table).toMap())));
-      }
-    } catch (RuntimeException e) {
-      // A failed start is not followed by stop(): release what the started tables hold.
-      streams.forEach(TableStream::close);
-      throw e;
+    for (String table : tables) {
+      ChangePosition storedPosition = storedPosition(table, stored);
+      streams.add(
+          new TableStream(
+              table,
+              () -> open(table, storedPosition),
+              storedPosition,
+              config.resnapshotOnMissingHistory(),
+              new TableMetrics(connectorName, table)));
     }
   }
 
-  private TableStream openStream(String table, Map<String, Object> storedOffset) {
-    DeltaTable deltaTable;
-    try {
-      deltaTable =
-          DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed());
-    } catch (DeltaFeedException e) {
-      throw failure(table, e);
+  private static ChangePosition storedPosition(
+      String table, Map<Map<String, String>, Map<String, Object>> stored) {
+    Map<String, Object> offset = stored.get(new TablePartition(table).toMap());
+    if (offset == null) {
+      return null;
     }
     try {
+      return ChangeOffset.fromMap(offset);
+    } catch (IllegalArgumentException e) {
+      throw new ConnectException("Table " + table + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Opens a table and decides where its feed starts: run by the table's first read. */
+  private TableStream.Opened open(String table, ChangePosition storedPosition) {
+    DeltaTable deltaTable =
+        DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed());
+    try {
       ChangePosition start;
-      if (storedOffset != null) {
-        start = ChangeOffset.fromMap(storedOffset);
-        log.info("Table {} resumes from its stored offset {}", table, storedOffset);
+      if (storedPosition != null) {
+        start = storedPosition;
+        log.info("Table {} resumes from its stored offset {}", table, start);
       } else {
         start = deltaTable.resolveStart(StartSpecs.of(config));
         log.info(
@@ -104,16 +119,10 @@ public final class DeltaCdfSourceTask extends SourceTask {
               config.recordSettings(connectorName, Version.get()),
               start);
       converter.requireConvertible(deltaTable.latestSchema());
-      return new TableStream(
-          table,
-          deltaTable,
-          start,
-          converter,
-          config.resnapshotOnMissingHistory(),
-          new TableMetrics(connectorName, table));
+      return new TableStream.Opened(deltaTable, start, converter);
     } catch (DeltaFeedException e) {
       deltaTable.close();
-      throw failure(table, e);
+      throw e;
     } catch (IllegalArgumentException e) {
       deltaTable.close();
       throw new ConnectException(Redaction.redact(e.getMessage(), config), e);
@@ -126,32 +135,34 @@ public final class DeltaCdfSourceTask extends SourceTask {
       if (stopped) {
         return null;
       }
-      List<SourceRecord> records = read();
+      long now = System.currentTimeMillis();
+      List<SourceRecord> records = read(now);
+      addHeartbeats(records, now);
       if (!records.isEmpty()) {
         return records;
       }
-      if (transactions != null
-          && recordsInTransaction > 0
-          && streams.stream().allMatch(s -> s.converter().settled())) {
-        // Every table has caught up (or backs off): close what is open rather than leave it
-        // hanging, unless update images still wait for their partner.
-        transactions.commitTransaction();
-        recordsInTransaction = 0;
+      if (transactions != null && recordsInTransaction > 0 && versionsComplete()) {
+        // Every table has caught up (or backs off) between versions: close what is open rather
+        // than leave it hanging.
+        commitTransaction(null);
       }
     }
     Thread.sleep(Math.max(0, Math.min(MAX_IDLE_WAIT_MS, earliestDue() - System.currentTimeMillis())));
     return null;
   }
 
-  /** Reads up to batch.max.rows records, staying on a table until its version is complete. */
-  private List<SourceRecord> read() {
+  /**
+   * Reads up to batch.max.rows records, staying on a table until its version is complete. With
+   * exactly-once, a table whose version is half read and that must wait (storage backs off) keeps
+   * the task waiting, so that its transaction takes no other table's rows.
+   */
+  private List<SourceRecord> read(long now) {
     int maxRows = config.batchMaxRows();
     long pollIntervalMs = config.pollInterval().toMillis();
     List<SourceRecord> records = new ArrayList<>();
     int tried = 0;
     while (records.size() < maxRows && tried < streams.size()) {
       TableStream stream = streams.get(current);
-      long now = System.currentTimeMillis();
       ChangeBatch batch;
       try {
         batch = stream.due(now) ? stream.next(maxRows - records.size(), now, pollIntervalMs) : null;
@@ -159,13 +170,21 @@ public final class DeltaCdfSourceTask extends SourceTask {
         throw failure(stream.table(), e);
       }
       if (batch == null) {
+        if (transactions != null && stream.inVersion()) {
+          break;
+        }
         nextTable();
         tried++;
         continue;
       }
+      if (batch.rows().isEmpty() && !batch.endsVersion()) {
+        break; // out of time while passing over versions without rows: go on next poll
+      }
       tried = 0;
-      boolean versionEnded = add(stream, batch, records);
-      if (versionEnded) {
+      if (add(stream, batch, records, now)) {
+        break;
+      }
+      if (batch.endsVersion()) {
         nextTable();
       }
     }
@@ -184,50 +203,96 @@ public final class DeltaCdfSourceTask extends SourceTask {
   }
 
   /**
-   * Converts the batch; returns whether its last row completed a commit version. A transaction
-   * ends at the end of a version, or once it holds transaction.max.rows records, but only where
-   * the converter is settled, so the stored offset is exactly the position after the last record.
+   * Converts the batch and ends transactions where they must end: at the end of a version, or
+   * once one holds transaction.max.rows records, but only where no update image waits for its
+   * partner, so that the stored offset is exactly the position after the last record. Returns
+   * true when this poll must end here: a transaction had to end before any record of this poll,
+   * and Connect can end it only after the whole poll.
    */
-  private boolean add(TableStream stream, ChangeBatch batch, List<SourceRecord> records) {
-    boolean versionEnded = false;
+  private boolean add(TableStream stream, ChangeBatch batch, List<SourceRecord> records, long now) {
     RecordConverter converter = stream.converter();
+    int before = records.size();
+    boolean endPoll = false;
     for (ChangeRow row : batch.rows()) {
-      List<SourceRecord> converted;
-      try {
-        converted = converter.convert(row, batch.schema());
-      } catch (RuntimeException e) {
-        throw new ConnectException(
-            Redaction.redact(
-                "Table " + stream.table() + " version " + row.version() + ": " + e.getMessage(),
-                config),
-            e);
-      }
+      List<SourceRecord> converted = convert(stream, row, batch);
       records.addAll(converted);
-      versionEnded = row.endsVersion();
-      if (transactions != null) {
-        recordsInTransaction += converted.size();
-        boolean boundary =
-            versionEnded || recordsInTransaction >= config.transactionMaxRows();
-        if (boundary && recordsInTransaction > 0 && converter.settled()) {
-          commitTransaction(records.isEmpty() ? null : records.get(records.size() - 1));
-        }
+      recordsInTransaction += converted.size();
+      if (transactions != null
+          && recordsInTransaction >= config.transactionMaxRows()
+          && converter.noImagesWaiting()) {
+        endPoll = commitTransaction(records);
       }
     }
-    return versionEnded;
+    if (batch.endsVersion()) {
+      List<SourceRecord> released = converter.endVersion();
+      records.addAll(released);
+      recordsInTransaction += released.size();
+      if (transactions != null && recordsInTransaction > 0) {
+        endPoll = commitTransaction(records);
+      }
+    }
+    if (records.size() > before) {
+      stream.sent(records.get(records.size() - 1).sourceOffset(), now);
+    }
+    return endPoll;
+  }
+
+  private List<SourceRecord> convert(TableStream stream, ChangeRow row, ChangeBatch batch) {
+    try {
+      return stream.converter().convert(row, batch.schema());
+    } catch (RuntimeException e) {
+      throw new ConnectException(
+          Redaction.redact(
+              "Table " + stream.table() + " version " + row.version() + ": " + e.getMessage(),
+              config),
+          e);
+    }
   }
 
   /**
-   * Commits after {@code last}, this poll's latest record (the transaction's records since the
-   * last commit end there, even when the row that ends it was filtered out), or after the whole
-   * poll when this poll has none yet (the transaction's records went out in earlier polls).
+   * Heartbeats for the tables whose position moved without a record (see {@link
+   * TableStream#heartbeatPosition}). With exactly-once they are sent only between versions and
+   * end the transaction, so that one never holds part of a version and a heartbeat.
    */
-  private void commitTransaction(SourceRecord last) {
-    if (last == null) {
-      transactions.commitTransaction();
-    } else {
-      transactions.commitTransaction(last);
+  private void addHeartbeats(List<SourceRecord> records, long now) {
+    if (heartbeatIntervalMs == 0 || (transactions != null && !versionsComplete())) {
+      return;
     }
+    int before = records.size();
+    for (TableStream stream : streams) {
+      ChangePosition position = stream.heartbeatPosition(now, heartbeatIntervalMs);
+      if (position != null) {
+        SourceRecord heartbeat =
+            heartbeats.heartbeat(
+                stream.table(), new TablePartition(stream.table()).toMap(), position, now);
+        records.add(heartbeat);
+        stream.sent(heartbeat.sourceOffset(), now);
+      }
+    }
+    if (transactions != null && records.size() > before) {
+      recordsInTransaction += records.size() - before;
+      commitTransaction(records);
+    }
+  }
+
+  /** Whether no table has a version half read. */
+  private boolean versionsComplete() {
+    return streams.stream().noneMatch(TableStream::inVersion);
+  }
+
+  /**
+   * Commits the open transaction after this poll's latest record, or, when this poll has none
+   * yet (its records went out in earlier polls), after the whole poll; returns true in that case,
+   * as the poll must then end here.
+   */
+  private boolean commitTransaction(List<SourceRecord> records) {
     recordsInTransaction = 0;
+    if (records == null || records.isEmpty()) {
+      transactions.commitTransaction();
+      return true;
+    }
+    transactions.commitTransaction(records.get(records.size() - 1));
+    return false;
   }
 
   private void nextTable() {
@@ -240,7 +305,8 @@ public final class DeltaCdfSourceTask extends SourceTask {
 
   /**
    * Called from another thread than {@code poll()}: waits for a running read to finish (reads
-   * are bounded by batch.max.rows) so that no file is closed under it.
+   * are bounded by batch.max.rows and, over versions without rows, by time) so that no file is
+   * closed under it.
    */
   @Override
   public void stop() {

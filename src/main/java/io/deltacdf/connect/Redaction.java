@@ -5,7 +5,6 @@ import io.deltacdf.connect.delta.DeltaFeedException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.apache.kafka.connect.errors.ConnectException;
-import org.apache.kafka.connect.errors.RetriableException;
 
 /**
  * Keeps configured secrets out of messages that leave the connector (validation errors, task
@@ -19,8 +18,10 @@ final class Redaction {
   private Redaction() {}
 
   /**
-   * The Connect exception a task fails (or, for transient faults, retries) with. The cause is
-   * attached, for its stack trace, only when no secret appears anywhere in it.
+   * The Connect exception a task fails with. Never a {@code RetriableException}: Connect drops
+   * the records of a poll that throws one, while the task's positions have moved past them;
+   * transient faults are retried inside the task instead. The cause is attached, for its stack
+   * trace, only when no secret appears anywhere in it.
    */
   static ConnectException toConnectException(
       DeltaFeedException error, DeltaCdfSourceConfig config) {
@@ -28,9 +29,6 @@ final class Redaction {
     StringWriter trace = new StringWriter();
     error.printStackTrace(new PrintWriter(trace));
     Throwable cause = redact(trace.toString(), config).equals(trace.toString()) ? error : null;
-    if (error.kind() == DeltaFeedException.Kind.TRANSIENT) {
-      return new RetriableException(message, cause);
-    }
     return new ConnectException(message, cause);
   }
 

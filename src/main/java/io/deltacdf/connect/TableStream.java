@@ -8,43 +8,60 @@ import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.StartSpec;
-import io.deltacdf.connect.offset.TablePartition;
+import io.deltacdf.connect.offset.ChangeOffset;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One table read by a task: its feed, where it stands, its record converter, and when to look for
  * new commits after it has caught up.
+ *
+ * <p>The table is opened by the first read, not when the task starts, so that a store that is
+ * unreachable while the task starts is retried with backoff like any later read.
  */
 final class TableStream implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(TableStream.class);
   private static final long MAX_BACKOFF_MS = 30_000;
 
+  /** Opens the table and decides where its feed starts: the first read's storage I/O. */
+  interface Opener {
+    Opened open();
+  }
+
+  /** An opened table, the position its feed starts at, and the converter of its rows. */
+  record Opened(DeltaTable table, ChangePosition start, RecordConverter converter) {}
+
   private final String table;
-  private final TablePartition partition;
-  private final DeltaTable deltaTable;
-  private final RecordConverter converter;
+  private final Opener opener;
   private final boolean resnapshotOnMissingHistory;
   private final TableMetrics metrics;
   private int transientFailures;
+  private Opened opened;
+  /** Where reading continues: every row before it has been handed to the converter. */
   private ChangePosition position;
   private DeltaChangeFeed feed;
   private long idleUntilMs;
   private FieldType.Struct schema;
+  /** Whether rows of a version have been read whose end has not been read yet. */
+  private boolean inVersion;
+  /** The position the last record sent for this table carries (null: none stored yet). */
+  private ChangePosition carried;
+  private long lastSentMs;
 
+  /**
+   * @param stored the position Connect stored for this table, null when it has none
+   */
   TableStream(
       String table,
-      DeltaTable deltaTable,
-      ChangePosition start,
-      RecordConverter converter,
+      Opener opener,
+      ChangePosition stored,
       boolean resnapshotOnMissingHistory,
       TableMetrics metrics) {
     this.table = table;
-    this.partition = new TablePartition(table);
-    this.deltaTable = deltaTable;
-    this.position = start;
-    this.converter = converter;
+    this.opener = opener;
+    this.carried = stored;
     this.resnapshotOnMissingHistory = resnapshotOnMissingHistory;
     this.metrics = metrics;
   }
@@ -53,12 +70,9 @@ final class TableStream implements AutoCloseable {
     return table;
   }
 
-  TablePartition partition() {
-    return partition;
-  }
-
+  /** The converter of this table's rows; null until the table has been opened. */
   RecordConverter converter() {
-    return converter;
+    return opened == null ? null : opened.converter();
   }
 
   boolean due(long nowMs) {
@@ -69,17 +83,28 @@ final class TableStream implements AutoCloseable {
     return idleUntilMs;
   }
 
+  /** Whether rows of a version have been read and the version's end has not. */
+  boolean inVersion() {
+    return inVersion;
+  }
+
   /**
-   * The next rows, or null when the table has caught up (then it rests until {@code idleUntil}).
-   * After a failure the next call reopens the feed at the last delivered position.
+   * The next rows, possibly none (see {@link DeltaChangeFeed#next}), or null when the table has
+   * caught up or storage is unreachable (then it rests until {@code idleUntil}). After a failure
+   * the next call reopens the feed at the last position read.
    */
   ChangeBatch next(int maxRows, long nowMs, long pollIntervalMs) {
     try {
+      if (opened == null) {
+        opened = opener.open();
+        position = opened.start();
+      }
       if (feed == null) {
-        feed = deltaTable.openFeed(position);
+        feed = opened.table().openFeed(position);
       }
       ChangeBatch batch = feed.next(maxRows);
-      metrics.recordProgress(feed.position(), feed.progress());
+      position = feed.position();
+      metrics.recordProgress(position, feed.progress());
       if (transientFailures > 0) {
         log.info("Table {} is readable again after {} failed attempts", table, transientFailures);
         transientFailures = 0;
@@ -88,29 +113,70 @@ final class TableStream implements AutoCloseable {
         idleUntilMs = nowMs + pollIntervalMs;
         return null;
       }
-      metrics.recordBatch(batch);
-      logSchemaChange(batch);
-      position = batch.after();
+      if (!batch.rows().isEmpty()) {
+        metrics.recordBatch(batch);
+        logSchemaChange(batch);
+        inVersion = true;
+      }
+      if (batch.endsVersion()) {
+        inVersion = false;
+      }
       return batch;
     } catch (DeltaFeedException e) {
-      // The next call reopens the feed at the last delivered position.
+      // The next call reopens the feed at the last position read.
       closeFeed();
-      if (e.kind() == DeltaFeedException.Kind.TRANSIENT) {
-        backOff(e, nowMs);
-        return null;
-      }
-      if (resnapshotOnMissingHistory && isHistoryLost(e)) {
-        position = deltaTable.resolveStart(new StartSpec.Snapshot());
-        converter.restartAt(position);
-        metrics.recordResnapshot();
-        log.warn(
-            "{} on.history.missing=resnapshot: starting over from a snapshot at {}",
-            e.getMessage(),
-            position);
-        return null;
-      }
-      throw e;
+      return recover(e, nowMs);
     }
+  }
+
+  /** Backs off from a transient failure, starts over from a snapshot, or fails. */
+  private ChangeBatch recover(DeltaFeedException e, long nowMs) {
+    if (e.kind() == DeltaFeedException.Kind.TRANSIENT) {
+      backOff(e, nowMs);
+      return null;
+    }
+    if (opened != null && resnapshotOnMissingHistory && isHistoryLost(e)) {
+      try {
+        position = opened.table().resolveStart(new StartSpec.Snapshot());
+      } catch (DeltaFeedException resolveError) {
+        return recover(resolveError, nowMs);
+      }
+      opened.converter().restartAt(position);
+      inVersion = false;
+      metrics.recordResnapshot();
+      log.warn(
+          "{} on.history.missing=resnapshot: starting over from a snapshot at {}",
+          e.getMessage(),
+          position);
+      return null;
+    }
+    throw e;
+  }
+
+  /**
+   * The position a heartbeat may store now, or null when it would store nothing new: the table
+   * is not open yet, a version is half read, the converter holds rows back, or the position is
+   * already carried by the last record sent. A table that has no stored offset gets one at once,
+   * which pins where a {@code latest} or timestamp start resolved to; otherwise at most once per
+   * {@code intervalMs}.
+   */
+  ChangePosition heartbeatPosition(long nowMs, long intervalMs) {
+    if (opened == null || inVersion || !opened.converter().settled()) {
+      return null;
+    }
+    if (position.equals(carried)) {
+      return null;
+    }
+    if (carried != null && nowMs - lastSentMs < intervalMs) {
+      return null;
+    }
+    return position;
+  }
+
+  /** Notes the source offset of the last record handed to Connect for this table. */
+  void sent(Map<String, ?> offset, long nowMs) {
+    carried = ChangeOffset.fromMap(offset);
+    lastSentMs = nowMs;
   }
 
   /**
@@ -137,7 +203,7 @@ final class TableStream implements AutoCloseable {
     long delayMs = Math.min(MAX_BACKOFF_MS, 1_000L << Math.min(transientFailures - 1, 5));
     idleUntilMs = nowMs + delayMs;
     if (transientFailures == 1) {
-      log.warn("{}; retrying from the last delivered position with backoff", e.getMessage());
+      log.warn("{}; retrying from the last position read with backoff", e.getMessage());
     }
   }
 
@@ -149,7 +215,9 @@ final class TableStream implements AutoCloseable {
   @Override
   public void close() {
     closeFeed();
-    deltaTable.close();
+    if (opened != null) {
+      opened.table().close();
+    }
     metrics.close();
   }
 

@@ -39,6 +39,9 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   public static final String BATCH_MAX_ROWS = "batch.max.rows";
   public static final String TRANSACTION_MAX_ROWS = "transaction.max.rows";
   public static final String ON_HISTORY_MISSING = "on.history.missing";
+  public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
+  public static final String HEARTBEAT_TOPIC = "heartbeat.topic";
+  public static final String CONNECTOR_PLACEHOLDER = "${connector}";
   public static final String FILES_OUTSIDE_TABLE = "files.outside.table.allowed";
   public static final String RECORD_FORMAT = "record.format";
   public static final String CHANGE_TYPES = "change.types";
@@ -94,7 +97,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         TOPIC_TEMPLATE,
         Type.STRING,
         TABLE_PLACEHOLDER,
-        Validators.topicTemplate(),
+        Validators.topicTemplate(TABLE_PLACEHOLDER),
         Importance.HIGH,
         "The topic each table's changes go to. ${table} stands for the last segment of the"
             + " table's path, so the default sends s3a://bucket/lake/orders to topic 'orders'."
@@ -203,6 +206,36 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         ++order,
         Width.SHORT,
         "Transaction size bound (rows)");
+    def.define(
+        HEARTBEAT_INTERVAL_MS,
+        Type.LONG,
+        30_000L,
+        ConfigDef.Range.atLeast(0),
+        Importance.MEDIUM,
+        "How often a table whose position moved without a record (rows filtered out by"
+            + " change.types, versions without change rows, a start.mode=latest start) sends a"
+            + " heartbeat record to heartbeat.topic, so that Connect stores that position and a"
+            + " restart does not read those versions again or lose the start. A table that has"
+            + " no stored offset sends one at once. Heartbeats are sent only when the position"
+            + " moved; 0 turns them off.",
+        GROUP_POLLING,
+        ++order,
+        Width.SHORT,
+        "Heartbeat interval (ms)");
+    def.define(
+        HEARTBEAT_TOPIC,
+        Type.STRING,
+        "__delta-cdf-heartbeat." + CONNECTOR_PLACEHOLDER,
+        Validators.topicTemplate(CONNECTOR_PLACEHOLDER),
+        Importance.LOW,
+        "The topic heartbeat records go to; " + CONNECTOR_PLACEHOLDER + " is replaced by the"
+            + " connector's name (characters a topic name cannot hold become '_'). Key: struct"
+            + " {table}; value: struct {table, version, ts_ms}, where version is the commit"
+            + " version the table's reading continues at.",
+        GROUP_POLLING,
+        ++order,
+        Width.MEDIUM,
+        "Heartbeat topic");
     def.define(
         ON_HISTORY_MISSING,
         Type.STRING,
@@ -403,6 +436,17 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
 
   public int transactionMaxRows() {
     return getInt(TRANSACTION_MAX_ROWS);
+  }
+
+  /** How often heartbeats may be sent; zero when they are off. */
+  public Duration heartbeatInterval() {
+    return Duration.ofMillis(getLong(HEARTBEAT_INTERVAL_MS));
+  }
+
+  /** The heartbeat topic of the connector named {@code connectorName}. */
+  public String heartbeatTopic(String connectorName) {
+    return getString(HEARTBEAT_TOPIC)
+        .replace(CONNECTOR_PLACEHOLDER, connectorName.replaceAll("[^a-zA-Z0-9._-]", "_"));
   }
 
   /** Whether to start over from a snapshot when the history to read next is gone. */

@@ -71,16 +71,19 @@ final class Validators {
     };
   }
 
-  static ConfigDef.Validator topicTemplate() {
+  /** A topic name in which {@code placeholder} stands for a name-safe word. */
+  static ConfigDef.Validator topicTemplate(String placeholder) {
     return (name, value) -> {
       String template = value == null ? "" : value.toString();
-      String sample = template.replace(DeltaCdfSourceConfig.TABLE_PLACEHOLDER, "table");
+      String sample = template.replace(placeholder, "name");
       if (sample.isEmpty() || sample.length() > 249 || !sample.matches("[a-zA-Z0-9._-]+")) {
         throw new ConfigException(
             name,
             value,
             "A topic template yields a valid topic name: letters, digits, '.', '_' and '-',"
-                + " with ${table} for the table's name");
+                + " with "
+                + placeholder
+                + " where the name goes");
       }
     };
   }

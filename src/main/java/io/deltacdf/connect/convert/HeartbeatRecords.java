@@ -1,0 +1,62 @@
+package io.deltacdf.connect.convert;
+
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.offset.ChangeOffset;
+import java.util.Map;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.source.SourceRecord;
+
+/**
+ * Heartbeat records: they carry a table's position as their source offset, so that Connect
+ * stores a position that no change record carries (Connect stores offsets only with records).
+ * Consumers of the change topics never see them; they go to a topic of their own.
+ */
+public final class HeartbeatRecords {
+
+  static final Schema KEY_SCHEMA =
+      SchemaBuilder.struct()
+          .name("io.deltacdf.connect.HeartbeatKey")
+          .field("table", Schema.STRING_SCHEMA)
+          .build();
+
+  static final Schema VALUE_SCHEMA =
+      SchemaBuilder.struct()
+          .name("io.deltacdf.connect.Heartbeat")
+          .field("table", Schema.STRING_SCHEMA)
+          .field("version", Schema.INT64_SCHEMA)
+          .field("ts_ms", Schema.INT64_SCHEMA)
+          .build();
+
+  private final String topic;
+
+  public HeartbeatRecords(String topic) {
+    this.topic = topic;
+  }
+
+  /**
+   * A heartbeat for {@code table} at {@code position}.
+   *
+   * @param sourcePartition the table's source partition, as its change records carry it
+   */
+  public SourceRecord heartbeat(
+      String table, Map<String, ?> sourcePartition, ChangePosition position, long nowMs) {
+    Struct key = new Struct(KEY_SCHEMA).put("table", table);
+    Struct value =
+        new Struct(VALUE_SCHEMA)
+            .put("table", table)
+            .put("version", position.version())
+            .put("ts_ms", nowMs);
+    return new SourceRecord(
+        sourcePartition,
+        ChangeOffset.toMap(position),
+        topic,
+        null,
+        KEY_SCHEMA,
+        key,
+        VALUE_SCHEMA,
+        value,
+        nowMs);
+  }
+}

@@ -1,0 +1,67 @@
+package io.deltacdf.connect;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+
+/**
+ * The local file system under the scheme {@code flaky:}, which can be switched off: every call
+ * then fails as an unreachable store does (connection refused), until it is switched on again.
+ */
+public final class FlakyFileSystem extends RawLocalFileSystem {
+
+  static final String SCHEME = "flaky";
+  private static final AtomicBoolean down = new AtomicBoolean();
+
+  /** The connector settings that map the {@code flaky:} scheme to this class. */
+  static Map<String, String> settings() {
+    return Map.of("hadoop.fs." + SCHEME + ".impl", FlakyFileSystem.class.getName());
+  }
+
+  static String uri(java.nio.file.Path path) {
+    return SCHEME + "://" + path.toAbsolutePath();
+  }
+
+  static void down(boolean isDown) {
+    down.set(isDown);
+  }
+
+  @Override
+  public URI getUri() {
+    return URI.create(SCHEME + ":///");
+  }
+
+  @Override
+  public String getScheme() {
+    return SCHEME;
+  }
+
+  @Override
+  public FileStatus getFileStatus(Path path) throws IOException {
+    failWhenDown();
+    return super.getFileStatus(path);
+  }
+
+  @Override
+  public FileStatus[] listStatus(Path path) throws IOException {
+    failWhenDown();
+    return super.listStatus(path);
+  }
+
+  @Override
+  public FSDataInputStream open(Path path, int bufferSize) throws IOException {
+    failWhenDown();
+    return super.open(path, bufferSize);
+  }
+
+  private static void failWhenDown() throws IOException {
+    if (down.get()) {
+      throw new java.net.ConnectException("Connection refused (the store is down for this test)");
+    }
+  }
+}

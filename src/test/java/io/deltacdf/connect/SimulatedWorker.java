@@ -1,0 +1,197 @@
+package io.deltacdf.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.apache.kafka.connect.source.SourceTaskContext;
+import org.apache.kafka.connect.source.TransactionContext;
+import org.apache.kafka.connect.storage.OffsetStorageReader;
+
+/**
+ * Runs a task as a Connect worker would, without Kafka: every record a poll returns is delivered
+ * and its offset stored (the latest per source partition, as Connect stores them), a poll that
+ * throws a {@link RetriableException} loses its records (Connect drops them and polls again),
+ * and any other exception fails the task, which the test may then restart from the stored
+ * offsets. With exactly-once, the transaction boundaries the task asks for are kept, so that a
+ * test can check what each transaction holds.
+ */
+final class SimulatedWorker {
+
+  private final Map<Map<String, ?>, Map<String, Object>> offsets = new HashMap<>();
+  private final List<SourceRecord> delivered = new ArrayList<>();
+  /** Exactly-once: the records of each committed transaction, in order. */
+  private final List<List<SourceRecord>> transactions = new ArrayList<>();
+  private final boolean exactlyOnce;
+  private List<SourceRecord> openTransaction = new ArrayList<>();
+  /** As Connect's own transaction context, a set: one poll may end several transactions. */
+  private final Set<SourceRecord> commitAfter = new HashSet<>();
+  private boolean commitAfterPoll;
+  private DeltaCdfSourceTask task;
+
+  SimulatedWorker(boolean exactlyOnce) {
+    this.exactlyOnce = exactlyOnce;
+  }
+
+  void start(Map<String, String> settings) {
+    task = new DeltaCdfSourceTask();
+    task.initialize(new Context());
+    task.start(settings);
+  }
+
+  void stop() {
+    if (task != null) {
+      task.stop();
+      task = null;
+    }
+    openTransaction = new ArrayList<>(); // an open transaction is aborted
+  }
+
+  /** One poll; returns its records (none when it threw a retriable exception). */
+  List<SourceRecord> poll() throws InterruptedException {
+    List<SourceRecord> records;
+    try {
+      records = task.poll();
+    } catch (RetriableException e) {
+      return List.of();
+    }
+    for (SourceRecord record : records == null ? List.<SourceRecord>of() : records) {
+      delivered.add(record);
+      offsets.put(record.sourcePartition(), new HashMap<>(record.sourceOffset()));
+      openTransaction.add(record);
+      if (commitAfter.remove(record)) {
+        commit();
+      }
+    }
+    commitAfter.clear();
+    if (commitAfterPoll) {
+      commit();
+    }
+    return records == null ? List.of() : records;
+  }
+
+  /** Polls {@code times} times; returns every record. */
+  List<SourceRecord> poll(int times) throws InterruptedException {
+    List<SourceRecord> all = new ArrayList<>();
+    for (int i = 0; i < times; i++) {
+      all.addAll(poll());
+    }
+    return all;
+  }
+
+  /** Polls until a poll throws something other than a retriable exception; returns that. */
+  ConnectException pollUntilFailed(int times) throws InterruptedException {
+    for (int i = 0; i < times; i++) {
+      try {
+        poll();
+      } catch (ConnectException e) {
+        return e;
+      }
+    }
+    throw new AssertionError("The task did not fail in " + times + " polls");
+  }
+
+  private void commit() {
+    if (exactlyOnce && !openTransaction.isEmpty()) {
+      transactions.add(openTransaction);
+      openTransaction = new ArrayList<>();
+    }
+    commitAfterPoll = false;
+  }
+
+  Map<String, Object> storedOffset(String table) {
+    return offsets.get(Map.of("table", table));
+  }
+
+  List<SourceRecord> delivered() {
+    return delivered;
+  }
+
+  List<List<SourceRecord>> transactions() {
+    return transactions;
+  }
+
+  /** Each committed transaction holds change rows of one version of one table, or none. */
+  void assertTransactionsHoldOneVersionEach(String heartbeatTopic) {
+    for (List<SourceRecord> transaction : transactions) {
+      Set<String> versions = new HashSet<>();
+      for (SourceRecord record : transaction) {
+        if (!record.topic().equals(heartbeatTopic)) {
+          versions.add(record.topic() + "@" + record.headers().lastWithName("_commit_version").value());
+        }
+      }
+      assertThat(versions).as("versions in one transaction").hasSizeLessThanOrEqualTo(1);
+    }
+  }
+
+  private final class Context implements SourceTaskContext {
+    @Override
+    public Map<String, String> configs() {
+      return Map.of();
+    }
+
+    @Override
+    public org.apache.kafka.common.metrics.PluginMetrics pluginMetrics() {
+      return null;
+    }
+
+    @Override
+    public TransactionContext transactionContext() {
+      if (!exactlyOnce) {
+        return null;
+      }
+      return new TransactionContext() {
+        @Override
+        public void commitTransaction() {
+          commitAfterPoll = true;
+        }
+
+        @Override
+        public void commitTransaction(SourceRecord record) {
+          commitAfter.add(record);
+        }
+
+        @Override
+        public void abortTransaction() {
+          throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void abortTransaction(SourceRecord record) {
+          throw new UnsupportedOperationException();
+        }
+      };
+    }
+
+    @Override
+    public OffsetStorageReader offsetStorageReader() {
+      return new OffsetStorageReader() {
+        @Override
+        public <T> Map<String, Object> offset(Map<String, T> partition) {
+          return offsets.get(partition);
+        }
+
+        @Override
+        public <T> Map<Map<String, T>, Map<String, Object>> offsets(
+            Collection<Map<String, T>> partitions) {
+          Map<Map<String, T>, Map<String, Object>> found = new HashMap<>();
+          for (Map<String, T> partition : partitions) {
+            Map<String, Object> offset = offsets.get(partition);
+            if (offset != null) {
+              found.put(partition, offset);
+            }
+          }
+          return found;
+        }
+      };
+    }
+  }
+}

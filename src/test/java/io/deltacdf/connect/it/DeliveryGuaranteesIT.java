@@ -1,0 +1,137 @@
+package io.deltacdf.connect.it;
+
+import static io.deltacdf.connect.testing.SparkHarness.sql;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.deltacdf.connect.DeltaCdfSourceConnector;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Positions that no change record carries survive a worker restart on a real broker and worker:
+ * heartbeats store them. Each scenario stops the worker gracefully, changes the table while it is
+ * down, and starts it again.
+ */
+class DeliveryGuaranteesIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(90);
+
+  @TempDir static Path dir;
+  private static KafkaCluster cluster;
+
+  @BeforeAll
+  static void startCluster() {
+    cluster = KafkaCluster.builder().start();
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void anIdleLatestConnectorLosesNothingCommittedWhileTheWorkerWasDown() {
+    String path = table("idle");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
+    cluster.rest().putConfig("idle", config(path, "start.mode", "latest"));
+    cluster.rest().awaitRunning("idle", 1, WAIT);
+    awaitStoredVersion("idle", path, 2);
+
+    cluster.stopWorker();
+    sql("INSERT INTO delta.`%s` VALUES (2, 'b'), (3, 'c')", path); // v2
+    sql("UPDATE delta.`%s` SET name = 'z' WHERE id = 1", path); // v3
+    cluster.startWorker();
+    cluster.rest().awaitRunning("idle", 1, WAIT);
+
+    assertThat(ChangeDescriptions.ofRecords(read("idle", 4), "id", "name"))
+        .containsExactlyInAnyOrderElementsOf(
+            ChangeDescriptions.ofSparkFeedWithoutTombstones(path, 2, "id", "name"));
+  }
+
+  @Test
+  void aFilteredConnectorRestartsAfterLogCleanupWithoutMissingHistory() throws Exception {
+    String path = table("filtered");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
+    cluster.rest().putConfig(
+        "filtered",
+        config(path, "start.mode", "earliest", "change.types", "insert",
+            "heartbeat.interval.ms", "200"));
+    cluster.rest().awaitRunning("filtered", 1, WAIT);
+    read("filtered", 1);
+    for (int i = 0; i < 4; i++) {
+      sql("UPDATE delta.`%s` SET name = 'u%d' WHERE id = 1", path, i); // v2..v5, filtered out
+    }
+    awaitStoredVersion("filtered", path, 6);
+
+    cluster.stopWorker();
+    Path log = Path.of(path, "_delta_log");
+    for (int version = 0; version < 4; version++) {
+      Files.delete(log.resolve(String.format("%020d.json", version))); // checkpoint at 4 stays
+    }
+    sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path); // v6
+    cluster.startWorker();
+    cluster.rest().awaitRunning("filtered", 1, WAIT);
+
+    List<ConsumerRecord<byte[], byte[]>> records = read("filtered", 2);
+    assertThat(records).extracting(r -> TopicReader.longHeader(r, "_commit_version"))
+        .containsExactly(1L, 6L);
+    cluster.rest().awaitRunning("filtered", 1, WAIT);
+  }
+
+  /** Waits until Connect has stored {@code version} as the table's offset (a heartbeat's). */
+  private static void awaitStoredVersion(String connector, String path, long version) {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    JsonNode offsets = null;
+    while (System.nanoTime() < deadline) {
+      offsets = cluster.rest().offsets(connector);
+      for (JsonNode entry : offsets.path("offsets")) {
+        if (entry.path("partition").path("table").asText().equals(path)
+            && entry.path("offset").path("version").asLong() == version
+            && !entry.path("offset").has("file")) {
+          return;
+        }
+      }
+      TestSupport.sleep(200);
+    }
+    throw new AssertionError("Offset of " + path + " never reached version " + version + ": " + offsets);
+  }
+
+  private static String table(String name) {
+    String path = dir.resolve(name).toString();
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta TBLPROPERTIES"
+            + " ('delta.enableChangeDataFeed'='true', 'delta.checkpointInterval'='2')",
+        path);
+    return path;
+  }
+
+  private static Map<String, String> config(String path, String... extra) {
+    Map<String, String> config = new HashMap<>();
+    config.put("connector.class", DeltaCdfSourceConnector.class.getName());
+    config.put("tasks.max", "1");
+    config.put("delta.table.paths", path);
+    config.put("key.columns", "id");
+    config.put("tombstones.on.delete", "false");
+    config.put("poll.interval.ms", "200");
+    for (int i = 0; i < extra.length; i += 2) {
+      config.put(extra[i], extra[i + 1]);
+    }
+    return config;
+  }
+
+  private static List<ConsumerRecord<byte[], byte[]>> read(String topic, int count) {
+    return TopicReader.readExactly(cluster.bootstrapServers(), topic, count, WAIT);
+  }
+}
