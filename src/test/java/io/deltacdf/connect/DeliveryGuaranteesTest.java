@@ -207,6 +207,85 @@ class DeliveryGuaranteesTest {
   }
 
   @Test
+  void aStoreFailureAfterRowsOfThePollWereConvertedLosesNoneOfThem() throws Exception {
+    Path table = dir.resolve("midpoll");
+    createTable(table.toString());
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", table); // v1
+    sql("INSERT INTO delta.`%s` VALUES (2, 'b')", table); // v2
+    sql("INSERT INTO delta.`%s` VALUES (3, 'c')", table); // v3
+    SimulatedWorker worker = new SimulatedWorker(false);
+    worker.start(settings("midpoll", FlakyFileSystem.uri(table), "start.mode", "earliest"));
+    // v1 and v2 are converted in the poll that then fails to read v3's data file.
+    FlakyFileSystem.unreachable(dataFileOf(table, 3));
+    List<SourceRecord> firstPoll = onTopic(worker.poll(), "midpoll");
+    FlakyFileSystem.down(false);
+    List<SourceRecord> later = new ArrayList<>();
+    for (int i = 0; i < 40 && later.isEmpty(); i++) {
+      later.addAll(onTopic(worker.poll(), "midpoll"));
+    }
+    worker.stop();
+
+    assertThat(firstPoll).extracting(DeliveryGuaranteesTest::describe)
+        .containsExactly("insert 1", "insert 2");
+    assertThat(later).extracting(DeliveryGuaranteesTest::describe).containsExactly("insert 3");
+  }
+
+  @Test
+  void aStoreFailureWhileResnapshottingDropsNoRowOfAnotherTableConvertedInThatPoll()
+      throws Exception {
+    String healthy = dir.resolve("healthy").toString();
+    Path cleaned = dir.resolve("cleaned");
+    createTable(healthy);
+    createTable(cleaned.toString());
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", healthy); // v1
+    sql("INSERT INTO delta.`%s` VALUES (10, 'a')", cleaned); // v1
+    Map<String, String> settings =
+        settings("resnap", healthy + "," + FlakyFileSystem.uri(cleaned), "start.mode", "earliest",
+            "on.history.missing", "resnapshot", "topic.template", "resnap-${table}");
+    SimulatedWorker worker = new SimulatedWorker(false);
+    worker.start(settings);
+    worker.poll(3);
+    worker.stop();
+    // While the task is down: a new row for one table; the other's log is cleaned up past the
+    // position stored for it (a checkpoint at 4), so that it must start over from a snapshot.
+    sql("INSERT INTO delta.`%s` VALUES (2, 'b')", healthy); // v2
+    for (int i = 0; i < 4; i++) {
+      sql("UPDATE delta.`%s` SET name = 'u%d'", cleaned, i); // v2..v5
+    }
+    for (int version = 0; version < 4; version++) {
+      Files.delete(cleaned.resolve("_delta_log").resolve(String.format("%020d.json", version)));
+    }
+    // Without its checksum file, loading the latest snapshot reads the latest commit: once when
+    // the table is opened, and again when the snapshot to start over from is resolved.
+    FlakyFileSystem.unreachable(String.format("%020d.crc", 5));
+    FlakyFileSystem.unreachableAfter(String.format("%020d.json", 5), 1);
+    worker.start(settings);
+    List<SourceRecord> firstPoll = worker.poll();
+    FlakyFileSystem.down(false);
+    List<SourceRecord> later = new ArrayList<>();
+    for (int i = 0; i < 40 && onTopic(later, "resnap-cleaned").isEmpty(); i++) {
+      later.addAll(worker.poll());
+    }
+    worker.stop();
+
+    assertThat(onTopic(firstPoll, "resnap-healthy")).extracting(DeliveryGuaranteesTest::describe)
+        .containsExactly("insert 2");
+    assertThat(onTopic(firstPoll, "resnap-cleaned")).isEmpty();
+    assertThat(onTopic(later, "resnap-cleaned")).extracting(DeliveryGuaranteesTest::describe)
+        .containsExactly("insert 10");
+  }
+
+  /** The file name of the (only) data file that {@code version} added. */
+  private static String dataFileOf(Path table, long version) throws IOException {
+    try (Stream<String> lines =
+        Files.lines(table.resolve("_delta_log").resolve(String.format("%020d.json", version)))) {
+      String add = lines.filter(l -> l.startsWith("{\"add\"")).findFirst().orElseThrow();
+      String path = add.replaceFirst("^\\{\"add\":\\{\"path\":\"([^\"]+)\".*$", "$1");
+      return Path.of(path).getFileName().toString();
+    }
+  }
+
+  @Test
   void aTransactionNeverHoldsTwoVersionsWhileATableBacksOffInTheMiddleOfOne() throws Exception {
     Path waiting = dir.resolve("waiting");
     String other = dir.resolve("other").toString();

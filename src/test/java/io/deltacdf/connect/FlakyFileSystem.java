@@ -3,7 +3,9 @@ package io.deltacdf.connect;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
@@ -17,6 +19,11 @@ public final class FlakyFileSystem extends RawLocalFileSystem {
 
   static final String SCHEME = "flaky";
   private static final AtomicBoolean down = new AtomicBoolean();
+  /**
+   * Files whose opening fails as if the store had gone down just for them, by name: how many
+   * more openings succeed before that.
+   */
+  private static final Map<String, AtomicInteger> unreachable = new ConcurrentHashMap<>();
 
   /** The connector settings that map the {@code flaky:} scheme to this class. */
   static Map<String, String> settings() {
@@ -29,6 +36,19 @@ public final class FlakyFileSystem extends RawLocalFileSystem {
 
   static void down(boolean isDown) {
     down.set(isDown);
+    if (!isDown) {
+      unreachable.clear();
+    }
+  }
+
+  /** Makes opening the file named {@code fileName} fail until the store is up again. */
+  static void unreachable(String fileName) {
+    unreachableAfter(fileName, 0);
+  }
+
+  /** As {@link #unreachable}, after {@code openings} more successful openings of the file. */
+  static void unreachableAfter(String fileName, int openings) {
+    unreachable.put(fileName, new AtomicInteger(openings));
   }
 
   @Override
@@ -56,6 +76,10 @@ public final class FlakyFileSystem extends RawLocalFileSystem {
   @Override
   public FSDataInputStream open(Path path, int bufferSize) throws IOException {
     failWhenDown();
+    AtomicInteger openings = unreachable.get(path.getName());
+    if (openings != null && openings.getAndDecrement() <= 0) {
+      throw new java.net.ConnectException("Connection refused (reading " + path.getName() + ")");
+    }
     return super.open(path, bufferSize);
   }
 

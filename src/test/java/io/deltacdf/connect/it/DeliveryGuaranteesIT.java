@@ -90,6 +90,76 @@ class DeliveryGuaranteesIT {
     cluster.rest().awaitRunning("filtered", 1, WAIT);
   }
 
+  @Test
+  void aRestartDuringALongRunOfVersionsWithoutRowsDoesNotReadThemAgain() throws Exception {
+    String path = table("quiet");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
+    cluster.rest().putConfig(
+        "quiet", config(path, "start.mode", "earliest", "heartbeat.interval.ms", "100"));
+    cluster.rest().awaitRunning("quiet", 1, WAIT);
+    read("quiet", 1);
+    awaitStoredVersion("quiet", path, 2);
+
+    cluster.stopWorker();
+    int quietVersions = 4_000;
+    writeCommitsWithoutData(Path.of(path), 2, quietVersions);
+    long end = 2 + quietVersions;
+    cluster.startWorker();
+    long reached = awaitStoredVersionAbove("quiet", path, 2);
+    assertThat(reached).as("a position stored in the middle of the run").isLessThan(end);
+
+    cluster.stopWorker();
+    sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path); // the version after the run
+    cluster.startWorker();
+    long lowest = Long.MAX_VALUE;
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    long stored = -1;
+    while (stored < end + 1 && System.nanoTime() < deadline) {
+      stored = storedVersion("quiet", path);
+      lowest = Math.min(lowest, stored);
+      TestSupport.sleep(50);
+    }
+    assertThat(lowest).as("stored positions after the restart").isGreaterThanOrEqualTo(reached);
+    assertThat(read("quiet", 2))
+        .extracting(r -> TopicReader.longHeader(r, "_commit_version"))
+        .containsExactly(1L, end);
+  }
+
+  /** Commits that hold only a commitInfo action, as metadata-only operations leave behind. */
+  private static void writeCommitsWithoutData(Path table, long from, int count) throws Exception {
+    Path log = table.resolve("_delta_log");
+    long now = System.currentTimeMillis();
+    for (long version = from; version < from + count; version++) {
+      Files.writeString(
+          log.resolve(String.format("%020d.json", version)),
+          "{\"commitInfo\":{\"timestamp\":" + (now + version)
+              + ",\"operation\":\"SET TBLPROPERTIES\",\"operationParameters\":{}}}\n");
+    }
+  }
+
+  /** Waits until Connect has stored a version after {@code version}; returns the first seen. */
+  private static long awaitStoredVersionAbove(String connector, String path, long version) {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (System.nanoTime() < deadline) {
+      long stored = storedVersion(connector, path);
+      if (stored > version) {
+        return stored;
+      }
+      TestSupport.sleep(20);
+    }
+    throw new AssertionError("Offset of " + path + " never passed version " + version);
+  }
+
+  /** The version of the table's stored offset, or -1 when it has none. */
+  private static long storedVersion(String connector, String path) {
+    for (JsonNode entry : cluster.rest().offsets(connector).path("offsets")) {
+      if (entry.path("partition").path("table").asText().equals(path)) {
+        return entry.path("offset").path("version").asLong();
+      }
+    }
+    return -1;
+  }
+
   /** Waits until Connect has stored {@code version} as the table's offset (a heartbeat's). */
   private static void awaitStoredVersion(String connector, String path, long version) {
     long deadline = System.nanoTime() + WAIT.toNanos();
