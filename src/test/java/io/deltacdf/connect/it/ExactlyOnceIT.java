@@ -88,4 +88,78 @@ class ExactlyOnceIT {
     assertThat(beforeKill.size()).isLessThan(expected.size());
     assertThat(actual).containsExactlyInAnyOrderElementsOf(expected);
   }
+
+  /**
+   * Read with read_committed, the commit markers between a partition's records (each takes an
+   * offset) show where transactions end: every transaction holds rows of one version only, also
+   * where the rows closing a version are filtered out, and where a task with two tables waits for
+   * update images in envelope format.
+   */
+  @Test
+  void eachTransactionHoldsTheRowsOfOneVersion() {
+    String overwritten = dir.resolve("overwritten").toString();
+    String updated = dir.resolve("updated").toString();
+    for (String path : List.of(overwritten, updated)) {
+      sql(
+          "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
+              + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+          path);
+      sql("INSERT INTO delta.`%s` SELECT id, 'a' FROM range(0, 6)", path); // v1
+    }
+    sql("INSERT OVERWRITE delta.`%s` SELECT id, 'b' FROM range(3, 9)", overwritten); // v2
+    sql("INSERT INTO delta.`%s` VALUES (20, 'c')", overwritten); // v3
+    sql("UPDATE delta.`%s` SET name = 'b'", updated); // v2: 6 update pairs
+    sql("UPDATE delta.`%s` SET name = 'c' WHERE id < 3", updated); // v3
+
+    Map<String, String> filtered = transactional(overwritten, "filtered");
+    filtered.put("change.types", "insert");
+    filtered.put("tombstones.on.delete", "false");
+    filtered.put("batch.max.rows", "2");
+    cluster.rest().putConfig("filtered", filtered);
+    Map<String, String> envelope = transactional(overwritten + "," + updated, "envelope-");
+    envelope.put("topic.template", "envelope-${table}");
+    envelope.put("record.format", "envelope");
+    envelope.put("tombstones.on.delete", "false");
+    envelope.put("batch.max.rows", "3");
+    cluster.rest().putConfig("envelope", envelope);
+    cluster.rest().awaitRunning("filtered", 1, WAIT);
+    cluster.rest().awaitRunning("envelope", 1, WAIT);
+
+    assertOneVersionPerTransaction("filtered", 6 + 6 + 1);
+    assertOneVersionPerTransaction("envelope-overwritten", 6 + 12 + 1);
+    assertOneVersionPerTransaction("envelope-updated", 6 + 6 + 3);
+  }
+
+  private static Map<String, String> transactional(String paths, String name) {
+    Map<String, String> config = new HashMap<>();
+    config.put("connector.class", DeltaCdfSourceConnector.class.getName());
+    config.put("tasks.max", "1");
+    config.put("delta.table.paths", paths);
+    config.put("start.mode", "earliest");
+    config.put("key.columns", "id");
+    config.put("topic.template", name);
+    config.put("exactly.once.support", "required");
+    config.put("transaction.boundary", "connector");
+    return config;
+  }
+
+  /** Groups the topic's records (one partition) into transactions by the markers between them. */
+  private static void assertOneVersionPerTransaction(String topic, int records) {
+    List<ConsumerRecord<byte[], byte[]>> committed =
+        TopicReader.readAll(cluster.bootstrapServers(), topic, records, WAIT, true);
+    assertThat(committed).as("records on %s", topic).hasSize(records);
+    List<java.util.Set<Long>> transactions = new java.util.ArrayList<>();
+    long previousOffset = -2;
+    for (ConsumerRecord<byte[], byte[]> record : committed) {
+      if (record.offset() != previousOffset + 1) {
+        transactions.add(new java.util.TreeSet<>());
+      }
+      transactions.get(transactions.size() - 1)
+          .add(TopicReader.longHeader(record, "_commit_version"));
+      previousOffset = record.offset();
+    }
+    System.out.printf("%s: versions per transaction %s%n", topic, transactions);
+    assertThat(transactions).as("versions of each transaction on %s", topic)
+        .allSatisfy(versions -> assertThat(versions).hasSize(1));
+  }
 }
