@@ -2,6 +2,7 @@ package io.deltacdf.connect.delta;
 
 import io.delta.kernel.internal.fs.Path;
 import java.net.URI;
+import java.net.URISyntaxException;
 
 /**
  * Resolves file paths written in the log against the table root, and refuses those that lead
@@ -12,13 +13,17 @@ final class TablePaths {
 
   private TablePaths() {}
 
+  /**
+   * The file a log entry names. The log holds a URI (a space is {@code %20}, a {@code %} is {@code
+   * %25}), while the table root, as the file system resolved it, is a plain path whose spaces and
+   * {@code %} are literal: each is parsed as what it is, so that neither is decoded twice nor
+   * encoded twice.
+   */
   static String resolve(FeedContext context, long version, String logPath) {
     String resolved;
     try {
-      resolved =
-          new Path(new Path(URI.create(context.tableRoot())), new Path(URI.create(logPath)))
-              .toString();
-    } catch (IllegalArgumentException e) {
+      resolved = new Path(new Path(context.tableRoot()), new Path(new URI(logPath))).toString();
+    } catch (URISyntaxException | IllegalArgumentException e) {
       throw new DeltaFeedException(
           DeltaFeedException.Kind.UNSUPPORTED_TABLE,
           "Table " + context.table() + " version " + version + " names an invalid file path '"
