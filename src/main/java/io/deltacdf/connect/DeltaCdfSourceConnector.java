@@ -4,6 +4,7 @@ import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.config.TableNames;
 import io.deltacdf.connect.convert.FieldNameCollisionException;
+import io.deltacdf.connect.convert.KeyColumnDroppedException;
 import io.deltacdf.connect.config.StartMode;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.convert.UnknownKeyColumnException;
@@ -123,10 +124,10 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
               config.keyColumnsFor(table),
               config.recordSettings("validate", Version.get()),
               start)
-          .requireConvertible(deltaTable.latestSchema());
+          .requireConvertible(deltaTable.loggedSchemas(start), deltaTable::loggedSchemas);
     } catch (DeltaFeedException e) {
       report(config, table, e, values);
-    } catch (UnknownKeyColumnException e) {
+    } catch (UnknownKeyColumnException | KeyColumnDroppedException e) {
       String key =
           config.getString(DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE).isBlank()
               ? DeltaCdfSourceConfig.KEY_COLUMNS

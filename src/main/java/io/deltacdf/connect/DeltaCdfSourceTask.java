@@ -118,7 +118,7 @@ public final class DeltaCdfSourceTask extends SourceTask {
               config.keyColumnsFor(table),
               config.recordSettings(connectorName, Version.get()),
               start);
-      converter.requireConvertible(deltaTable.latestSchema());
+      converter.requireConvertible(deltaTable.loggedSchemas(start), deltaTable::loggedSchemas);
       return new TableStream.Opened(deltaTable, start, converter);
     } catch (DeltaFeedException e) {
       deltaTable.close();

@@ -60,6 +60,16 @@ public sealed interface FieldType {
   record MapType(FieldType keyType, FieldType valueType, boolean valueContainsNull)
       implements FieldType {}
 
-  /** A named member of a struct; {@code name} is the logical (user-visible) column name. */
-  record Field(String name, FieldType type, boolean nullable) {}
+  /**
+   * A named member of a struct.
+   *
+   * @param name the logical (user-visible) column name
+   * @param physicalName the column's name in data files: under column mapping it stays the same
+   *     when the column is renamed, so it tells one column across schemas; else the same as name
+   */
+  record Field(String name, FieldType type, boolean nullable, String physicalName) {
+    public Field(String name, FieldType type, boolean nullable) {
+      this(name, type, nullable, name);
+    }
+  }
 }

@@ -4,12 +4,14 @@ import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.offset.ChangeOffset;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.Struct;
@@ -48,7 +50,7 @@ public final class RecordConverter {
   private final String tableName;
   private final String topic;
   private final Map<String, ?> sourcePartition;
-  private final List<String> keyColumns;
+  private final KeyColumns keyColumns;
   private final RecordSettings settings;
   private final ConnectTypes types;
   private final String schemaBase;
@@ -93,7 +95,7 @@ public final class RecordConverter {
     this.tableName = tableName;
     this.topic = topic;
     this.sourcePartition = sourcePartition;
-    this.keyColumns = List.copyOf(keyColumns);
+    this.keyColumns = new KeyColumns(table, keyColumns);
     this.settings = settings;
     this.types = new ConnectTypes(settings.temporalPrecision(), settings.fieldNameAdjustment());
     this.schemaBase = SchemaNames.base(tableName);
@@ -102,12 +104,19 @@ public final class RecordConverter {
   }
 
   /**
-   * Checks that {@code schema} converts: the key columns exist and no field names collide.
+   * Checks that the feed's rows convert, and learns which column each key column stands for, so
+   * that it is followed through renames: no schema drops a key column, and no field names of the
+   * latest schema collide.
    *
+   * @param read the schemas the feed reads rows with, oldest first, the latest last
+   * @param wholeLog every schema the log holds: asked only for a key column named as it was
+   *     called before the feed's start
    * @throws IllegalArgumentException naming the column at fault
    */
-  public void requireConvertible(FieldType.Struct schema) {
-    mapping(schema);
+  public void requireConvertible(List<LoggedSchema> read, Supplier<List<LoggedSchema>> wholeLog) {
+    keyColumns.resolve(read, wholeLog);
+    LoggedSchema latest = read.get(read.size() - 1);
+    mapping(latest.schema(), latest.version());
   }
 
   /** The records for the next row of the feed (none, one, or a few). */
@@ -115,7 +124,7 @@ public final class RecordConverter {
     ChangePosition before = position;
     ChangePosition safeBefore = pairing.isEmpty() ? before : pairing.earliestBefore();
     position = row.after();
-    Mapping mapping = mapping(schema);
+    Mapping mapping = mapping(schema, row.version());
     pending.clear();
     if (settings.format() == RecordFormat.ROW) {
       rowRecords(row, mapping.schemas(), pending);
@@ -353,20 +362,26 @@ public final class RecordConverter {
     return new ConnectHeaders().add(key, new SchemaAndValue(schema, value)).lastWithName(key);
   }
 
-  private Mapping mapping(FieldType.Struct schema) {
+  /** The mapping of {@code schema}, the schema of rows of {@code version}. */
+  private Mapping mapping(FieldType.Struct schema, long version) {
     // A batch's rows share one schema instance: skip hashing the schema for every row.
     if (schema != lastSchema) {
-      lastMapping = mappings.computeIfAbsent(schema, this::newMapping);
+      lastMapping = mappings.computeIfAbsent(schema, s -> newMapping(s, version));
       lastSchema = schema;
     }
     return lastMapping;
   }
 
-  private Mapping newMapping(FieldType.Struct schema) {
+  private Mapping newMapping(FieldType.Struct schema, long version) {
     boolean envelope = settings.format() == RecordFormat.ENVELOPE;
     SchemaMapping schemas =
         new SchemaMapping(
-            table, schemaBase, schema, keyColumns, types, settings.metadataFields(), envelope);
+            schemaBase,
+            schema,
+            keyColumns.in(schema, version),
+            types,
+            settings.metadataFields(),
+            envelope);
     return new Mapping(schemas, envelope ? EnvelopeSchema.of(schemaBase, schemas.rowSchema()) : null);
   }
 }

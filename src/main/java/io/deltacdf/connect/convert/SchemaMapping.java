@@ -27,15 +27,13 @@ final class SchemaMapping {
   private final Field[] keySources;
 
   /**
-   * @param table the table's URI, for messages
    * @param schemaBase the prefix of the schema names (see {@link SchemaNames})
    * @param optionalRow whether the row schema is optional, as an envelope's before and after are
    */
   SchemaMapping(
-      String table,
       String schemaBase,
       FieldType.Struct schema,
-      List<String> keyColumns,
+      List<KeyColumns.KeyField> keyFields,
       ConnectTypes types,
       boolean metadataFields,
       boolean optionalRow) {
@@ -48,20 +46,18 @@ final class SchemaMapping {
           .field(COMMIT_TIMESTAMP_FIELD, Timestamp.SCHEMA);
     }
     rowSchema = optionalRow ? row.optional().build() : row.build();
-    if (keyColumns.isEmpty()) {
+    if (keyFields.isEmpty()) {
       keySchema = null;
       keySources = new Field[0];
       return;
     }
     SchemaBuilder key = SchemaBuilder.struct().name(schemaBase + ".Key");
-    keySources = new Field[keyColumns.size()];
-    for (int i = 0; i < keyColumns.size(); i++) {
-      String column = keyColumns.get(i);
-      if (schema.indexOf(column) < 0) {
-        throw new UnknownKeyColumnException(table, column, schema);
-      }
-      keySources[i] = rowSchema.field(types.fieldName(column));
-      key.field(keySources[i].name(), keySources[i].schema());
+    keySources = new Field[keyFields.size()];
+    for (int i = 0; i < keyFields.size(); i++) {
+      keySources[i] = rowSchema.fields().get(keyFields.get(i).column());
+      // The configured name, not the column's name in this schema: keys stay the same across a
+      // rename.
+      key.field(types.fieldName(keyFields.get(i).name()), keySources[i].schema());
     }
     keySchema = key.build();
   }

@@ -2,6 +2,7 @@ package io.deltacdf.connect.delta;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.change.LoggedSchema;
 import io.delta.kernel.CommitActions;
 import io.delta.kernel.CommitRange;
 import io.delta.kernel.CommitRangeBuilder.CommitBoundary;
@@ -16,9 +17,12 @@ import io.delta.kernel.internal.DeltaLogActionUtils.DeltaAction;
 import io.delta.kernel.internal.actions.Metadata;
 import io.delta.kernel.utils.CloseableIterator;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.function.BiConsumer;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -98,14 +102,55 @@ public final class DeltaTable implements AutoCloseable {
     return TableAccess.latestSnapshot(context).getVersion();
   }
 
-  /** The table's columns (logical names) at its latest version. */
-  public FieldType.Struct latestSchema() {
-    return KernelTypes.toStruct(TableAccess.latestSnapshot(context).getSchema());
-  }
-
   /** The table's columns (logical names) at {@code version}. */
   public FieldType.Struct schemaAt(long version) {
     return KernelTypes.toStruct(TableAccess.snapshotAt(context, version).getSchema());
+  }
+
+  /**
+   * The schemas that rows from {@code start} on are read with, oldest first, the latest last:
+   * the one in force at the start version and each one a later commit set. Only the latest when
+   * the start version's history is gone, which reading the feed reports in its own words.
+   */
+  public List<LoggedSchema> loggedSchemas(ChangePosition start) {
+    Snapshot latest = TableAccess.latestSnapshot(context);
+    if (start.version() >= latest.getVersion()) {
+      return List.of(schemaOf(latest));
+    }
+    try {
+      return schemasFrom(TableAccess.snapshotAt(context, start.version()), latest.getVersion());
+    } catch (DeltaFeedException e) {
+      if (e.kind() != DeltaFeedException.Kind.HISTORY_MISSING) {
+        throw e;
+      }
+      return List.of(schemaOf(latest));
+    }
+  }
+
+  /**
+   * Every schema the log still holds, oldest first: the one at the oldest version that can be
+   * rebuilt and each one a later commit set. Reads the whole log.
+   */
+  public List<LoggedSchema> loggedSchemas() {
+    long latestVersion = latestVersion();
+    return schemasFrom(oldestSnapshot(latestVersion), latestVersion);
+  }
+
+  private List<LoggedSchema> schemasFrom(Snapshot first, long latestVersion) {
+    List<LoggedSchema> schemas = new ArrayList<>();
+    schemas.add(schemaOf(first));
+    if (first.getVersion() < latestVersion) {
+      forEachMetadata(
+          first.getVersion() + 1,
+          latestVersion,
+          (version, metadata) ->
+              schemas.add(new LoggedSchema(version, KernelTypes.toStruct(metadata.getSchema()))));
+    }
+    return schemas;
+  }
+
+  private static LoggedSchema schemaOf(Snapshot snapshot) {
+    return new LoggedSchema(snapshot.getVersion(), KernelTypes.toStruct(snapshot.getSchema()));
   }
 
   /** Opens a feed that yields every change after {@code position}. */
@@ -212,11 +257,26 @@ public final class DeltaTable implements AutoCloseable {
     if (version >= latestVersion) {
       return OptionalLong.empty();
     }
-    OptionalLong candidate = OptionalLong.empty();
+    OptionalLong[] candidate = {OptionalLong.empty()};
+    forEachMetadata(
+        version + 1,
+        latestVersion,
+        (commitVersion, metadata) -> {
+          if (!TableSchema.of(metadata).changeDataFeedEnabled()) {
+            candidate[0] = OptionalLong.empty();
+          } else if (candidate[0].isEmpty()) {
+            candidate[0] = OptionalLong.of(commitVersion);
+          }
+        });
+    return candidate[0];
+  }
+
+  /** Hands each metadata action of versions {@code from} to {@code to}, in log order. */
+  private void forEachMetadata(long from, long to, BiConsumer<Long, Metadata> action) {
     try {
       CommitRange range =
-          TableManager.loadCommitRange(context.tableRoot(), CommitBoundary.atVersion(version + 1))
-              .withEndBoundary(CommitBoundary.atVersion(latestVersion))
+          TableManager.loadCommitRange(context.tableRoot(), CommitBoundary.atVersion(from))
+              .withEndBoundary(CommitBoundary.atVersion(to))
               .build(context.engine());
       try (CloseableIterator<CommitActions> commits =
           range.getCommitActions(context.engine(), EnumSet.of(DeltaAction.METADATA))) {
@@ -228,15 +288,8 @@ public final class DeltaTable implements AutoCloseable {
               ColumnVector metadata =
                   batch.getColumnVector(batch.getSchema().indexOf(DeltaAction.METADATA.colName));
               for (int row = 0; row < batch.getSize(); row++) {
-                if (metadata.isNullAt(row)) {
-                  continue;
-                }
-                boolean enabled =
-                    TableSchema.of(Metadata.fromColumnVector(metadata, row)).changeDataFeedEnabled();
-                if (!enabled) {
-                  candidate = OptionalLong.empty();
-                } else if (candidate.isEmpty()) {
-                  candidate = OptionalLong.of(commit.getVersion());
+                if (!metadata.isNullAt(row)) {
+                  action.accept(commit.getVersion(), Metadata.fromColumnVector(metadata, row));
                 }
               }
             }
@@ -244,12 +297,25 @@ public final class DeltaTable implements AutoCloseable {
         }
       }
     } catch (Exception e) {
-      throw KernelErrors.translate(context.table(), "versions after " + version, e);
+      throw KernelErrors.translate(context.table(), "versions " + from + " to " + to, e);
     }
-    return candidate;
   }
 
   private long earliestReadable(long latestVersion) {
+    Snapshot snapshot = oldestSnapshot(latestVersion);
+    long version = snapshot.getVersion();
+    if (TableSchema.of(snapshot.getMetadata()).changeDataFeedEnabled()) {
+      return version;
+    }
+    OptionalLong enabled = firstEnabledAfter(version, latestVersion);
+    if (enabled.isEmpty()) {
+      requireReadable(snapshot.getMetadata(), version, latestVersion);
+    }
+    return enabled.getAsLong();
+  }
+
+  /** The table at the oldest version its log can still rebuild. */
+  private Snapshot oldestSnapshot(long latestVersion) {
     long earliest = log.earliestCommitVersion();
     if (earliest < 0) {
       throw new DeltaFeedException(
@@ -272,15 +338,7 @@ public final class DeltaTable implements AutoCloseable {
           DeltaFeedException.Kind.HISTORY_MISSING,
           "Table " + context.table() + " has no version that can be rebuilt from its log");
     }
-    long version = snapshot.getVersion();
-    if (TableSchema.of(snapshot.getMetadata()).changeDataFeedEnabled()) {
-      return version;
-    }
-    OptionalLong enabled = firstEnabledAfter(version, latestVersion);
-    if (enabled.isEmpty()) {
-      requireReadable(snapshot.getMetadata(), version, latestVersion);
-    }
-    return enabled.getAsLong();
+    return snapshot;
   }
 
   private long versionAtOrAfter(long epochMillis, Snapshot latest) {

@@ -2,6 +2,7 @@ package io.deltacdf.connect.delta;
 
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.FieldType.PrimitiveKind;
+import io.delta.kernel.internal.util.ColumnMapping;
 import io.delta.kernel.types.ArrayType;
 import io.delta.kernel.types.BinaryType;
 import io.delta.kernel.types.BooleanType;
@@ -38,7 +39,10 @@ final class KernelTypes {
       String path = prefix + field.getName();
       fields.add(
           new FieldType.Field(
-              field.getName(), toFieldType(field.getDataType(), path), field.isNullable()));
+              field.getName(),
+              toFieldType(field.getDataType(), path),
+              field.isNullable(),
+              ColumnMapping.getPhysicalName(field)));
     }
     return new FieldType.Struct(fields);
   }

@@ -10,6 +10,7 @@ import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.FieldType.PrimitiveKind;
+import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.offset.ChangeOffset;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -375,7 +376,8 @@ class RecordConverterTest {
                 new FieldType.Field("a.b", new FieldType.Primitive(PrimitiveKind.LONG), true)));
     RecordConverter converter =
         new RecordConverter("file:/x/t", "t", "t", Map.of(), List.of(), avro, InVersion.start(1));
-    assertThatThrownBy(() -> converter.requireConvertible(clashing))
+    assertThatThrownBy(
+            () -> converter.requireConvertible(List.of(new LoggedSchema(1, clashing)), List::of))
         .isInstanceOf(FieldNameCollisionException.class)
         .hasMessageContaining("'a-b' and 'a.b'")
         .hasMessageContaining("'a_b'");
