@@ -197,7 +197,9 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
 
   /**
    * Accepts offsets for the configured tables in the shapes {@link ChangeOffset} documents; a
-   * null offset resets a table to start.mode.
+   * null offset resets a table to start.mode. A reset is accepted for any table, also one that
+   * was removed from the configuration or whose path was respelled: its stored offset would
+   * otherwise stay forever.
    */
   @Override
   public boolean alterOffsets(
@@ -206,6 +208,9 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
     for (Map.Entry<Map<String, ?>, Map<String, ?>> entry : offsets.entrySet()) {
       try {
         TablePartition partition = TablePartition.fromMap(entry.getKey());
+        if (entry.getValue() == null) {
+          continue;
+        }
         if (!tables.contains(partition.table())) {
           throw new IllegalArgumentException(
               "Table "
@@ -215,9 +220,7 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
                   + "; use the table URI exactly as in "
                   + DeltaCdfSourceConfig.TABLE_PATHS);
         }
-        if (entry.getValue() != null) {
-          ChangeOffset.fromMap(entry.getValue());
-        }
+        ChangeOffset.fromMap(entry.getValue());
       } catch (IllegalArgumentException e) {
         throw new ConnectException(e.getMessage(), e);
       }

@@ -57,6 +57,7 @@ public final class DeltaCdfSourceTask extends SourceTask {
   @Override
   public void start(Map<String, String> settings) {
     config = new DeltaCdfSourceConfig(settings);
+    config.requireTlsToStores();
     connectorName = settings.getOrDefault("name", "delta-cdf");
     transactions = context.transactionContext();
     heartbeatIntervalMs = config.heartbeatInterval().toMillis();
@@ -75,6 +76,7 @@ public final class DeltaCdfSourceTask extends SourceTask {
               () -> open(table, storedPosition),
               storedPosition,
               config.resnapshotOnMissingHistory(),
+              message -> Redaction.redact(message, config),
               new TableMetrics(connectorName, table)));
     }
   }
@@ -94,6 +96,7 @@ public final class DeltaCdfSourceTask extends SourceTask {
 
   /** Opens a table and decides where its feed starts: run by the table's first read. */
   private TableStream.Opened open(String table, ChangePosition storedPosition) {
+    log.info("Table {} is read through {}", table, config.endpointOf(table));
     DeltaTable deltaTable =
         DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed());
     try {

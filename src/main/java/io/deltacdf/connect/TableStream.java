@@ -10,6 +10,7 @@ import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.StartSpec;
 import io.deltacdf.connect.offset.ChangeOffset;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +37,8 @@ final class TableStream implements AutoCloseable {
   private final String table;
   private final Opener opener;
   private final boolean resnapshotOnMissingHistory;
+  /** Removes configured secrets from store messages before they are logged. */
+  private final UnaryOperator<String> redaction;
   private final TableMetrics metrics;
   private int transientFailures;
   private Opened opened;
@@ -58,11 +61,13 @@ final class TableStream implements AutoCloseable {
       Opener opener,
       ChangePosition stored,
       boolean resnapshotOnMissingHistory,
+      UnaryOperator<String> redaction,
       TableMetrics metrics) {
     this.table = table;
     this.opener = opener;
     this.carried = stored;
     this.resnapshotOnMissingHistory = resnapshotOnMissingHistory;
+    this.redaction = redaction;
     this.metrics = metrics;
   }
 
@@ -146,7 +151,7 @@ final class TableStream implements AutoCloseable {
       metrics.recordResnapshot();
       log.warn(
           "{} on.history.missing=resnapshot: starting over from a snapshot at {}",
-          e.getMessage(),
+          redaction.apply(e.getMessage()),
           position);
       return null;
     }
@@ -203,7 +208,9 @@ final class TableStream implements AutoCloseable {
     long delayMs = Math.min(MAX_BACKOFF_MS, 1_000L << Math.min(transientFailures - 1, 5));
     idleUntilMs = nowMs + delayMs;
     if (transientFailures == 1) {
-      log.warn("{}; retrying from the last position read with backoff", e.getMessage());
+      log.warn(
+          "{}; retrying from the last position read with backoff",
+          redaction.apply(e.getMessage()));
     }
   }
 

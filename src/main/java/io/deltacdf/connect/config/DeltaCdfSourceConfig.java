@@ -264,6 +264,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         5,
         Width.SHORT,
         "Allow files outside the table");
+    StoreEndpoints.define(def, GROUP_TABLES, 6);
     defineRecordSettings(def);
     StorageSettings.define(def);
     def.defineInternal(TASK_TABLES, Type.LIST, "", Importance.HIGH);
@@ -476,6 +477,22 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     return StorageSettings.credentialSettingFor(this, tablePath);
   }
 
+  /** Where requests for the table go, for the log: e.g. https://minio.internal:9000. */
+  public String endpointOf(String tablePath) {
+    return StoreEndpoints.endpointOf(tablePath, hadoopSettings());
+  }
+
+  /**
+   * Fails when a store would be reached over plain HTTP without {@code
+   * storage.insecure.http.allowed}: checked where the tables are read, too, since a task may run
+   * with a configuration that was never validated.
+   */
+  public void requireTlsToStores() {
+    Map<String, List<String>> problems = new LinkedHashMap<>();
+    StoreEndpoints.crossFieldProblems(this, problems);
+    throwFirst(problems);
+  }
+
   /** The endpoint setting of the table's store, when set (where connection errors belong). */
   public String endpointSettingFor(String tablePath) {
     return StorageSettings.endpointSettingFor(this, tablePath);
@@ -536,6 +553,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
               + ": remove start.timestamp or set start.mode=timestamp");
     }
     StorageSettings.crossFieldProblems(this, problems);
+    StoreEndpoints.crossFieldProblems(this, problems);
     recordProblems(problems);
     Map<String, String> tableByTopic = new HashMap<>();
     for (String table : tablePaths()) {
@@ -588,7 +606,11 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
 
   /** Checks what a constructor cannot: throws the first cross-field problem. */
   public void requireConsistent() {
-    crossFieldProblems().entrySet().stream()
+    throwFirst(crossFieldProblems());
+  }
+
+  private static void throwFirst(Map<String, List<String>> problems) {
+    problems.entrySet().stream()
         .findFirst()
         .ifPresent(
             e -> {

@@ -80,7 +80,8 @@ final class StorageSettings {
         Width.SHORT, "S3 region");
     def.define(S3_ENDPOINT, Type.STRING, null, Importance.MEDIUM,
         "A custom endpoint for S3-compatible stores (MinIO, Ceph, ...), e.g."
-            + " http://minio:9000; an http:// endpoint turns TLS off.",
+            + " https://minio:9000; an http:// endpoint turns TLS off and needs"
+            + " storage.insecure.http.allowed=true.",
         GROUP_S3, ++order, Width.LONG, "S3 endpoint");
     def.define(S3_PATH_STYLE_ACCESS, Type.BOOLEAN, false, Importance.LOW,
         "Address buckets as endpoint/bucket instead of bucket.endpoint, as most S3-compatible"
@@ -123,7 +124,7 @@ final class StorageSettings {
         GROUP_AZURE, ++order, Width.LONG, "Azure workload identity token file");
     def.define(AZURE_ENDPOINT, Type.STRING, null, Importance.LOW,
         "A custom Blob/DFS endpoint such as an Azurite emulator, e.g. http://127.0.0.1:10000;"
-            + " an http:// endpoint turns TLS off.",
+            + " an http:// endpoint turns TLS off and needs storage.insecure.http.allowed=true.",
         GROUP_AZURE, ++order, Width.LONG, "Azure endpoint");
 
     order = 0;

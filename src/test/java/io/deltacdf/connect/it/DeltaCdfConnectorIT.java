@@ -190,6 +190,29 @@ class DeltaCdfConnectorIT {
   }
 
   @Test
+  void offsetsOfATableRemovedFromTheConfigurationCanBeReset() {
+    String kept = table("kept");
+    String removed = table("removed");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'k')", kept);
+    sql("INSERT INTO delta.`%s` VALUES (1, 'r')", removed);
+    deploy("shrinking", config(kept + "," + removed, "shrinking.${table}", "start.mode", "earliest"));
+    read("shrinking.kept", 1);
+    read("shrinking.removed", 1);
+    assertThat(cluster.rest().offsets("shrinking").get("offsets")).hasSize(2);
+
+    deploy("shrinking", config(kept, "shrinking.${table}", "start.mode", "earliest"));
+    cluster.rest().stop("shrinking");
+    cluster.rest().awaitStopped("shrinking", WAIT);
+    ConnectRest.Response reset = cluster.rest().deleteOffsets("shrinking");
+
+    assertThat(reset.status()).as(reset.body().toString()).isEqualTo(200);
+    assertThat(cluster.rest().offsets("shrinking").get("offsets")).isEmpty();
+    cluster.rest().resume("shrinking");
+    cluster.rest().awaitRunning("shrinking", 1, WAIT);
+    assertThat(versions(read("shrinking.kept", 2))).containsExactly(1L, 1L);
+  }
+
+  @Test
   void validateReportsEachProblemOnItsKey() {
     String good = table("valid");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", good);

@@ -297,6 +297,7 @@ class SecretsIT {
   private static Map<String, String> unreachableS3(Map<String, String> secrets) {
     Map<String, String> config = config("s3a://secrets-bucket/table", secrets);
     config.put("s3.endpoint", "http://127.0.0.1:" + Ports.free());
+    config.put("storage.insecure.http.allowed", "true");
     config.put("s3.region", "us-east-1");
     config.put("s3.path.style.access", "true");
     config.put("hadoop.fs.s3a.attempts.maximum", "1");

@@ -213,6 +213,8 @@ public final class Azurite implements AutoCloseable {
     settings.put("azure.auth.type", "shared-key");
     settings.put("azure.account.key", accountKey);
     settings.put("azure.endpoint", endpoint());
+    // Azurite speaks plain HTTP.
+    settings.put("storage.insecure.http.allowed", "true");
     return settings;
   }
 

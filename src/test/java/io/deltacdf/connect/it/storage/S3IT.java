@@ -337,6 +337,8 @@ class S3IT {
     config.put("topic.template", topicPrefix + ".${table}");
     config.put("key.columns", "id");
     config.put("poll.interval.ms", "200");
+    // S3Mock and the closed test endpoints are plain HTTP.
+    config.put("storage.insecure.http.allowed", "true");
     return config;
   }
 

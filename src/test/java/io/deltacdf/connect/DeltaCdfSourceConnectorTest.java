@@ -1,0 +1,46 @@
+package io.deltacdf.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.junit.jupiter.api.Test;
+
+/** What the Connect offsets API accepts for this connector's tables. */
+class DeltaCdfSourceConnectorTest {
+
+  private static final String CONFIGURED = "/lake/orders";
+  private final DeltaCdfSourceConnector connector = new DeltaCdfSourceConnector();
+  private final Map<String, String> config = Map.of("delta.table.paths", CONFIGURED);
+
+  @Test
+  void offsetsOfATableNoLongerConfiguredCanBeReset() {
+    Map<Map<String, ?>, Map<String, ?>> reset = new HashMap<>();
+    reset.put(Map.of("table", CONFIGURED), null);
+    reset.put(Map.of("table", "/lake/removed"), null);
+    reset.put(Map.of("table", "/lake/orders/"), null);
+
+    assertThat(connector.alterOffsets(config, reset)).isTrue();
+  }
+
+  @Test
+  void movingATableThatIsNotConfiguredIsRejectedNamingIt() {
+    Map<Map<String, ?>, Map<String, ?>> moved =
+        Map.of(Map.of("table", "/lake/removed"), Map.of("version", 3));
+
+    assertThatThrownBy(() -> connector.alterOffsets(config, moved))
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining("/lake/removed")
+        .hasMessageContaining("not one of this connector's tables");
+  }
+
+  @Test
+  void aConfiguredTableCanBeMovedToAVersion() {
+    Map<Map<String, ?>, Map<String, ?>> moved =
+        Map.of(Map.of("table", CONFIGURED), Map.of("version", 3));
+
+    assertThat(connector.alterOffsets(config, moved)).isTrue();
+  }
+}
