@@ -3,6 +3,7 @@ package io.deltacdf.connect;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.config.TableNames;
+import io.deltacdf.connect.config.UnknownKeys;
 import io.deltacdf.connect.convert.FieldNameCollisionException;
 import io.deltacdf.connect.convert.KeyColumnDroppedException;
 import io.deltacdf.connect.config.StartMode;
@@ -82,14 +83,22 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
   /**
    * Checks each setting, then what needs several settings or the tables themselves: that each
    * path holds a Delta table whose change data feed can be read from the configured start, that
-   * the key columns exist and that the column names make distinct field names. Each problem is reported on the key the user has to change.
+   * the key columns exist and that the column names make distinct field names; also reports
+   * settings nobody reads. Each problem is reported on the key the user has to change.
    */
   @Override
   public Config validate(Map<String, String> connectorConfigs) {
     Config result = super.validate(connectorConfigs);
     Map<String, ConfigValue> values = new HashMap<>();
     result.configValues().forEach(v -> values.put(v.name(), v));
-    if (values.values().stream().anyMatch(v -> !v.errorMessages().isEmpty())) {
+    boolean settingErrors =
+        values.values().stream().anyMatch(v -> !v.errorMessages().isEmpty());
+    // An unknown key's value is not echoed back: a misspelt secret's key would show it.
+    for (Map.Entry<String, String> unknown : UnknownKeys.find(connectorConfigs).entrySet()) {
+      List<String> errors = new ArrayList<>(List.of(unknown.getValue()));
+      result.configValues().add(new ConfigValue(unknown.getKey(), null, List.of(), errors));
+    }
+    if (settingErrors) {
       return result;
     }
     DeltaCdfSourceConfig parsed = new DeltaCdfSourceConfig(connectorConfigs);

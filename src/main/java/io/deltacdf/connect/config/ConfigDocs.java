@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.config.ConfigDef;
 
 /** Renders a {@link ConfigDef} as the Markdown configuration reference. */
@@ -37,13 +38,20 @@ final class ConfigDocs {
             out.append("- Display name: ").append(key.displayName).append('\n');
             out.append("- Type: ").append(key.type.name().toLowerCase()).append('\n');
             out.append("- Default: ").append(defaultText(key)).append('\n');
-            if (key.validator != null && !key.validator.toString().contains("$$Lambda")) {
-              out.append("- Valid values: ").append(key.validator).append('\n');
-            }
+            validValues(key)
+                .ifPresent(values -> out.append("- Valid values: ").append(values).append('\n'));
             out.append("- Importance: ").append(key.importance.name().toLowerCase()).append("\n\n");
           }
         });
     return out.toString();
+  }
+
+  /** Every validator describes itself (see Validators.described); booleans need none. */
+  private static Optional<String> validValues(ConfigDef.ConfigKey key) {
+    if (key.validator != null) {
+      return Optional.of(key.validator.toString());
+    }
+    return key.type == ConfigDef.Type.BOOLEAN ? Optional.of("true, false") : Optional.empty();
   }
 
   private static String defaultText(ConfigDef.ConfigKey key) {

@@ -50,6 +50,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   public static final String TEMPORAL_PRECISION = "temporal.precision.mode";
   public static final String FIELD_NAME_ADJUSTMENT = "field.name.adjustment";
   public static final String MAX_PENDING_IMAGES = "envelope.max.pending.images";
+  public static final String UNKNOWN_KEYS = "config.unknown.keys";
 
   /** Settings with this prefix go, without it, to the Hadoop file systems (S3, ADLS, GCS). */
   public static final String HADOOP_PREFIX = "hadoop.";
@@ -63,6 +64,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   private static final String GROUP_START = "Start position";
   private static final String GROUP_POLLING = "Polling and transactions";
   private static final String GROUP_RECORDS = "Records";
+  private static final String GROUP_VALIDATION = "Validation";
 
   private static final List<String> ALL_CHANGE_TYPES =
       Arrays.stream(ChangeType.values()).map(ChangeType::label).toList();
@@ -267,6 +269,23 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     StoreEndpoints.define(def, GROUP_TABLES, 6);
     defineRecordSettings(def);
     StorageSettings.define(def);
+    def.define(
+        UNKNOWN_KEYS,
+        Type.STRING,
+        "fail",
+        Validators.oneOf("fail", "ignore"),
+        Importance.LOW,
+        "What validation does with a setting that neither this connector nor Connect reads"
+            + " (a typo such as start.mod, or another connector's key such as"
+            + " time.precision.mode): fail = report it as an error on that key, with the closest"
+            + " known key as a suggestion, so the connector is not created; ignore = accept it."
+            + " Connect's own keys (converters, transforms.*, predicates.*, errors.*,"
+            + " topic.creation.*, producer.override.*, exactly.once.support, ...) and hadoop.*"
+            + " are always known.",
+        GROUP_VALIDATION,
+        1,
+        Width.SHORT,
+        "Unknown settings");
     def.defineInternal(TASK_TABLES, Type.LIST, "", Importance.HIGH);
     return def;
   }

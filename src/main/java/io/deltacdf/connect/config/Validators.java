@@ -61,75 +61,104 @@ final class Validators {
     };
   }
 
-  static ConfigDef.Validator nonEmptyList() {
-    return (name, value) -> {
-      if (value == null
-          || ((List<?>) value).stream().allMatch(v -> v.toString().trim().isEmpty())) {
-        throw new ConfigException(
-            name, value, "List at least one Delta table path, e.g. s3a://bucket/lake/orders");
+  /**
+   * {@code check} with {@code validValues} as its description, which ConfigDocs and the REST API
+   * show as the key's valid values (a bare lambda would print as its class name).
+   */
+  static ConfigDef.Validator described(String validValues, ConfigDef.Validator check) {
+    return new ConfigDef.Validator() {
+      @Override
+      public void ensureValid(String name, Object value) {
+        check.ensureValid(name, value);
+      }
+
+      @Override
+      public String toString() {
+        return validValues;
       }
     };
+  }
+
+  static ConfigDef.Validator nonEmptyList() {
+    return described(
+        "one or more table URIs",
+        (name, value) -> {
+          if (value == null
+              || ((List<?>) value).stream().allMatch(v -> v.toString().trim().isEmpty())) {
+            throw new ConfigException(
+                name, value, "List at least one Delta table path, e.g. s3a://bucket/lake/orders");
+          }
+        });
   }
 
   /** A topic name in which {@code placeholder} stands for a name-safe word. */
   static ConfigDef.Validator topicTemplate(String placeholder) {
-    return (name, value) -> {
-      String template = value == null ? "" : value.toString();
-      String sample = template.replace(placeholder, "name");
-      if (sample.isEmpty() || sample.length() > 249 || !sample.matches("[a-zA-Z0-9._-]+")) {
-        throw new ConfigException(
-            name,
-            value,
-            "A topic template yields a valid topic name: letters, digits, '.', '_' and '-',"
-                + " with "
-                + placeholder
-                + " where the name goes");
-      }
-    };
+    return described(
+        "a topic name (letters, digits, '.', '_', '-') that may contain " + placeholder,
+        (name, value) -> {
+          String template = value == null ? "" : value.toString();
+          String sample = template.replace(placeholder, "name");
+          if (sample.isEmpty() || sample.length() > 249 || !sample.matches("[a-zA-Z0-9._-]+")) {
+            throw new ConfigException(
+                name,
+                value,
+                "A topic template yields a valid topic name: letters, digits, '.', '_' and '-',"
+                    + " with "
+                    + placeholder
+                    + " where the name goes");
+          }
+        });
   }
 
   static ConfigDef.Validator startMode() {
-    return (name, value) -> {
-      try {
-        StartMode.parse(String.valueOf(value));
-      } catch (IllegalArgumentException e) {
-        throw new ConfigException(name, value, "Use one of " + StartMode.allowed());
-      }
-    };
+    return described(
+        StartMode.allowed(),
+        (name, value) -> {
+          try {
+            StartMode.parse(String.valueOf(value));
+          } catch (IllegalArgumentException e) {
+            throw new ConfigException(name, value, "Use one of " + StartMode.allowed());
+          }
+        });
   }
 
   static ConfigDef.Validator nonNegativeOrNull() {
-    return (name, value) -> {
-      if (value != null && (Long) value < 0) {
-        throw new ConfigException(name, value, "Commit versions start at 0");
-      }
-    };
+    return described(
+        "[0,...] or unset",
+        (name, value) -> {
+          if (value != null && (Long) value < 0) {
+            throw new ConfigException(name, value, "Commit versions start at 0");
+          }
+        });
   }
 
   static ConfigDef.Validator timestamp() {
-    return (name, value) -> {
-      if (value != null && !value.toString().isBlank()) {
-        try {
-          parseTimestamp(value.toString());
-        } catch (DateTimeParseException e) {
-          throw new ConfigException(
-              name,
-              value,
-              "Use an ISO-8601 instant (2024-05-01T12:00:00Z), a UTC date-time"
-                  + " (2024-05-01T12:00:00), a UTC date (2024-05-01) or epoch milliseconds");
-        }
-      }
-    };
+    String forms =
+        "an ISO-8601 instant (2024-05-01T12:00:00Z), a UTC date-time (2024-05-01T12:00:00), a"
+            + " UTC date (2024-05-01) or epoch milliseconds";
+    return described(
+        forms,
+        (name, value) -> {
+          if (value != null && !value.toString().isBlank()) {
+            try {
+              parseTimestamp(value.toString());
+            } catch (DateTimeParseException e) {
+              throw new ConfigException(name, value, "Use " + forms);
+            }
+          }
+        });
   }
 
   static ConfigDef.Validator keyColumnsByTable() {
-    return (name, value) -> {
-      try {
-        parseKeyColumnsByTable(value == null ? "" : value.toString());
-      } catch (IllegalArgumentException e) {
-        throw new ConfigException(name, value, e.getMessage());
-      }
-    };
+    return described(
+        "table:col1,col2;table2:col",
+        (name, value) -> {
+          try {
+            parseKeyColumnsByTable(value == null ? "" : value.toString());
+          } catch (IllegalArgumentException e) {
+            throw new ConfigException(name, value, e.getMessage());
+          }
+        });
   }
 
   static Instant parseTimestamp(String value) {

@@ -26,6 +26,24 @@ class ConfigDocsTest {
   }
 
   @Test
+  void everyCheckedSettingListsItsValidValues() {
+    String docs = ConfigDocs.markdown(DeltaCdfSourceConfig.configDef());
+    assertThat(section(docs, "start.mode"))
+        .contains("- Valid values: snapshot, earliest, latest, version, timestamp");
+    assertThat(section(docs, "config.unknown.keys")).contains("- Valid values: fail, ignore");
+    assertThat(section(docs, "tombstones.on.delete")).contains("- Valid values: true, false");
+    assertThat(docs).doesNotContain("Lambda");
+  }
+
+  /** The part of the reference that documents {@code key}. */
+  private static String section(String docs, String key) {
+    int start = docs.indexOf("### `" + key + "`");
+    assertThat(start).as(key).isNotNegative();
+    int end = docs.indexOf("### ", start + 4);
+    return docs.substring(start, end < 0 ? docs.length() : end);
+  }
+
+  @Test
   void generatedReferenceIsCurrent() throws IOException {
     String generated = ConfigDocs.markdown(DeltaCdfSourceConfig.configDef());
     if (Boolean.getBoolean("docs.update")) {
