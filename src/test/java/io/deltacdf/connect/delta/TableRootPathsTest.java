@@ -38,7 +38,7 @@ class TableRootPathsTest {
     try (DeltaTable table = DeltaTable.open(path, Map.of())) {
       List<FeedReads.ReadRow> rows =
           FeedReads.readAll(table, ChangePosition.InVersion.start(1), 100);
-      assertThat(FeedReads.byVersion(rows, table.latestSchema()))
+      assertThat(FeedReads.byVersion(rows, table.schemaAt(table.latestVersion())))
           .isEqualTo(SparkOracle.changesByVersion(path, 1, 3));
       assertThat(rows).hasSize(3 + 4 + 1);
     }
