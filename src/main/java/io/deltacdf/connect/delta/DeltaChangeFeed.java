@@ -283,7 +283,8 @@ public final class DeltaChangeFeed implements AutoCloseable {
     } catch (DeltaFeedException e) {
       throw e;
     } catch (Exception e) {
-      throw KernelErrors.translate(context.table(), "version " + commit.version(), e);
+      throw KernelErrors.translate(
+          context.table(), "version " + commit.version(), log.commitFile(commit.version()), e);
     }
     planTimestamp = timestamps.next(commit, plan.inCommitTimestamp());
     if (plan.newSchema().isPresent()) {
@@ -317,7 +318,8 @@ public final class DeltaChangeFeed implements AutoCloseable {
     } catch (DeltaFeedException e) {
       throw e;
     } catch (Exception e) {
-      throw KernelErrors.translate(context.table(), "version " + version, e);
+      throw KernelErrors.translate(
+          context.table(), "version " + version, log.commitFile(version), e);
     }
   }
 

@@ -22,6 +22,8 @@ public final class DeltaFeedException extends RuntimeException {
     ACCESS_DENIED,
     /** The table uses a feature this connector or Delta Kernel cannot read. */
     UNSUPPORTED_TABLE,
+    /** A file of the table cannot be parsed (corrupt or truncated): retrying cannot help. */
+    CORRUPT_FILE,
     /** Storage failed in a way that may pass: retrying later can succeed. */
     TRANSIENT
   }

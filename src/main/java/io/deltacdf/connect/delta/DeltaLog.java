@@ -25,6 +25,11 @@ final class DeltaLog {
     this.logPath = context.tableRoot().replaceAll("/+$", "") + "/_delta_log";
   }
 
+  /** The full path of the commit file of {@code version}. */
+  String commitFile(long version) {
+    return FileNames.deltaFile(logPath, version);
+  }
+
   /** A commit file and the version it holds. */
   record Commit(long version, long modificationTime) {}
 

@@ -29,6 +29,8 @@ final class FileRowCursor implements Closeable {
   private final FeedContext context;
   private final long version;
   private final ChangeFile file;
+  /** The file's full path, as errors name it. */
+  private final String location;
   private final TableSchema schema;
   private final Object[] partitionValues;
   private final int[] dataOrdinal;
@@ -52,6 +54,7 @@ final class FileRowCursor implements Closeable {
     this.context = context;
     this.version = version;
     this.file = file;
+    this.location = TablePaths.resolve(context, version, file.path());
     this.schema = schema;
     this.partitionValues = PartitionValues.resolve(schema, file.partitionValues());
     StructType readSchema = schema.physicalDataSchema();
@@ -158,7 +161,7 @@ final class FileRowCursor implements Closeable {
       batch = batches.next().getData();
       return true;
     } catch (RuntimeException e) {
-      throw KernelErrors.translate(context.table(), version, file.path(), e);
+      throw KernelErrors.translate(context.table(), version, location, e);
     }
   }
 
@@ -216,15 +219,14 @@ final class FileRowCursor implements Closeable {
   }
 
   private CloseableIterator<FileReadResult> open(StructType readSchema) {
-    String absolute = TablePaths.resolve(context, version, file.path());
-    FileStatus status = FileStatus.of(absolute, Math.max(file.size(), 0), 0);
+    FileStatus status = FileStatus.of(location, Math.max(file.size(), 0), 0);
     try {
       return context
           .engine()
           .getParquetHandler()
           .readParquetFiles(Utils.singletonCloseableIterator(status), readSchema, Optional.empty());
     } catch (IOException | RuntimeException e) {
-      throw KernelErrors.translate(context.table(), version, file.path(), e);
+      throw KernelErrors.translate(context.table(), version, location, e);
     }
   }
 }

@@ -7,6 +7,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
+import java.util.Optional;
 
 /** Turns Kernel and storage failures into {@link DeltaFeedException}s a user can act on. */
 final class KernelErrors {
@@ -14,8 +15,8 @@ final class KernelErrors {
   private KernelErrors() {}
 
   /**
-   * Explains a failure while reading {@code file} (a data, cdc or deletion vector file) of a
-   * version.
+   * Explains a failure while reading {@code file} (the full path of a data, cdc or deletion
+   * vector file) of a version.
    */
   static DeltaFeedException translate(String table, long version, String file, Throwable error) {
     if (error instanceof DeltaFeedException feedError) {
@@ -36,11 +37,21 @@ final class KernelErrors {
               + " snapshot (DELETE its offsets with start.mode=snapshot)",
           error);
     }
-    return translate(table, "version " + version + " (" + file + ")", error);
+    return translate(table, "version " + version + " (" + file + ")", file, error);
   }
 
   /** Explains a failure while reading the table's log at the place {@code where}. */
   static DeltaFeedException translate(String table, String where, Throwable error) {
+    return translate(table, where, null, error);
+  }
+
+  /**
+   * Explains a failure while reading the table at the place {@code where}.
+   *
+   * @param file the full path of the file being read, or null when the caller does not know it
+   *     (Kernel read the log on its own): a corrupt file is then named as Kernel names it
+   */
+  static DeltaFeedException translate(String table, String where, String file, Throwable error) {
     if (error instanceof DeltaFeedException feedError) {
       return feedError;
     }
@@ -88,15 +99,49 @@ final class KernelErrors {
               + " and that they may list and read the table's folder",
           error);
     }
-    if (isTransient(error)) {
-      return new DeltaFeedException(
-          DeltaFeedException.Kind.TRANSIENT,
-          "Reading table " + table + " at " + where + " failed: " + error.getMessage(),
-          error);
+    // An unreachable store may also break a read half way: that must not pass for corruption.
+    if (ErrorShapes.isTransient(error)) {
+      return transientFailure(table, where, error);
+    }
+    if (ErrorShapes.isCorrupt(error)) {
+      return corruptFile(table, where, file, error);
+    }
+    if (isIoFailure(error)) {
+      return transientFailure(table, where, error);
     }
     return new DeltaFeedException(
         DeltaFeedException.Kind.UNSUPPORTED_TABLE,
         "Reading table " + table + " at " + where + " failed: " + error.getMessage(),
+        error);
+  }
+
+  private static DeltaFeedException transientFailure(String table, String where, Throwable error) {
+    return new DeltaFeedException(
+        DeltaFeedException.Kind.TRANSIENT,
+        "Reading table " + table + " at " + where + " failed: " + error.getMessage(),
+        error);
+  }
+
+  private static DeltaFeedException corruptFile(
+      String table, String where, String file, Throwable error) {
+    String named =
+        Optional.ofNullable(file)
+            .or(() -> ErrorShapes.fileNamed(error))
+            .map(path -> "file " + path)
+            .orElse("a file of its _delta_log folder (a commit .json or checkpoint .parquet)");
+    return new DeltaFeedException(
+        DeltaFeedException.Kind.CORRUPT_FILE,
+        "Table "
+            + table
+            + " at "
+            + where
+            + ": "
+            + named
+            + " cannot be parsed, it is corrupt or truncated ("
+            + rootMessage(error)
+            + "). Reading it again cannot help. Restore the file from a backup, or move the"
+            + " connector's offset past this version (PATCH /connectors/<name>/offsets), or"
+            + " restart it from a fresh snapshot (DELETE its offsets with start.mode=snapshot)",
         error);
   }
 
@@ -164,7 +209,8 @@ final class KernelErrors {
     return newline > 0 ? message.substring(0, newline) : message;
   }
 
-  private static boolean isTransient(Throwable error) {
+  /** Any other storage failure is retried: it may pass. A missing file does not come back. */
+  private static boolean isIoFailure(Throwable error) {
     for (Throwable t = error; t != null; t = t.getCause()) {
       if (t instanceof FileNotFoundException) {
         return false;

@@ -247,7 +247,11 @@ class ChangeFeedErrorsTest {
         Path.of(path, "_delta_log", "00000000000000000002.json"), "{\"add\": {\"path\": tru");
     DeltaFeedException error =
         failure(() -> readAll(DeltaTable.open(path, Map.of()), ChangePosition.InVersion.start(0)));
-    assertThat(error.getMessage()).contains(path).contains("version 2");
+    assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.CORRUPT_FILE);
+    assertThat(error.getMessage())
+        .contains(path)
+        .contains("version 2")
+        .contains(Path.of(path, "_delta_log", "00000000000000000002.json").toString());
   }
 
   @Test
@@ -258,10 +262,11 @@ class ChangeFeedErrorsTest {
     Files.writeString(dataFile, "not parquet at all");
     DeltaFeedException error =
         failure(() -> readAll(DeltaTable.open(path, Map.of()), ChangePosition.InVersion.start(0)));
+    assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.CORRUPT_FILE);
     assertThat(error.getMessage())
         .contains(path)
         .contains("version 1")
-        .contains(dataFile.getFileName().toString());
+        .contains(dataFile.toString());
   }
 
   @Test
