@@ -9,6 +9,7 @@ import io.deltacdf.connect.convert.HeartbeatRecords;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
+import io.deltacdf.connect.delta.StartSpec;
 import io.deltacdf.connect.offset.ChangeOffset;
 import io.deltacdf.connect.offset.TablePartition;
 import java.util.ArrayList;
@@ -102,8 +103,7 @@ public final class DeltaCdfSourceTask extends SourceTask {
     try {
       ChangePosition start;
       if (storedPosition != null) {
-        start = storedPosition;
-        log.info("Table {} resumes from its stored offset {}", table, start);
+        start = resumePosition(table, deltaTable, storedPosition);
       } else {
         start = deltaTable.resolveStart(StartSpecs.of(config));
         log.info(
@@ -130,6 +130,34 @@ public final class DeltaCdfSourceTask extends SourceTask {
       deltaTable.close();
       throw new ConnectException(Redaction.redact(e.getMessage(), config), e);
     }
+  }
+
+  /**
+   * Where a table with a stored offset resumes: the offset, once checked against the table (it
+   * may have been altered through the REST API). An offset whose history is gone follows
+   * on.history.missing, with a warning naming the offset before a re-snapshot; one after the
+   * table's latest version always fails.
+   */
+  private ChangePosition resumePosition(
+      String table, DeltaTable deltaTable, ChangePosition stored) {
+    String offset = ChangeOffset.toMap(stored).toString();
+    try {
+      deltaTable.checkStored(stored, offset);
+    } catch (DeltaFeedException e) {
+      if (e.kind() != DeltaFeedException.Kind.HISTORY_MISSING
+          || !config.resnapshotOnMissingHistory()) {
+        throw e;
+      }
+      ChangePosition snapshot = deltaTable.resolveStart(new StartSpec.Snapshot());
+      log.warn(
+          "{} on.history.missing=resnapshot: table {} starts over from a snapshot at {}",
+          Redaction.redact(e.getMessage(), config),
+          table,
+          snapshot);
+      return snapshot;
+    }
+    log.info("Table {} resumes from its stored offset {}", table, offset);
+    return stored;
   }
 
   @Override

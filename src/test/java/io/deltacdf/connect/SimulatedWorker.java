@@ -107,6 +107,11 @@ final class SimulatedWorker {
     commitAfterPoll = false;
   }
 
+  /** Replaces a table's stored offset, as PATCH /connectors/{name}/offsets does. */
+  void alterOffset(String table, Map<String, ?> offset) {
+    offsets.put(Map.of("table", table), new HashMap<>(offset));
+  }
+
   Map<String, Object> storedOffset(String table) {
     return offsets.get(Map.of("table", table));
   }

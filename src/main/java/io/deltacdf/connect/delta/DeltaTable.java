@@ -159,6 +159,72 @@ public final class DeltaTable implements AutoCloseable {
   }
 
   /**
+   * Checks a position Connect stored for this table, which an operator may have altered through
+   * the REST API, before a feed resumes there. A version after the latest + 1 (the next commit)
+   * fails as {@link DeltaFeedException.Kind#INVALID_START}, never as missing history, so that it
+   * is never answered with a re-snapshot; a version whose history was cleaned up fails as {@link
+   * DeltaFeedException.Kind#HISTORY_MISSING}. Both messages name the table and {@code offset}, the
+   * stored offset as the REST API shows it.
+   */
+  public void checkStored(ChangePosition stored, String offset) {
+    long latestVersion = latestVersion();
+    long version = stored.version();
+    boolean inSnapshot = stored instanceof ChangePosition.InSnapshot;
+    long newest = inSnapshot ? latestVersion : latestVersion + 1;
+    if (version > newest) {
+      throw new DeltaFeedException(
+          DeltaFeedException.Kind.INVALID_START,
+          "The stored offset "
+              + offset
+              + " of table "
+              + context.table()
+              + " is at version "
+              + version
+              + ", after "
+              + (inSnapshot
+                  ? "the table's latest version " + latestVersion
+                  : "the table's latest version " + latestVersion + " + 1 (its next commit)")
+              + ": the offset was altered beyond the table, or the path now holds another table."
+              + " Set an offset up to version "
+              + (latestVersion + 1)
+              + " (PATCH /connectors/<name>/offsets), or reset the offsets (DELETE) to start as"
+              + " start.mode says");
+    }
+    if (version > latestVersion || historyReaches(stored)) {
+      return;
+    }
+    throw new DeltaFeedException(
+        DeltaFeedException.Kind.HISTORY_MISSING,
+        "The stored offset "
+            + offset
+            + " of table "
+            + context.table()
+            + " is at version "
+            + version
+            + ", whose history is gone from the log (cleaned up after its retention period); the"
+            + " earliest version that can be read is "
+            + earliestReadable(latestVersion)
+            + ". Move the offset there or later (PATCH /connectors/<name>/offsets), or set"
+            + " on.history.missing=resnapshot to start over from a snapshot");
+  }
+
+  /** Whether the log still holds what a feed resuming at {@code position} reads first. */
+  private boolean historyReaches(ChangePosition position) {
+    if (position instanceof ChangePosition.InVersion) {
+      return !log.commitsFrom(position.version(), 1).isEmpty();
+    }
+    try {
+      TableAccess.snapshotAt(context, position.version());
+      return true;
+    } catch (DeltaFeedException e) {
+      if (e.kind() != DeltaFeedException.Kind.HISTORY_MISSING) {
+        throw e;
+      }
+      return false;
+    }
+  }
+
+  /**
    * Where a feed started with {@code start} begins, after checking that the change data feed can
    * be read from there.
    */

@@ -3,6 +3,9 @@ package io.deltacdf.connect.delta;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.exceptions.KernelException;
+import io.delta.kernel.exceptions.TableNotFoundException;
+import io.delta.kernel.exceptions.UnsupportedProtocolVersionException;
+import io.delta.kernel.exceptions.UnsupportedTableFeatureException;
 
 /** Loads snapshots and checks table-level preconditions, with errors that say what to do. */
 final class TableAccess {
@@ -17,14 +20,32 @@ final class TableAccess {
     }
   }
 
+  /**
+   * The snapshot of {@code version}. Kernel reports a cleaned-up history, a version that does not
+   * exist yet and other log problems alike as plain KernelExceptions: a version after the latest
+   * is told apart by looking at the latest, and unsupported features keep their own kind, so that
+   * only a history that is really gone counts as missing (and may lead to a re-snapshot).
+   */
   static Snapshot snapshotAt(FeedContext context, long version) {
     try {
       return TableManager.loadSnapshot(context.tableRoot()).atVersion(version).build(context.engine());
+    } catch (UnsupportedTableFeatureException
+        | UnsupportedProtocolVersionException
+        | TableNotFoundException e) {
+      throw KernelErrors.translate(context.table(), "version " + version, e);
     } catch (KernelException e) {
-      if (e instanceof io.delta.kernel.exceptions.TableNotFoundException) {
-        throw KernelErrors.translate(context.table(), "version " + version, e);
+      long latest = latestSnapshot(context).getVersion();
+      if (version > latest) {
+        throw new DeltaFeedException(
+            DeltaFeedException.Kind.INVALID_START,
+            "Table "
+                + context.table()
+                + " has no version "
+                + version
+                + ": its latest version is "
+                + latest,
+            e);
       }
-      // Kernel reports truncated history and missing delta files as plain KernelExceptions.
       throw new DeltaFeedException(
           DeltaFeedException.Kind.HISTORY_MISSING,
           "Table "

@@ -80,6 +80,24 @@ class DeltaCdfConnectorIT {
   }
 
   @Test
+  void tableWhosePathHasASpaceStreams() {
+    String path = table("my lake/spaced");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'ann'), (2, 'bob')", path);
+    deploy("spaced", config(path, "spaced.${table}"));
+    assertThat(read("spaced.spaced", 2))
+        .extracting(r -> TopicReader.header(r, "_change_type"))
+        .containsOnly("insert");
+
+    sql("UPDATE delta.`%s` SET name = 'bobby' WHERE id = 2", path);
+    sql("DELETE FROM delta.`%s` WHERE id = 1", path);
+    List<String> expected = ChangeDescriptions.ofSparkFeed(path, 1, "id", "name");
+    assertThat(expected).hasSize(2 + 2 + 1 + 1);
+    assertThat(ChangeDescriptions.ofRecords(read("spaced.spaced", expected.size()), "id", "name"))
+        .containsExactlyInAnyOrderElementsOf(expected);
+    cluster.rest().delete("spaced");
+  }
+
+  @Test
   void everyStartModeStartsWhereItSays() throws InterruptedException {
     String path = table("modes");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
