@@ -8,7 +8,6 @@ import io.deltacdf.connect.convert.RecordFormat;
 import io.deltacdf.connect.convert.RecordSettings;
 import io.deltacdf.connect.convert.TemporalPrecision;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -67,7 +66,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   private static final String GROUP_VALIDATION = "Validation";
 
   private static final List<String> ALL_CHANGE_TYPES =
-      Arrays.stream(ChangeType.values()).map(ChangeType::label).toList();
+      ChangeType.STANDARD.stream().map(ChangeType::label).toList();
 
   private static final ConfigDef CONFIG_DEF = buildConfigDef();
 
@@ -315,7 +314,9 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         "The change types that become records, e.g. insert,update_postimage,delete to drop"
             + " pre-images, or insert for an append-only stream. Filtered rows still advance the"
             + " stored position. With record.format=envelope, 'u' events need update_postimage,"
-            + " and their 'before' is filled only with update_preimage.",
+            + " and their 'before' is filled only with update_preimage. Rows whose _change_type"
+            + " is none of these four (some writers use other values) always pass in"
+            + " record.format=row, and fail the task in record.format=envelope.",
         GROUP_RECORDS,
         ++order,
         Width.LONG,

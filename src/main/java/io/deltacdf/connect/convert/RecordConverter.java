@@ -41,7 +41,7 @@ public final class RecordConverter {
       new EnumMap<>(ChangeType.class);
 
   static {
-    for (ChangeType type : ChangeType.values()) {
+    for (ChangeType type : ChangeType.STANDARD) {
       CHANGE_TYPE_HEADERS.put(type, header(CHANGE_TYPE_HEADER, Schema.STRING_SCHEMA, type.label()));
     }
   }
@@ -209,7 +209,9 @@ public final class RecordConverter {
   }
 
   private void rowRecords(ChangeRow row, SchemaMapping schemas, List<Pending> out) {
-    if (!settings.changeTypes().contains(row.type())) {
+    // change.types chooses among the standard types; rows of other types always pass, as they
+    // do in Spark's table_changes.
+    if (row.type() != ChangeType.CUSTOM && !settings.changeTypes().contains(row.type())) {
       return;
     }
     Struct value = schemas.row(row);
@@ -239,6 +241,13 @@ public final class RecordConverter {
           addTombstone(key, row, out);
         }
         break;
+      case CUSTOM:
+        throw new IllegalArgumentException(
+            "_change_type '"
+                + row.label()
+                + "' is not insert, update_preimage, update_postimage or delete, so"
+                + " record.format=envelope has no op for it; use record.format=row, which passes"
+                + " such rows through with their _change_type");
       default:
         if (settings.changeTypes().contains(ChangeType.UPDATE_POSTIMAGE)) {
           Struct image = schemas.row(row);
@@ -353,7 +362,10 @@ public final class RecordConverter {
               header(COMMIT_TIMESTAMP_HEADER, Schema.INT64_SCHEMA, change.commitTimestampMs()));
     }
     return new ConnectHeaders()
-        .add(CHANGE_TYPE_HEADERS.get(change.type()))
+        .add(
+            change.type() == ChangeType.CUSTOM
+                ? header(CHANGE_TYPE_HEADER, Schema.STRING_SCHEMA, change.label())
+                : CHANGE_TYPE_HEADERS.get(change.type()))
         .add(versionHeaders.forVersion())
         .add(versionHeaders.forTimestamp());
   }

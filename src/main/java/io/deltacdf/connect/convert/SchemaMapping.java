@@ -80,7 +80,7 @@ final class SchemaMapping {
       }
     }
     if (metadataFields) {
-      out.put(CHANGE_TYPE_FIELD, change.type().label());
+      out.put(CHANGE_TYPE_FIELD, change.label());
       out.put(COMMIT_VERSION_FIELD, change.version());
       out.put(COMMIT_TIMESTAMP_FIELD, new java.util.Date(change.commitTimestampMs()));
     }

@@ -413,7 +413,8 @@ public final class DeltaChangeFeed implements AutoCloseable {
     if (!lastInFile) {
       position = after;
     }
-    return new ChangeRow(cursor.type(), version, timestamp, cursor.values(), after);
+    return new ChangeRow(
+        cursor.type(), cursor.label(), version, timestamp, cursor.values(), after);
   }
 
   /** Moves past the file the cursor reads. */

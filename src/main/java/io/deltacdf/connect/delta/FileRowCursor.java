@@ -1,5 +1,6 @@
 package io.deltacdf.connect.delta;
 
+import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.ChangeType;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
@@ -44,8 +45,11 @@ final class FileRowCursor implements Closeable {
   private int rowInBatch;
   private boolean prefetched;
   private ChangeType pendingType;
+  /** The {@code _change_type} value of a cdc file's row. */
+  private String pendingLabel;
 
   private ChangeType type;
+  private String label;
   private Object[] values;
   private long physicalRow;
 
@@ -95,6 +99,7 @@ final class FileRowCursor implements Closeable {
     }
     prefetched = false;
     type = pendingType;
+    label = type == ChangeType.CUSTOM ? pendingLabel : type.label();
     physicalRow = batchStartRow + rowInBatch;
     values = readValues(rowInBatch);
     rowInBatch++;
@@ -102,6 +107,11 @@ final class FileRowCursor implements Closeable {
 
   ChangeType type() {
     return type;
+  }
+
+  /** The current row's {@code _change_type} value (see {@link ChangeRow#label()}). */
+  String label() {
+    return label;
   }
 
   Object[] values() {
@@ -169,8 +179,9 @@ final class FileRowCursor implements Closeable {
   private ChangeType changeTypeOf(long row, int rowInBatch) {
     switch (file.kind()) {
       case CDC:
-        return ChangeType.fromLabel(
-            batch.getColumnVector(changeTypeOrdinal).getString(rowInBatch));
+        // Kept as written: a value other than the standard ones passes through as it is.
+        pendingLabel = batch.getColumnVector(changeTypeOrdinal).getString(rowInBatch);
+        return ChangeType.ofValue(pendingLabel);
       case ADDED:
         return isDeleted(addDeleted, row) ? null : ChangeType.INSERT;
       case REMOVED:
