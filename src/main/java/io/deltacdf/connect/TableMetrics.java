@@ -6,6 +6,8 @@ import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FeedProgress;
 import java.lang.management.ManagementFactory;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.management.JMException;
 import javax.management.MBeanServer;
@@ -21,6 +23,12 @@ import org.slf4j.LoggerFactory;
 final class TableMetrics implements TableMetricsMBean, AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(TableMetrics.class);
+
+  /**
+   * The instance registered under each name. A task that replaces a zombie (one that did not
+   * stop in time) takes over the name; the zombie's late close must then leave it alone.
+   */
+  private static final Map<ObjectName, TableMetrics> registered = new HashMap<>();
 
   private final ObjectName name;
   private volatile long lastVersion = -1;
@@ -146,23 +154,32 @@ final class TableMetrics implements TableMetricsMBean, AutoCloseable {
 
   private void register() {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-    try {
-      if (server.isRegistered(name)) {
-        // A previous task instance of this connector did not stop cleanly.
-        server.unregisterMBean(name);
+    synchronized (registered) {
+      try {
+        if (server.isRegistered(name)) {
+          // A previous task instance of this connector did not stop cleanly.
+          server.unregisterMBean(name);
+        }
+        server.registerMBean(this, name);
+        registered.put(name, this);
+      } catch (JMException e) {
+        log.warn("Could not register metrics {}: {}", name, e.getMessage());
       }
-      server.registerMBean(this, name);
-    } catch (JMException e) {
-      log.warn("Could not register metrics {}: {}", name, e.getMessage());
     }
   }
 
+  /** Unregisters these metrics, unless another instance has taken their name since. */
   @Override
   public void close() {
-    try {
-      ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
-    } catch (JMException e) {
-      log.debug("Metrics {} were not registered: {}", name, e.getMessage());
+    synchronized (registered) {
+      if (!registered.remove(name, this)) {
+        return;
+      }
+      try {
+        ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+      } catch (JMException e) {
+        log.debug("Metrics {} were not registered: {}", name, e.getMessage());
+      }
     }
   }
 }
