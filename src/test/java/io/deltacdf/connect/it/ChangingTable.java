@@ -4,6 +4,7 @@ import static io.deltacdf.connect.testing.SparkHarness.spark;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -24,7 +25,7 @@ import org.apache.spark.sql.Row;
  * (same change type, version and values): the feed is a set, which makes "lost" and
  * "duplicated" unambiguous.
  */
-final class ChangingTable implements AutoCloseable {
+public final class ChangingTable implements AutoCloseable {
 
   private static final int PARTS = 4;
 
@@ -41,7 +42,7 @@ final class ChangingTable implements AutoCloseable {
   private int sinceLarge;
 
   /** Creates the table (version 0, no rows). {@code largeRows}: rows of a large version. */
-  ChangingTable(String path, long seed, int largeRows) {
+  public ChangingTable(String path, long seed, int largeRows) {
     this.path = path;
     this.random = new Random(seed);
     this.largeRows = largeRows;
@@ -50,12 +51,12 @@ final class ChangingTable implements AutoCloseable {
         + " 'delta.enableDeletionVectors'='true')", path);
   }
 
-  String path() {
+  public String path() {
     return path;
   }
 
   /** Writes {@code count} changes synchronously (e.g. some history before the connector). */
-  void write(int count) {
+  public void write(int count) {
     for (int i = 0; i < count; i++) {
       writeOne();
     }
@@ -152,9 +153,40 @@ final class ChangingTable implements AutoCloseable {
         .option("startingVersion", 0)
         .load(path)
         .collectAsList();
-    return Tombstones.expected(rows, row -> describe(
-          row.getAs("_change_type"), row.<Long>getAs("_commit_version"), row.<Long>getAs("id"),
-          row.<Integer>getAs("part"), row.<Long>getAs("amount"), row.getAs("note")));
+    return Tombstones.expected(rows, this::describeChange);
+  }
+
+  private String describeChange(Row row) {
+    return describe(row.getAs("_change_type"), row.<Long>getAs("_commit_version"),
+        row.<Long>getAs("id"), row.<Integer>getAs("part"), row.<Long>getAs("amount"),
+        row.getAs("note"));
+  }
+
+  /** The newest commit version of the table. */
+  public long latestVersion() {
+    return spark().sql(String.format("DESCRIBE HISTORY delta.`%s` LIMIT 1", path))
+        .first().<Long>getAs("version");
+  }
+
+  /**
+   * What a connector starting with a snapshot at {@code version} delivers, described as {@link
+   * #describe(ConsumerRecord)}: every row of that version as an insert stamped with it, then
+   * Spark's change feed of the later versions with the tombstone after each delete.
+   */
+  public List<String> sparkSnapshotThenChanges(long version) {
+    List<String> expected = new ArrayList<>();
+    spark().read().format("delta").option("versionAsOf", version).load(path).collectAsList()
+        .forEach(row -> expected.add(describe("insert", version, row.<Long>getAs("id"),
+            row.<Integer>getAs("part"), row.<Long>getAs("amount"), row.getAs("note"))));
+    if (latestVersion() > version) {
+      List<Row> changes = spark().read().format("delta")
+          .option("readChangeFeed", "true")
+          .option("startingVersion", version + 1)
+          .load(path)
+          .collectAsList();
+      expected.addAll(Tombstones.expected(changes, this::describeChange));
+    }
+    return expected;
   }
 
   /** A record of the topic (JsonConverter with schemas, Connect headers), described. */

@@ -148,16 +148,7 @@ class ExactlyOnceIT {
     List<ConsumerRecord<byte[], byte[]>> committed =
         TopicReader.readAll(cluster.bootstrapServers(), topic, records, WAIT, true);
     assertThat(committed).as("records on %s", topic).hasSize(records);
-    List<java.util.Set<Long>> transactions = new java.util.ArrayList<>();
-    long previousOffset = -2;
-    for (ConsumerRecord<byte[], byte[]> record : committed) {
-      if (record.offset() != previousOffset + 1) {
-        transactions.add(new java.util.TreeSet<>());
-      }
-      transactions.get(transactions.size() - 1)
-          .add(TopicReader.longHeader(record, "_commit_version"));
-      previousOffset = record.offset();
-    }
+    List<java.util.Set<Long>> transactions = TopicReader.commitVersionsPerTransaction(committed);
     System.out.printf("%s: versions per transaction %s%n", topic, transactions);
     assertThat(transactions).as("versions of each transaction on %s", topic)
         .allSatisfy(versions -> assertThat(versions).hasSize(1));

@@ -22,22 +22,22 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * {@link #orderProblems} lists every place where the topic departs from that shape, or where a
  * first delivery goes back to an older commit version.
  */
-final class FeedCheck {
+public final class FeedCheck {
 
-  final int expected;
-  final int total;
-  final int distinct;
-  final int lost;
-  final int duplicated;
-  final int unexpected;
-  final int replays;
+  public final int expected;
+  public final int total;
+  public final int distinct;
+  public final int lost;
+  public final int duplicated;
+  public final int unexpected;
+  public final int replays;
   final List<String> lostSamples = new ArrayList<>();
   final List<String> unexpectedSamples = new ArrayList<>();
   final List<String> orderProblems = new ArrayList<>();
 
   private static final int SAMPLES = 10;
 
-  FeedCheck(List<String> expectedFeed, List<ConsumerRecord<byte[], byte[]>> records) {
+  public FeedCheck(List<String> expectedFeed, List<ConsumerRecord<byte[], byte[]>> records) {
     Map<String, Integer> want = counts(expectedFeed);
     if (want.size() != expectedFeed.size()) {
       throw new IllegalStateException("The expected feed has repeated changes; the check needs a set");
@@ -143,7 +143,7 @@ final class FeedCheck {
     }
   }
 
-  String summary() {
+  public String summary() {
     return String.format("expected=%d total=%d distinct=%d lost=%d duplicated=%d unexpected=%d"
         + " replays=%d%s%s%s", expected, total, distinct, lost, duplicated, unexpected, replays,
         lostSamples.isEmpty() ? "" : "\n  lost e.g. " + String.join("\n    ", lostSamples),

@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -140,6 +142,26 @@ public final class TopicReader {
     return header == null || header.value() == null
         ? null
         : new String(header.value(), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The {@code _commit_version}s of each transaction among records read with read_committed, in
+   * order: a commit marker takes an offset, so a gap between two records of a partition ends a
+   * transaction. Records written without transactions make one group.
+   */
+  public static List<Set<Long>> commitVersionsPerTransaction(
+      List<ConsumerRecord<byte[], byte[]>> records) {
+    List<Set<Long>> transactions = new ArrayList<>();
+    ConsumerRecord<byte[], byte[]> previous = null;
+    for (ConsumerRecord<byte[], byte[]> record : records) {
+      if (previous == null || record.partition() != previous.partition()
+          || record.offset() != previous.offset() + 1) {
+        transactions.add(new TreeSet<>());
+      }
+      transactions.get(transactions.size() - 1).add(longHeader(record, "_commit_version"));
+      previous = record;
+    }
+    return transactions;
   }
 
   /** A numeric header, which must be present. */

@@ -30,7 +30,9 @@ import org.apache.kafka.common.Uuid;
 
 /**
  * A KRaft broker and a distributed Connect worker, each in its own JVM, run from the jars of a
- * plain Kafka 4.4.0 installation ({@code kafka-runtime/pom.xml}) — what a user runs.
+ * plain Kafka installation ({@code kafka-runtime/pom.xml}) — what a user runs. The broker is
+ * Kafka 4.4.0; the worker is 4.4.0 too unless a {@link WorkerRuntime} names another version or
+ * JDK.
  *
  * <p>The worker's classpath holds Kafka only: it loads the connector from the packaged plugin
  * folder {@code connector/} through {@code plugin.path}, with plugin isolation. A runtime jar
@@ -38,8 +40,9 @@ import org.apache.kafka.common.Uuid;
  * the connector from the test classpath, next to Spark) would pass.
  *
  * <p>The kafka-runtime classpath is resolved with {@code mvn} once and cached in {@code
- * target/kafka-runtime.classpath}; ports are chosen free at start; logs and data go to a fresh
- * folder under {@code target/external-kafka/}.
+ * target/kafka-runtime.classpath}, another worker version's in {@code
+ * target/kafka-runtime-worker-<version>.classpath}; ports are chosen free at start; logs and data
+ * go to a fresh folder under {@code target/external-kafka/}.
  */
 public final class ExternalKafka implements AutoCloseable {
 
@@ -54,14 +57,21 @@ public final class ExternalKafka implements AutoCloseable {
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
+  private final Path repo;
   private final Path workDir;
   private final List<Process> processes = new ArrayList<>();
   private final Thread reaper = new Thread(this::killAll, "external-kafka-reaper");
   private String bootstrapServers;
   private URI connectUrl;
   private int restPort;
+  private WorkerLaunch workerLaunch;
 
-  private ExternalKafka(Path workDir) {
+  /** How the worker was started, so that {@link #restartWorker()} starts it alike. */
+  private record WorkerLaunch(
+      WorkerRuntime runtime, String classpath, List<String> jvm, Path config) {}
+
+  private ExternalKafka(Path repo, Path workDir) {
+    this.repo = repo;
     this.workDir = workDir;
     Runtime.getRuntime().addShutdownHook(reaper);
   }
@@ -86,9 +96,24 @@ public final class ExternalKafka implements AutoCloseable {
    */
   public static ExternalKafka start(
       Map<String, String> workerOverrides, List<String> brokerJvm, List<String> workerJvm) {
+    return start(WorkerRuntime.defaults(), workerOverrides, brokerJvm, workerJvm);
+  }
+
+  /**
+   * As {@link #start(Map)}, with a worker of another Kafka version or on another JDK against the
+   * same Kafka 4.4.0 broker.
+   */
+  public static ExternalKafka start(WorkerRuntime worker, Map<String, String> workerOverrides) {
+    return start(worker, workerOverrides, JVM_OPTIONS, JVM_OPTIONS);
+  }
+
+  private static ExternalKafka start(WorkerRuntime worker, Map<String, String> workerOverrides,
+      List<String> brokerJvm, List<String> workerJvm) {
     Path repo = repoRoot();
     Path pluginDir = requirePluginDir(repo);
     String classpath = kafkaRuntimeClasspath(repo);
+    String workerClasspath =
+        worker.sharesBrokerJars() ? classpath : workerClasspath(repo, worker);
     Path workDir;
     try {
       Path parent = Files.createDirectories(repo.resolve("target/external-kafka"));
@@ -96,10 +121,10 @@ public final class ExternalKafka implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    ExternalKafka kafka = new ExternalKafka(workDir);
+    ExternalKafka kafka = new ExternalKafka(repo, workDir);
     try {
-      kafka.startBroker(repo, classpath, brokerJvm);
-      kafka.startWorker(repo, classpath, pluginDir, workerOverrides, workerJvm);
+      kafka.startBroker(classpath, brokerJvm);
+      kafka.startWorker(worker, workerClasspath, pluginDir, workerOverrides, workerJvm);
       return kafka;
     } catch (RuntimeException | Error e) {
       kafka.close();
@@ -148,12 +173,21 @@ public final class ExternalKafka implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops the worker gracefully (SIGTERM, as a rolling restart does) and starts it again with the
+   * same runtime and properties; returns once it is healthy again.
+   */
+  public void restartWorker() {
+    stop(processes.remove(processes.size() - 1));
+    launchWorker();
+  }
+
   /** The worker JVM's process id, e.g. to read its peak RSS from /proc. */
   public long workerPid() {
     return processes.get(processes.size() - 1).pid();
   }
 
-  private void startBroker(Path repo, String classpath, List<String> jvm) {
+  private void startBroker(String classpath, List<String> jvm) {
     int[] ports = freePorts(3);
     int brokerPort = ports[0];
     int controllerPort = ports[1];
@@ -164,7 +198,7 @@ public final class ExternalKafka implements AutoCloseable {
     Path config = write(workDir.resolve("server.properties"), props);
 
     Path formatLog = workDir.resolve("format.log");
-    Process format = java(repo, classpath, JVM_OPTIONS, formatLog,
+    Process format = java(brokerJava(), classpath, JVM_OPTIONS, formatLog,
         "kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(),
         "-c", config.toString());
     try {
@@ -183,7 +217,8 @@ public final class ExternalKafka implements AutoCloseable {
           + format.exitValue() + ")\n" + tail(formatLog));
     }
 
-    Process broker = java(repo, classpath, jvm, brokerLog(), "kafka.Kafka", config.toString());
+    Process broker =
+        java(brokerJava(), classpath, jvm, brokerLog(), "kafka.Kafka", config.toString());
     processes.add(broker);
     bootstrapServers = "localhost:" + brokerPort;
     awaitBroker(broker);
@@ -217,9 +252,12 @@ public final class ExternalKafka implements AutoCloseable {
     }
   }
 
-  private void startWorker(
-      Path repo, String classpath, Path pluginDir, Map<String, String> overrides,
-      List<String> jvm) {
+  private static Path brokerJava() {
+    return WorkerRuntime.defaults().javaExecutable();
+  }
+
+  private void startWorker(WorkerRuntime runtime, String classpath, Path pluginDir,
+      Map<String, String> overrides, List<String> jvm) {
     Map<String, String> props = new LinkedHashMap<>();
     props.put("bootstrap.servers", bootstrapServers);
     props.put("group.id", "external-connect");
@@ -241,11 +279,16 @@ public final class ExternalKafka implements AutoCloseable {
     props.put("scheduled.rebalance.max.delay.ms", "0");
     props.putAll(overrides);
     Path config = write(workDir.resolve("worker.properties"), props);
-
-    Process worker = java(repo, classpath, jvm, workerLog(),
-        "org.apache.kafka.connect.cli.ConnectDistributed", config.toString());
-    processes.add(worker);
+    workerLaunch = new WorkerLaunch(runtime, classpath, jvm, config);
     connectUrl = URI.create("http://localhost:" + restPort + "/");
+    launchWorker();
+  }
+
+  private void launchWorker() {
+    Process worker = java(workerLaunch.runtime().javaExecutable(), workerLaunch.classpath(),
+        workerLaunch.jvm(), workerLog(), "org.apache.kafka.connect.cli.ConnectDistributed",
+        workerLaunch.config().toString());
+    processes.add(worker);
     awaitHealthy(worker);
   }
 
@@ -273,13 +316,15 @@ public final class ExternalKafka implements AutoCloseable {
     }
   }
 
-  private Process java(Path repo, String classpath, List<String> jvm, Path log, String mainClass,
+  private Process java(Path java, String classpath, List<String> jvm, Path log, String mainClass,
       String... args) {
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(java.toString());
     command.addAll(jvm);
     command.add("-Dlog4j2.configurationFile="
         + repo.resolve("kafka-runtime/log4j2.xml").toUri());
+    // Read by a Kafka 3.x worker only (log4j 1); log4j2 ignores it.
+    command.add("-Dlog4j.configuration=" + repo.resolve("kafka-runtime/log4j.properties").toUri());
     command.add("-cp");
     command.add(classpath);
     command.add(mainClass);
@@ -353,13 +398,24 @@ public final class ExternalKafka implements AutoCloseable {
    * The Kafka runtime's classpath, resolved by Maven from kafka-runtime/pom.xml once and cached
    * in target/kafka-runtime.classpath (re-resolved when that pom is newer than the cache).
    */
-  static synchronized String kafkaRuntimeClasspath(Path repo) {
+  static String kafkaRuntimeClasspath(Path repo) {
+    return cachedClasspath(repo, "kafka-runtime.classpath", List.of());
+  }
+
+  /** The jars of a worker of another Kafka version, without the broker (-Dworker.only). */
+  private static String workerClasspath(Path repo, WorkerRuntime worker) {
+    return cachedClasspath(repo, "kafka-runtime-worker-" + worker.kafkaVersion() + ".classpath",
+        worker.mavenProperties());
+  }
+
+  private static synchronized String cachedClasspath(
+      Path repo, String cacheName, List<String> mavenProperties) {
     Path pom = repo.resolve("kafka-runtime/pom.xml");
-    Path cache = repo.resolve("target/kafka-runtime.classpath");
+    Path cache = repo.resolve("target").resolve(cacheName);
     try {
       if (!Files.isRegularFile(cache)
           || Files.getLastModifiedTime(cache).compareTo(Files.getLastModifiedTime(pom)) < 0) {
-        resolveClasspath(repo, pom, cache);
+        resolveClasspath(repo, pom, cache, mavenProperties);
       }
       String classpath = Files.readString(cache, StandardCharsets.UTF_8).trim();
       requireKafkaOnly(repo, classpath);
@@ -369,12 +425,15 @@ public final class ExternalKafka implements AutoCloseable {
     }
   }
 
-  private static void resolveClasspath(Path repo, Path pom, Path cache) throws IOException {
+  private static void resolveClasspath(
+      Path repo, Path pom, Path cache, List<String> mavenProperties) throws IOException {
     Files.createDirectories(cache.getParent());
     Path partial = Files.createTempFile(cache.getParent(), "kafka-runtime", ".classpath.tmp");
-    Path log = cache.resolveSibling("kafka-runtime.classpath.log");
-    Process mvn = new ProcessBuilder(mavenCommand(), "-q", "-B", "-f", pom.toString(),
-            "dependency:build-classpath", "-Dmdep.outputFile=" + partial)
+    Path log = cache.resolveSibling(cache.getFileName() + ".log");
+    List<String> command = new ArrayList<>(List.of(mavenCommand(), "-q", "-B", "-f",
+        pom.toString(), "dependency:build-classpath", "-Dmdep.outputFile=" + partial));
+    command.addAll(mavenProperties);
+    Process mvn = new ProcessBuilder(command)
         .directory(repo.toFile())
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())
@@ -382,8 +441,8 @@ public final class ExternalKafka implements AutoCloseable {
     try {
       if (!mvn.waitFor(10, TimeUnit.MINUTES) || mvn.exitValue() != 0) {
         mvn.destroyForcibly();
-        throw new IllegalStateException("Resolving the Kafka runtime with Maven failed\n"
-            + tail(log));
+        throw new IllegalStateException("Resolving the Kafka runtime with Maven failed ("
+            + String.join(" ", command) + ")\n" + tail(log));
       }
     } catch (InterruptedException e) {
       mvn.destroyForcibly();
