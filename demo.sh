@@ -55,12 +55,19 @@ Options:
                         demo table at $DEMO_TABLE (it is not modified; the topic is its folder name)
   --key-columns COLS    key columns for --table (default: id, as in local-table.json; '' = no key)
   --no-build            skip 'mvn -q -DskipTests package' (./connector and target/ must exist)
-  --timeout SECONDS     stop everything and exit after SECONDS (counted from the start); exits
-                        non-zero unless the demo's records all arrived (for tests and CI)
+  --timeout SECONDS     stop everything and exit as soon as the demo's records all arrived, or
+                        after SECONDS (counted from the start), then non-zero unless they had
+                        (for tests and CI); with --table it runs the whole SECONDS
   -h, --help            this help
 
 Ports (environment): BROKER_PORT=$BROKER_PORT CONTROLLER_PORT=$CONTROLLER_PORT CONNECT_PORT=$CONNECT_PORT
 EOF
+}
+
+# Maven without terminal escape codes: -B and style.color=never turn colours off, and
+# jansi.noreset stops the reset codes Maven 3.8's console library prints around every run.
+maven() {
+  MAVEN_OPTS="${MAVEN_OPTS:-} -Djansi.noreset=true" mvn -B -Dstyle.color=never "$@"
 }
 
 log() {
@@ -79,7 +86,7 @@ kafka_classpath() {
   if stale "$KAFKA_CP_FILE" kafka-runtime/pom.xml; then
     log "Resolving the Kafka 4.4.0 runtime (kafka-runtime/pom.xml)"
     mkdir -p target
-    mvn -q -B -f kafka-runtime/pom.xml dependency:build-classpath \
+    maven -q -f kafka-runtime/pom.xml dependency:build-classpath \
       -Dmdep.outputFile="$KAFKA_CP_FILE.tmp" >&2
     mv "$KAFKA_CP_FILE.tmp" "$KAFKA_CP_FILE"
   fi
@@ -92,7 +99,7 @@ demo_table_classpath() {
   if stale "$DEMO_CP_FILE" pom.xml; then
     log "Resolving the test classpath (Spark + Delta, to write the demo table)"
     mkdir -p target
-    mvn -q -B dependency:build-classpath -Dmdep.includeScope=test \
+    maven -q dependency:build-classpath -Dmdep.includeScope=test \
       -Dmdep.outputFile="$DEMO_CP_FILE.tmp" >&2
     mv "$DEMO_CP_FILE.tmp" "$DEMO_CP_FILE"
   fi
@@ -241,7 +248,7 @@ time_left() { [ "$TIMEOUT" -eq 0 ] || [ "$SECONDS" -lt "$TIMEOUT" ]; }
 # ---------------------------------------------------------------- build
 if $BUILD; then
   log "Building the connector plugin folder ./connector (mvn -q -DskipTests package)"
-  mvn -q -B -DskipTests package >&2
+  maven -q -DskipTests package >&2
 fi
 ls connector/lib/kafka-connect-delta-cdf-*.jar >/dev/null 2>&1 \
   || die "no plugin in ./connector: run without --no-build (or mvn -DskipTests package)"
@@ -418,6 +425,12 @@ while :; do
     MUTATE_PID=""
     log "$(tail -n 1 "$WORK/table-mutate.log")"
     [ "$TIMEOUT" -eq 0 ] && log "Streaming; './demo.sh table mutate $TABLE' changes it again. Ctrl-C stops."
+  fi
+  if [ "$TIMEOUT" -gt 0 ] && $OWN_TABLE && $MUTATED && [ -z "$MUTATE_PID" ] \
+     && [ "$(record_count)" -ge "$DEMO_RECORDS" ]; then
+    sleep 1
+    log "All $DEMO_RECORDS demo records arrived after ${SECONDS}s; stopping early (--timeout ${TIMEOUT}s not needed)"
+    exit 0
   fi
   if ! time_left; then
     count=$(record_count)
