@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DemoScriptIT {
 
-  private static final int TIMEOUT_SECONDS = 420;
+  private static final int TIMEOUT_SECONDS = 900;
 
   @TempDir Path work;
 

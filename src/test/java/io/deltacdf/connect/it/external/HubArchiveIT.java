@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
 class HubArchiveIT {
 
   /** groupId:artifactId:version as THIRD-PARTY.txt names each bundled artifact. */
-  private static final Pattern COORDINATES = Pattern.compile("\\(([\\w.-]+):([\\w.-]+):([\\w.-]+) ");
+  private static final Pattern COORDINATES =
+      Pattern.compile("\\(([\\w.-]+):([\\w.-]+):([\\w.-]+) ");
 
   private static ZipFile archive;
   private static String base;
