@@ -125,6 +125,16 @@ final class ErrorShapes {
     return false;
   }
 
+  /** Whether the failure is JSON that does not parse (a commit file, not a Parquet file). */
+  static boolean isUnparsableJson(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof JsonProcessingException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The file a failure names, when Kernel's engine wrote it into a message of the chain. */
   static Optional<String> fileNamed(Throwable error) {
     for (Throwable t = error; t != null; t = t.getCause()) {

@@ -1,12 +1,16 @@
 package io.deltacdf.connect.delta;
 
+import io.delta.kernel.Snapshot;
 import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.exceptions.UnsupportedProtocolVersionException;
 import io.delta.kernel.exceptions.UnsupportedTableFeatureException;
+import io.delta.kernel.internal.SnapshotImpl;
+import io.delta.kernel.utils.FileStatus;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
+import java.util.List;
 import java.util.Optional;
 
 /** Turns Kernel and storage failures into {@link DeltaFeedException}s a user can act on. */
@@ -43,6 +47,31 @@ final class KernelErrors {
   /** Explains a failure while reading the table's log at the place {@code where}. */
   static DeltaFeedException translate(String table, String where, Throwable error) {
     return translate(table, where, null, error);
+  }
+
+  /**
+   * Explains a failure while Kernel replays the log of {@code snapshot}. Kernel does not always
+   * say which file it was reading: a Parquet file that does not decode can then only be the
+   * snapshot's checkpoint.
+   */
+  static DeltaFeedException translateReplay(
+      String table, String where, Snapshot snapshot, Throwable error) {
+    String checkpoint = null;
+    if (ErrorShapes.fileNamed(error).isEmpty()
+        && !ErrorShapes.isUnparsableJson(error)
+        && snapshot instanceof SnapshotImpl replayed) {
+      List<String> parts = checkpointFiles(replayed);
+      checkpoint = parts.isEmpty() ? null : String.join(" or ", parts);
+    }
+    return translate(table, where, checkpoint, error);
+  }
+
+  private static List<String> checkpointFiles(SnapshotImpl snapshot) {
+    try {
+      return snapshot.getLogSegment().getCheckpoints().stream().map(FileStatus::getPath).toList();
+    } catch (RuntimeException e) {
+      return List.of(); // the log segment is listed already; naming the file must not hide why
+    }
   }
 
   /**

@@ -87,8 +87,8 @@ final class SnapshotFiles {
         }
       }
     } catch (IOException | RuntimeException e) {
-      throw KernelErrors.translate(
-          context.table(), "the snapshot of version " + snapshot.getVersion(), e);
+      throw KernelErrors.translateReplay(
+          context.table(), "the snapshot of version " + snapshot.getVersion(), snapshot, e);
     }
     List<ChangeFile> files = new ArrayList<>(smallest.values());
     String following = null;

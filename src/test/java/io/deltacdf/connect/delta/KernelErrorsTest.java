@@ -65,7 +65,8 @@ class KernelErrorsTest {
 
   @Test
   void aCommitFileCutOffInTheMiddleOfALineIsCorrupt() throws IOException {
-    Path commit = write("00000000000000000008.json", "{\"commitInfo\":{\"timestamp\":1}}\n{\"add\":{");
+    Path commit =
+        write("00000000000000000008.json", "{\"commitInfo\":{\"timestamp\":1}}\n{\"add\":{");
 
     DeltaFeedException error = KernelErrors.translate(TABLE, "version 8", readJson(commit));
 
@@ -184,7 +185,8 @@ class KernelErrorsTest {
   private RuntimeException readJson(Path file) {
     return assertThrows(RuntimeException.class, () -> {
       try (CloseableIterator<?> batches =
-          engine.getJsonHandler().readJsonFiles(files(file, Files.size(file)), ADD, Optional.empty())) {
+          engine.getJsonHandler()
+              .readJsonFiles(files(file, Files.size(file)), ADD, Optional.empty())) {
         while (batches.hasNext()) {
           batches.next();
         }
@@ -195,7 +197,8 @@ class KernelErrorsTest {
   private RuntimeException readParquet(Path file, long sizeInLog) {
     return assertThrows(RuntimeException.class, () -> {
       try (CloseableIterator<?> batches =
-          engine.getParquetHandler().readParquetFiles(files(file, sizeInLog), ADD, Optional.empty())) {
+          engine.getParquetHandler()
+              .readParquetFiles(files(file, sizeInLog), ADD, Optional.empty())) {
         while (batches.hasNext()) {
           batches.next();
         }

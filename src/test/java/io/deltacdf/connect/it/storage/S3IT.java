@@ -22,8 +22,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -32,6 +34,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.assertj.core.api.SoftAssertions;
@@ -56,6 +59,11 @@ class S3IT {
   private static final String PLUGIN = "DeltaCdfSourceConnector";
   /** The longest a validate that fails on storage may take. */
   private static final Duration VALIDATE_BOUND = Duration.ofSeconds(30);
+  /** S3A retries bounded (one retry, no SDK retries): reads fail within seconds in an outage. */
+  private static final Map<String, String> BOUNDED_RETRIES = Map.of(
+      "hadoop.fs.s3a.retry.limit", "1",
+      "hadoop.fs.s3a.retry.interval", "200ms",
+      "hadoop.fs.s3a.attempts.maximum", "0");
 
   @TempDir static Path dir;
   private static S3Mock s3;
@@ -127,10 +135,59 @@ class S3IT {
    */
   @Test
   void everyChangeArrivesAfterAnOutageWithBoundedStoreRetries() throws Exception {
-    outage("orders_bounded", Map.of(
-        "hadoop.fs.s3a.retry.limit", "1",
-        "hadoop.fs.s3a.retry.interval", "200ms",
-        "hadoop.fs.s3a.attempts.maximum", "0"));
+    outage("orders_bounded", BOUNDED_RETRIES);
+  }
+
+  /**
+   * S3Mock is down while the task restarts, as in a worker restart or rebalance during a storage
+   * blip: the task stays RUNNING and backs off while it cannot open its table, and once S3Mock is
+   * back it opens it and delivers the versions it had not read yet. A long poll interval keeps
+   * the task from reading them before the restart.
+   */
+  @Test
+  void aTaskThatStartsWhileTheStoreIsDownWaitsForItAndCatchesUp() throws Exception {
+    String path = table("cdf-outage", "restarted");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'r1'), (2, 'r2')", path);
+    String name = "s3-restart";
+    String topic = "s3-restart.restarted";
+    Map<String, String> config =
+        config(path, "s3-restart.${table}", s3.endpoint(), S3Mock.SECRET_KEY);
+    config.putAll(BOUNDED_RETRIES);
+    config.put("poll.interval.ms", "600000");
+    deploy(name, config);
+    try {
+      read(topic, 2);
+      sql("INSERT INTO delta.`%s` VALUES (3, 'r3')", path);
+      sql("UPDATE delta.`%s` SET name = 'r2+' WHERE id = 2", path);
+
+      s3.stop();
+      restartTask(name, 0);
+      List<String> states = new ArrayList<>();
+      long outageEnd = System.nanoTime() + Duration.ofSeconds(12).toNanos();
+      while (System.nanoTime() < outageEnd) {
+        states.add(cluster.rest().status(name).path("tasks").path(0).path("state").asText());
+        Thread.sleep(500);
+      }
+      s3.start();
+      System.out.printf("S3IT restart while the store is down: task states %s%n", states);
+
+      assertThat(states).as("task states while S3Mock was down")
+          .doesNotContain("FAILED").endsWith("RUNNING");
+      assertThat(Files.readString(cluster.workerLog()))
+          .as("the task met the outage and backed off")
+          .containsPattern("(?s)Reading table " + Pattern.quote(path) + " .{0,4000}?retrying from"
+              + " the last position read with backoff");
+      List<String> expected = ChangeDescriptions.ofSparkFeed(path, 1, COLUMNS);
+      assertThat(expected).hasSize(2 + 1 + 2);
+      assertThat(ChangeDescriptions.ofRecords(read(topic, expected.size()), COLUMNS))
+          .containsExactlyInAnyOrderElementsOf(expected);
+      cluster.rest().awaitRunning(name, 1, WAIT);
+    } finally {
+      if (!s3.isRunning()) {
+        s3.start();
+      }
+      cluster.rest().delete(name);
+    }
   }
 
   private static void outage(String tableName, Map<String, String> extraConfig)
