@@ -103,6 +103,12 @@ final class TableStream implements AutoCloseable {
       if (opened == null) {
         opened = opener.open();
         position = opened.start();
+        if (carried != null && !position.equals(carried)) {
+          // The open replaced the stored offset by a snapshot (its history was cleaned up):
+          // count it, and store the new start at once, as for a table without an offset.
+          metrics.recordResnapshot();
+          carried = null;
+        }
       }
       if (feed == null) {
         feed = opened.table().openFeed(position);
