@@ -133,7 +133,8 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
               config.keyColumnsFor(table),
               config.recordSettings("validate", Version.get()),
               start)
-          .requireConvertible(deltaTable.loggedSchemas(start), deltaTable::loggedSchemas);
+          .requireConvertible(
+              deltaTable.schemasAtStartAndLatest(start), deltaTable::loggedSchemas);
     } catch (DeltaFeedException e) {
       report(config, table, e, values);
     } catch (UnknownKeyColumnException | KeyColumnDroppedException e) {

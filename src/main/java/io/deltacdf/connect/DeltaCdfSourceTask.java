@@ -121,7 +121,8 @@ public final class DeltaCdfSourceTask extends SourceTask {
               config.keyColumnsFor(table),
               config.recordSettings(connectorName, Version.get()),
               start);
-      converter.requireConvertible(deltaTable.loggedSchemas(start), deltaTable::loggedSchemas);
+      converter.requireConvertible(
+          deltaTable.schemasAtStartAndLatest(start), deltaTable::loggedSchemas);
       return new TableStream.Opened(deltaTable, start, converter);
     } catch (DeltaFeedException e) {
       deltaTable.close();

@@ -19,7 +19,7 @@ final class KeyColumns {
   /** A key field: its configured name and the index of its column in one schema. */
   record KeyField(String name, int column) {}
 
-  /** The column a configured name stands for, and the first version that has it. */
+  /** The column a configured name stands for, and the earliest version known to have it. */
   private record Column(String physicalName, long since) {}
 
   private final String table;
@@ -32,32 +32,44 @@ final class KeyColumns {
   }
 
   /**
-   * Learns which column each name stands for (the newest schema that has a column of that name
-   * decides) and checks that no schema after the column's first drops it.
+   * Learns which column each name stands for (the newer schema that has a column of that name
+   * decides) and checks that the latest schema still has it. Physical names are never reused, so
+   * a key column the latest schema has is in every schema from its first on.
    *
-   * @param read the schemas the feed reads rows with, oldest first
-   * @param wholeLog every schema the log holds, oldest first: asked only for a name that is in
-   *     none of {@code read}, i.e. one the column had before the feed's start
+   * @param ends the schema at the feed's start and the latest one, oldest first
+   * @param wholeLog every schema the log holds, oldest first: read only for a name that neither
+   *     end has (a name from before the start) and to tell where a key column was dropped
    * @throws UnknownKeyColumnException for a name no schema has
    * @throws KeyColumnDroppedException naming the first version without a key column
    */
-  void resolve(List<LoggedSchema> read, Supplier<List<LoggedSchema>> wholeLog) {
-    boolean allRead = names.stream().allMatch(name -> hasName(read, name));
-    List<LoggedSchema> schemas = allRead ? read : wholeLog.get();
+  void resolve(List<LoggedSchema> ends, Supplier<List<LoggedSchema>> wholeLog) {
+    FieldType.Struct latest = ends.get(ends.size() - 1).schema();
+    List<LoggedSchema> log = null;
     for (String name : names) {
-      Column column = columnNamed(name, schemas);
+      boolean atEnds = ends.stream().anyMatch(end -> end.schema().indexOf(name) >= 0);
+      if (!atEnds && log == null) {
+        log = wholeLog.get();
+      }
+      Column column = columnNamed(name, atEnds ? ends : log);
       columns.put(name, column);
-      for (LoggedSchema logged : schemas) {
-        if (logged.version() >= column.since()
-            && indexOf(logged.schema(), column.physicalName()) < 0) {
-          throw new KeyColumnDroppedException(table, name, logged.version());
-        }
+      if (indexOf(latest, column.physicalName()) < 0) {
+        long dropped = droppedAt(column.physicalName(), log == null ? wholeLog.get() : log);
+        throw new KeyColumnDroppedException(table, name, dropped);
       }
     }
   }
 
-  private static boolean hasName(List<LoggedSchema> schemas, String name) {
-    return schemas.stream().anyMatch(logged -> logged.schema().indexOf(name) >= 0);
+  /** The first version of {@code schemas} without the column after one with it. */
+  private static long droppedAt(String physicalName, List<LoggedSchema> schemas) {
+    boolean seen = false;
+    for (LoggedSchema logged : schemas) {
+      boolean has = indexOf(logged.schema(), physicalName) >= 0;
+      if (seen && !has) {
+        return logged.version();
+      }
+      seen |= has;
+    }
+    throw new IllegalStateException("The log never drops column " + physicalName);
   }
 
   /**

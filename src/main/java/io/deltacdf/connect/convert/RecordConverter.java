@@ -105,17 +105,17 @@ public final class RecordConverter {
 
   /**
    * Checks that the feed's rows convert, and learns which column each key column stands for, so
-   * that it is followed through renames: no schema drops a key column, and no field names of the
-   * latest schema collide.
+   * that it is followed through renames: the latest schema still has the key columns, and its
+   * field names do not collide.
    *
-   * @param read the schemas the feed reads rows with, oldest first, the latest last
-   * @param wholeLog every schema the log holds: asked only for a key column named as it was
-   *     called before the feed's start
+   * @param ends the schema at the feed's start and the latest one, oldest first
+   * @param wholeLog every schema the log holds: read only for a key column named as it was
+   *     called before the feed's start, or one that was dropped
    * @throws IllegalArgumentException naming the column at fault
    */
-  public void requireConvertible(List<LoggedSchema> read, Supplier<List<LoggedSchema>> wholeLog) {
-    keyColumns.resolve(read, wholeLog);
-    LoggedSchema latest = read.get(read.size() - 1);
+  public void requireConvertible(List<LoggedSchema> ends, Supplier<List<LoggedSchema>> wholeLog) {
+    keyColumns.resolve(ends, wholeLog);
+    LoggedSchema latest = ends.get(ends.size() - 1);
     mapping(latest.schema(), latest.version());
   }
 

@@ -108,17 +108,17 @@ public final class DeltaTable implements AutoCloseable {
   }
 
   /**
-   * The schemas that rows from {@code start} on are read with, oldest first, the latest last:
-   * the one in force at the start version and each one a later commit set. Only the latest when
-   * the start version's history is gone, which reading the feed reports in its own words.
+   * The schema rows at {@code start} are read with and the latest one, oldest first; only the
+   * latest when the start is at or after the latest version, or its history is gone (reading the
+   * feed reports that in its own words). Cheap: two snapshots, no reading of the log between.
    */
-  public List<LoggedSchema> loggedSchemas(ChangePosition start) {
+  public List<LoggedSchema> schemasAtStartAndLatest(ChangePosition start) {
     Snapshot latest = TableAccess.latestSnapshot(context);
     if (start.version() >= latest.getVersion()) {
       return List.of(schemaOf(latest));
     }
     try {
-      return schemasFrom(TableAccess.snapshotAt(context, start.version()), latest.getVersion());
+      return List.of(schemaOf(TableAccess.snapshotAt(context, start.version())), schemaOf(latest));
     } catch (DeltaFeedException e) {
       if (e.kind() != DeltaFeedException.Kind.HISTORY_MISSING) {
         throw e;
@@ -133,15 +133,12 @@ public final class DeltaTable implements AutoCloseable {
    */
   public List<LoggedSchema> loggedSchemas() {
     long latestVersion = latestVersion();
-    return schemasFrom(oldestSnapshot(latestVersion), latestVersion);
-  }
-
-  private List<LoggedSchema> schemasFrom(Snapshot first, long latestVersion) {
+    Snapshot oldest = oldestSnapshot(latestVersion);
     List<LoggedSchema> schemas = new ArrayList<>();
-    schemas.add(schemaOf(first));
-    if (first.getVersion() < latestVersion) {
+    schemas.add(schemaOf(oldest));
+    if (oldest.getVersion() < latestVersion) {
       forEachMetadata(
-          first.getVersion() + 1,
+          oldest.getVersion() + 1,
           latestVersion,
           (version, metadata) ->
               schemas.add(new LoggedSchema(version, KernelTypes.toStruct(metadata.getSchema()))));
