@@ -28,7 +28,8 @@ final class StoreEndpoints {
   private static final List<String> ENDPOINT_SETTINGS =
       List.of(
           StorageSettings.S3_ENDPOINT, StorageSettings.AZURE_ENDPOINT, StorageSettings.GCS_ENDPOINT);
-  private static final Pattern HTTP_URL = Pattern.compile("(?i)http://([^/:?#\\s,]*)[^\\s,]*");
+  /** An http:// URL's host and port: enough to name it, without a query that may hold a key. */
+  private static final Pattern HTTP_URL = Pattern.compile("(?i)http://([^/:?#\\s,]*)(:\\d+)?");
   /** Hadoop switches that turn TLS off when set to false (S3A, ABFS). */
   private static final Pattern TLS_SWITCH = Pattern.compile("(?i)(ssl\\.enabled|use\\.https)$");
 

@@ -78,7 +78,21 @@ final class FileRowCursor implements Closeable {
     this.batches = open(readSchema);
     this.batchStartRow = 0;
     this.rowInBatch = 0;
-    skipTo(fromRow);
+    try {
+      skipTo(fromRow);
+    } catch (RuntimeException e) {
+      // The caller never gets this cursor to close: close the file it has opened.
+      closeAfterFailure(e);
+      throw e;
+    }
+  }
+
+  private void closeAfterFailure(RuntimeException failure) {
+    try {
+      batches.close();
+    } catch (IOException | RuntimeException e) {
+      failure.addSuppressed(e);
+    }
   }
 
   ChangeFile file() {
