@@ -106,6 +106,23 @@ class AdlsGen2IT {
   }
 
   @Test
+  void tableWhosePathHasASpaceStreams() {
+    String path = table("lake" + RUN, "my lake/spaced");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'ann', 10), (2, 'bob', 20)", path);
+    deploy("adls-spaced", config(path, "adls-spaced.${table}"));
+    assertThat(read("adls-spaced.spaced", 2)).extracting(r -> TopicReader.header(r, "_change_type"))
+        .containsOnly("insert");
+
+    sql("UPDATE delta.`%s` SET name = 'bobby' WHERE id = 2", path);
+    sql("DELETE FROM delta.`%s` WHERE id = 1", path);
+    List<String> expected = ChangeDescriptions.ofSparkFeed(path, 1, COLUMNS);
+    assertThat(expected).hasSize(2 + 2 + 1 + 1);
+    assertThat(ChangeDescriptions.ofRecords(read("adls-spaced.spaced", expected.size()), COLUMNS))
+        .containsExactlyInAnyOrderElementsOf(expected);
+    cluster.rest().delete("adls-spaced");
+  }
+
+  @Test
   void accountKeyStaysOutOfStatusAndErrors() {
     String container = "keys" + RUN;
     String path = table(container, "secrets");

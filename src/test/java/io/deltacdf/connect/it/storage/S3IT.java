@@ -117,6 +117,26 @@ class S3IT {
     }
   }
 
+  @Test
+  void tableWhosePathHasASpaceStreams() {
+    String path = table("cdf-live", "my lake/spaced");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'ann'), (2, 'bob')", path);
+    String topic = "s3-spaced.spaced";
+    deploy("s3-spaced", config(path, "s3-spaced.${table}", s3.endpoint(), S3Mock.SECRET_KEY));
+    try {
+      assertThat(read(topic, 2)).extracting(r -> TopicReader.header(r, "_change_type"))
+          .containsOnly("insert");
+      sql("UPDATE delta.`%s` SET name = 'bobby' WHERE id = 2", path);
+      sql("DELETE FROM delta.`%s` WHERE id = 1", path);
+      List<String> expected = ChangeDescriptions.ofSparkFeed(path, 1, COLUMNS);
+      assertThat(expected).hasSize(2 + 2 + 1 + 1);
+      assertThat(ChangeDescriptions.ofRecords(read(topic, expected.size()), COLUMNS))
+          .containsExactlyInAnyOrderElementsOf(expected);
+    } finally {
+      cluster.rest().delete("s3-spaced");
+    }
+  }
+
   /**
    * S3Mock is stopped while Spark keeps writing (its writes fail and are retried until S3Mock is
    * back) and started again 10 s later on the same port and store. With S3A's default retries
