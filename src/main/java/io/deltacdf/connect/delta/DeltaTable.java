@@ -164,6 +164,9 @@ public final class DeltaTable implements AutoCloseable {
    * stored offset as the REST API shows it.
    */
   public void checkStored(ChangePosition stored, String offset) {
+    if (commitIsInTheLog(stored)) {
+      return;
+    }
     long latestVersion = latestVersion();
     long version = stored.version();
     boolean inSnapshot = stored instanceof ChangePosition.InSnapshot;
@@ -206,6 +209,20 @@ public final class DeltaTable implements AutoCloseable {
   }
 
   /** Whether the log still holds what a feed resuming at {@code position} reads first. */
+  /**
+   * Whether a version offset is plainly valid by a listing alone: its commit, or the one before
+   * it (then it is the next commit), is in the log. Spares a restart the latest snapshot's load,
+   * which replays the log since its last checkpoint.
+   */
+  private boolean commitIsInTheLog(ChangePosition stored) {
+    if (!(stored instanceof ChangePosition.InVersion)) {
+      return false;
+    }
+    long version = stored.version();
+    return !log.commitsFrom(version, 1).isEmpty()
+        || (version > 0 && !log.commitsFrom(version - 1, 1).isEmpty());
+  }
+
   private boolean historyReaches(ChangePosition position) {
     if (position instanceof ChangePosition.InVersion) {
       return !log.commitsFrom(position.version(), 1).isEmpty();
