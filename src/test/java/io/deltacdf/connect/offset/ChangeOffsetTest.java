@@ -22,6 +22,19 @@ class ChangeOffsetTest {
     }
   }
 
+  /** The shapes 0.1.0 stores, written out, so that a change to them cannot pass unnoticed. */
+  @Test
+  void theStoredShapesAreAContractBetweenReleases() {
+    Map<String, Object> inSnapshot = Map.of("snapshot", true, "version", 7L, "path", "a.parquet",
+        "row", 5L);
+    assertThat(ChangeOffset.toMap(new ChangePosition.InSnapshot(7, "a.parquet", 5)))
+        .isEqualTo(inSnapshot);
+    assertThat(ChangeOffset.toMap(new ChangePosition.InVersion(12, 3, 100)))
+        .isEqualTo(Map.of("version", 12L, "file", 3L, "row", 100L));
+    assertThat(ChangeOffset.toMap(ChangePosition.InVersion.start(12)))
+        .isEqualTo(Map.of("version", 12L));
+  }
+
   @Test
   void numbersMayComeBackAsIntegers() {
     assertThat(ChangeOffset.fromMap(Map.of("version", 4, "file", 1, "row", 9)))
