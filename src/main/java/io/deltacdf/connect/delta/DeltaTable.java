@@ -174,12 +174,7 @@ public final class DeltaTable implements AutoCloseable {
     if (version > newest) {
       throw new DeltaFeedException(
           DeltaFeedException.Kind.INVALID_START,
-          "The stored offset "
-              + offset
-              + " of table "
-              + context.table()
-              + " is at version "
-              + version
+          storedOffsetAt(offset, version)
               + ", after "
               + (inSnapshot
                   ? "the table's latest version " + latestVersion
@@ -195,12 +190,7 @@ public final class DeltaTable implements AutoCloseable {
     }
     throw new DeltaFeedException(
         DeltaFeedException.Kind.HISTORY_MISSING,
-        "The stored offset "
-            + offset
-            + " of table "
-            + context.table()
-            + " is at version "
-            + version
+        storedOffsetAt(offset, version)
             + ", whose history is gone from the log (cleaned up after its retention period); the"
             + " earliest version that can be read is "
             + earliestReadable(latestVersion)
@@ -209,6 +199,11 @@ public final class DeltaTable implements AutoCloseable {
   }
 
   /** Whether the log still holds what a feed resuming at {@code position} reads first. */
+  private String storedOffsetAt(String offset, long version) {
+    return "The stored offset " + offset + " of table " + context.table() + " is at version "
+        + version;
+  }
+
   /**
    * Whether a version offset is plainly valid by a listing alone: its commit, or the one before
    * it (then it is the next commit), is in the log. Spares a restart the latest snapshot's load,
