@@ -198,7 +198,6 @@ public final class DeltaTable implements AutoCloseable {
             + " on.history.missing=resnapshot to start over from a snapshot");
   }
 
-  /** Whether the log still holds what a feed resuming at {@code position} reads first. */
   private String storedOffsetAt(String offset, long version) {
     return "The stored offset " + offset + " of table " + context.table() + " is at version "
         + version;
@@ -218,6 +217,7 @@ public final class DeltaTable implements AutoCloseable {
         || (version > 0 && !log.commitsFrom(version - 1, 1).isEmpty());
   }
 
+  /** Whether the log still holds what a feed resuming at {@code position} reads first. */
   private boolean historyReaches(ChangePosition position) {
     if (position instanceof ChangePosition.InVersion) {
       return !log.commitsFrom(position.version(), 1).isEmpty();
