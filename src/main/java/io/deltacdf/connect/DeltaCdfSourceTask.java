@@ -185,8 +185,9 @@ public final class DeltaCdfSourceTask extends SourceTask {
 
   /**
    * Reads up to batch.max.rows records, staying on a table until its version is complete. With
-   * exactly-once, a table whose version is half read and that must wait (storage backs off) keeps
-   * the task waiting, so that its transaction takes no other table's rows.
+   * exactly-once, a table whose version is half read and that must wait (storage backs off) gives
+   * up its open transaction (see {@link #abortTransaction}), so that the transaction takes no
+   * other table's rows and does not outlive the producer's transaction timeout.
    */
   private List<SourceRecord> read(long now) {
     int maxRows = config.batchMaxRows();
@@ -203,6 +204,7 @@ public final class DeltaCdfSourceTask extends SourceTask {
       }
       if (batch == null) {
         if (transactions != null && stream.inVersion()) {
+          abortTransaction(stream, records, now);
           break;
         }
         nextTable();
@@ -252,6 +254,7 @@ public final class DeltaCdfSourceTask extends SourceTask {
       if (transactions != null
           && recordsInTransaction >= config.transactionMaxRows()
           && converter.noImagesWaiting()) {
+        noteSent(stream, records, before, now);
         endPoll = commitTransaction(records);
       }
     }
@@ -260,13 +263,42 @@ public final class DeltaCdfSourceTask extends SourceTask {
       records.addAll(released);
       recordsInTransaction += released.size();
       if (transactions != null && recordsInTransaction > 0) {
+        noteSent(stream, records, before, now);
         endPoll = commitTransaction(records);
       }
     }
+    noteSent(stream, records, before, now);
+    return endPoll;
+  }
+
+  /** Tells the stream the position of its last record in this poll, if it has one. */
+  private static void noteSent(
+      TableStream stream, List<SourceRecord> records, int before, long now) {
     if (records.size() > before) {
       stream.sent(records.get(records.size() - 1).sourceOffset(), now);
     }
-    return endPoll;
+  }
+
+  /**
+   * A table backs off in the middle of a version, with exactly-once. Its open transaction cannot
+   * wait for the store: the producer's transaction.timeout.ms would end it and fail the task. So
+   * the transaction is aborted, and the table goes back to where it began, which a heartbeat
+   * stores (Connect stores the offsets of an aborted transaction's records, and the heartbeat is
+   * the last of them); the table reads the rest of that version again once its store is back.
+   */
+  private void abortTransaction(TableStream stream, List<SourceRecord> records, long now) {
+    ChangePosition start = stream.returnToLastCommit();
+    SourceRecord heartbeat =
+        heartbeats.heartbeat(stream.table(), new TablePartition(stream.table()).toMap(), start, now);
+    records.add(heartbeat);
+    stream.sent(heartbeat.sourceOffset(), now);
+    transactions.abortTransaction();
+    recordsInTransaction = 0;
+    log.info(
+        "Table {} backs off in the middle of a version: its open transaction is aborted and the"
+            + " table reads again from {} once its store is back",
+        stream.table(),
+        start);
   }
 
   private List<SourceRecord> convert(TableStream stream, ChangeRow row, ChangeBatch batch) {
@@ -319,6 +351,7 @@ public final class DeltaCdfSourceTask extends SourceTask {
    */
   private boolean commitTransaction(List<SourceRecord> records) {
     recordsInTransaction = 0;
+    streams.forEach(TableStream::transactionCommitted);
     if (records == null || records.isEmpty()) {
       transactions.commitTransaction();
       return true;

@@ -51,6 +51,11 @@ final class TableStream implements AutoCloseable {
   private boolean inVersion;
   /** The position the last record sent for this table carries (null: none stored yet). */
   private ChangePosition carried;
+  /**
+   * With exactly-once, the position the last committed transaction stored for this table (null:
+   * none stored yet).
+   */
+  private ChangePosition committed;
   private long lastSentMs;
 
   /**
@@ -66,6 +71,7 @@ final class TableStream implements AutoCloseable {
     this.table = table;
     this.opener = opener;
     this.carried = stored;
+    this.committed = stored;
     this.resnapshotOnMissingHistory = resnapshotOnMissingHistory;
     this.redaction = redaction;
     this.metrics = metrics;
@@ -181,6 +187,24 @@ final class TableStream implements AutoCloseable {
     if (carried != null && nowMs - lastSentMs < intervalMs) {
       return null;
     }
+    return position;
+  }
+
+  /** Every record sent for this table so far is part of a committed transaction. */
+  void transactionCommitted() {
+    committed = carried;
+  }
+
+  /**
+   * Goes back to the position the last committed transaction stored (or, when none was, to where
+   * the feed started), dropping what was read since: the open transaction is being aborted.
+   * Returns that position. Any backoff in progress goes on.
+   */
+  ChangePosition returnToLastCommit() {
+    closeFeed();
+    position = committed != null ? committed : opened.start();
+    opened.converter().restartAt(position);
+    inVersion = false;
     return position;
   }
 

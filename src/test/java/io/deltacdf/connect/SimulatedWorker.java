@@ -35,6 +35,7 @@ final class SimulatedWorker {
   /** As Connect's own transaction context, a set: one poll may end several transactions. */
   private final Set<SourceRecord> commitAfter = new HashSet<>();
   private boolean commitAfterPoll;
+  private boolean abortAfterPoll;
   private DeltaCdfSourceTask task;
 
   SimulatedWorker(boolean exactlyOnce) {
@@ -72,7 +73,9 @@ final class SimulatedWorker {
       }
     }
     commitAfter.clear();
-    if (commitAfterPoll) {
+    if (abortAfterPoll) {
+      abort();
+    } else if (commitAfterPoll) {
       commit();
     }
     return records == null ? List.of() : records;
@@ -104,6 +107,17 @@ final class SimulatedWorker {
       transactions.add(openTransaction);
       openTransaction = new ArrayList<>();
     }
+    commitAfterPoll = false;
+  }
+
+  /**
+   * As Connect does: the open transaction's records are dropped (a read_committed consumer never
+   * sees them), but their offsets are stored all the same.
+   */
+  private void abort() {
+    delivered.subList(delivered.size() - openTransaction.size(), delivered.size()).clear();
+    openTransaction = new ArrayList<>();
+    abortAfterPoll = false;
     commitAfterPoll = false;
   }
 
@@ -166,7 +180,7 @@ final class SimulatedWorker {
 
         @Override
         public void abortTransaction() {
-          throw new UnsupportedOperationException();
+          abortAfterPoll = true;
         }
 
         @Override

@@ -5,23 +5,16 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.deltacdf.connect.DeltaCdfSourceConnector;
 import io.deltacdf.connect.it.ChangeDescriptions;
 import io.deltacdf.connect.it.ConnectRest;
 import io.deltacdf.connect.it.KafkaCluster;
 import io.deltacdf.connect.it.TopicReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,7 +22,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -579,129 +571,6 @@ class S3IT {
     public String toString() {
       return committed.get() + " statements committed, " + failures.get()
           + " failed attempts (last: " + lastFailure + ")";
-    }
-  }
-
-  /**
-   * A pass-through to S3Mock that can be switched to answer every request as S3 answers one
-   * signed with a wrong secret: 403 with error code SignatureDoesNotMatch (no body for HEAD, as
-   * with S3). Enough of a proxy for reads: method, path, query, headers and body go through.
-   */
-  private static final class S3Gate implements AutoCloseable {
-
-    private static final Set<String> NOT_FORWARDED = Set.of("host", "connection",
-        "content-length", "expect", "upgrade", "transfer-encoding", "keep-alive", "te",
-        "trailer", "proxy-connection");
-    private static final HttpClient CLIENT = HttpClient.newBuilder()
-        .version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(5))
-        .build();
-
-    private final HttpServer server;
-    private final String target;
-    private final AtomicInteger requests = new AtomicInteger();
-    private volatile boolean denying;
-
-    private S3Gate(HttpServer server, String target) {
-      this.server = server;
-      this.target = target;
-    }
-
-    static S3Gate start(String target) {
-      try {
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        S3Gate gate = new S3Gate(server, target);
-        server.createContext("/", gate::handle);
-        server.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(4));
-        server.start();
-        return gate;
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-
-    String endpoint() {
-      return "http://127.0.0.1:" + server.getAddress().getPort();
-    }
-
-    void deny(boolean deny) {
-      denying = deny;
-    }
-
-    int requests() {
-      return requests.get();
-    }
-
-    private void handle(HttpExchange exchange) throws IOException {
-      requests.incrementAndGet();
-      try (exchange) {
-        byte[] body;
-        try (InputStream in = exchange.getRequestBody()) {
-          body = in.readAllBytes();
-        }
-        if (denying) {
-          deny(exchange);
-        } else {
-          forward(exchange, body);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-
-    private void forward(HttpExchange exchange, byte[] body)
-        throws IOException, InterruptedException {
-      HttpRequest.Builder request =
-          HttpRequest.newBuilder(URI.create(target + exchange.getRequestURI()))
-              .timeout(Duration.ofSeconds(30))
-              .method(exchange.getRequestMethod(), body.length == 0
-                  ? HttpRequest.BodyPublishers.noBody()
-                  : HttpRequest.BodyPublishers.ofByteArray(body));
-      exchange.getRequestHeaders().forEach((name, values) -> {
-        if (!NOT_FORWARDED.contains(name.toLowerCase(Locale.ROOT))) {
-          values.forEach(value -> request.header(name, value));
-        }
-      });
-      HttpResponse<byte[]> response =
-          CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-      response.headers().map().forEach((name, values) -> {
-        String lower = name.toLowerCase(Locale.ROOT);
-        boolean head = "HEAD".equals(exchange.getRequestMethod());
-        if (!NOT_FORWARDED.contains(lower) || (head && lower.equals("content-length"))) {
-          values.forEach(value -> exchange.getResponseHeaders().add(name, value));
-        }
-      });
-      byte[] payload = response.body();
-      boolean noBody = "HEAD".equals(exchange.getRequestMethod()) || payload.length == 0;
-      exchange.sendResponseHeaders(response.statusCode(), noBody ? -1 : payload.length);
-      if (!noBody) {
-        exchange.getResponseBody().write(payload);
-      }
-    }
-
-    private static void deny(HttpExchange exchange) throws IOException {
-      String requestId = UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-      exchange.getResponseHeaders().add("x-amz-request-id", requestId);
-      exchange.getResponseHeaders().add("Content-Type", "application/xml");
-      if ("HEAD".equals(exchange.getRequestMethod())) {
-        exchange.sendResponseHeaders(403, -1);
-        return;
-      }
-      byte[] xml = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error>"
-          + "<Code>SignatureDoesNotMatch</Code>"
-          + "<Message>The request signature we calculated does not match the signature you"
-          + " provided. Check your key and signing method.</Message>"
-          + "<AWSAccessKeyId>" + S3Mock.ACCESS_KEY + "</AWSAccessKeyId>"
-          + "<RequestId>" + requestId + "</RequestId></Error>")
-          .getBytes(StandardCharsets.UTF_8);
-      exchange.sendResponseHeaders(403, xml.length);
-      exchange.getResponseBody().write(xml);
-    }
-
-    @Override
-    public void close() {
-      server.stop(0);
-      ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
     }
   }
 }
