@@ -44,7 +44,9 @@ if compgen -G "$sink_dir/debezium-connector-jdbc-*.jar" >/dev/null; then
 else
   echo "Unpacking Debezium's JDBC sink ($JDBC_SINK) into $SINK_PLUGIN_DIR/"
   mkdir -p "$SINK_PLUGIN_DIR"
-  mvn_plain -q dependency:unpack -Dartifact="$JDBC_SINK" -DoutputDirectory="$SINK_PLUGIN_DIR"
+  # overWriteReleases: Maven's unpack marker in target/ must not skip a new SINK_PLUGIN_DIR.
+  mvn_plain -q dependency:unpack -Dartifact="$JDBC_SINK" -DoutputDirectory="$SINK_PLUGIN_DIR" \
+    -Dmdep.overWriteReleases=true
   compgen -G "$sink_dir/debezium-connector-jdbc-*.jar" >/dev/null \
     || { echo "the JDBC sink archive has no $sink_dir/debezium-connector-jdbc-*.jar" >&2; exit 1; }
 fi

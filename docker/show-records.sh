@@ -17,7 +17,7 @@ limit=()
 if [ -n "${MAX_RECORDS:-}" ]; then
   limit=(--max-messages "$MAX_RECORDS")
 fi
-echo "Records of topic $TOPIC (key | value), Avro decoded with $SCHEMA_REGISTRY_URL:"
+echo "Records of topic $TOPIC, keys and values decoded from Avro with $SCHEMA_REGISTRY_URL:"
 exec "${consumer[@]}" --bootstrap-server "$BOOTSTRAP_SERVERS" --topic "$TOPIC" --from-beginning \
   "${limit[@]}" --property "schema.registry.url=$SCHEMA_REGISTRY_URL" \
   --property print.key=true --property key.separator=' | '
