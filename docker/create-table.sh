@@ -6,7 +6,7 @@
 #
 #   create-table.sh [create|mutate]   create (default) leaves an existing Delta table as it is;
 #                                     mutate commits the demo's inserts, update and delete, e.g.
-#                                     docker-compose run --rm table mutate
+#                                     docker-compose run --rm --no-deps table mutate
 # Environment: DEMO_TABLE=PATH (default: delta-tables/customers, relative to the clone)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

@@ -105,9 +105,8 @@ class DockerScriptsIT {
     Path configFile = work.resolve("local-table.json");
     JSON.writerWithDefaultPrettyPrinter().writeValue(configFile.toFile(), config);
 
-    Result register = run(List.of("sh", "docker/register.sh"), Map.of(
+    Result register = run(List.of("sh", "docker/register.sh", "customers=" + configFile), Map.of(
         "CONNECT_URL", kafka().connectUrl().toString().replaceAll("/$", ""),
-        "CONNECTOR_CONFIG", configFile.toString(),
         "CONFIG_REPLACE", "/tmp/delta-demo/customers=" + table,
         "ATTEMPTS", "3"));
 
