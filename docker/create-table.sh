@@ -23,5 +23,10 @@ case "$action" in
   mutate) ;;
   *) echo "usage: create-table.sh [create|mutate]" >&2; exit 2 ;;
 esac
+# demo.sh caches the Spark classpath in target/demo-table.classpath. The clone is shared with the
+# host, whose Maven repository lies elsewhere: neither may use the other's cache.
+cache=target/demo-table.classpath
+rm -f "$cache"
+trap 'rm -f "$cache"' EXIT
 echo "Writing the demo Delta table at $table with Spark ($action)"
-exec ./demo.sh table "$action" "$table"
+./demo.sh table "$action" "$table"
