@@ -19,6 +19,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,7 +29,11 @@ import org.junit.jupiter.api.io.TempDir;
  * demo table), "register" (against a plain Kafka 4.4.0 worker loading {@code connector/} from
  * plugin.path) and "records" (with Kafka's own console consumer standing in for Confluent's Avro
  * one, which is not on Maven Central; the worker writes JSON). The broker and worker start while
- * the first two scripts run.
+ * the table script runs.
+ *
+ * <p>{@code -Ddocker.scripts.full=true} also runs what CI leaves out for time: the build script's
+ * full {@code mvn -DskipTests package} (PLUGIN_BUILD=always, as in the stack) and {@code table
+ * mutate}, whose seven change records the records script then prints.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DockerScriptsIT {
@@ -41,19 +46,25 @@ class DockerScriptsIT {
 
   private static Path repo;
   private static Path table;
-  /** Started while the build and table scripts run: the register script is the first to need it. */
+  private static final boolean FULL = Boolean.getBoolean("docker.scripts.full");
+
+  /**
+   * Started while the table script runs (not before: a full build rebuilds connector/); the
+   * register script is the first to need it.
+   */
   private static CompletableFuture<ExternalKafka> kafkaStart;
 
   @BeforeAll
-  static void start() {
+  static void paths() {
     repo = ExternalKafka.repoRoot();
     table = work.resolve("delta-tables/customers");
-    kafkaStart = CompletableFuture.supplyAsync(ExternalKafka::start);
   }
 
   @AfterAll
   static void stop() {
-    kafkaStart.thenAccept(ExternalKafka::close).exceptionally(failed -> null).join();
+    if (kafkaStart != null) {
+      kafkaStart.thenAccept(ExternalKafka::close).exceptionally(failed -> null).join();
+    }
   }
 
   private static ExternalKafka kafka() {
@@ -64,11 +75,14 @@ class DockerScriptsIT {
   @Order(1)
   void buildScriptLeavesThePluginFolderAndUnpacksTheJdbcSink() throws Exception {
     Path sinkPlugins = work.resolve("connect-plugins");
-    Result build = run(List.of("bash", "docker/build-plugin.sh"),
-        Map.of("PLUGIN_BUILD", "if-missing", "SINK_PLUGIN_DIR", sinkPlugins.toString()));
+    Result build = run(List.of("bash", "docker/build-plugin.sh"), Map.of(
+        "PLUGIN_BUILD", FULL ? "always" : "if-missing",
+        "SINK_PLUGIN_DIR", sinkPlugins.toString()));
 
     assertThat(build.exitCode()).as(build.output()).isZero();
-    assertThat(build.output()).contains("already built", "Build done").doesNotContain("\u001b");
+    assertThat(build.output())
+        .contains(FULL ? "BUILD SUCCESS" : "already built", "Build done")
+        .doesNotContain("\u001b");
     try (var jars = Files.list(sinkPlugins.resolve("debezium-connector-jdbc"))) {
       assertThat(jars.map(jar -> jar.getFileName().toString()))
           .as(build.output())
@@ -80,6 +94,7 @@ class DockerScriptsIT {
   @Test
   @Order(2)
   void tableScriptWritesTheDemoTableOnceAndLeavesItThen() throws Exception {
+    kafkaStart = CompletableFuture.supplyAsync(ExternalKafka::start);
     Map<String, String> env = Map.of("DEMO_TABLE", table.toString());
     Result create = run(List.of("bash", "docker/create-table.sh"), env);
     assertThat(create.exitCode()).as(create.output()).isZero();
@@ -118,6 +133,28 @@ class DockerScriptsIT {
   @Test
   @Order(4)
   void recordsScriptPrintsTheSnapshotRecords() throws Exception {
+    List<String> lines = printedRecords(3);
+    for (int id = 1; id <= 3; id++) {
+      String key = "\"payload\":{\"id\":" + id + "}";
+      assertThat(lines).anyMatch(line -> line.contains(key));
+    }
+  }
+
+  @Test
+  @Order(5)
+  @EnabledIfSystemProperty(named = "docker.scripts.full", matches = "true")
+  void tableScriptMutatesAndTheRecordsScriptPrintsTheChanges() throws Exception {
+    Result mutate = run(List.of("bash", "docker/create-table.sh", "mutate"),
+        Map.of("DEMO_TABLE", table.toString()));
+    assertThat(mutate.exitCode()).as(mutate.output()).isZero();
+
+    // 3 snapshot rows, then 2 + 1 inserts, an update's two images, a delete and its tombstone.
+    List<String> lines = printedRecords(10);
+    assertThat(lines).last().asString().endsWith(" | null");
+  }
+
+  /** The records script's lines "key | value", once it printed {@code count} records. */
+  private static List<String> printedRecords(int count) throws Exception {
     String consoleConsumer = String.join(" ",
         WorkerRuntime.defaults().javaExecutable().toString(),
         "-Dlog4j2.configurationFile=" + repo.resolve("kafka-runtime/log4j2-cli.xml"),
@@ -126,16 +163,13 @@ class DockerScriptsIT {
     Result records = run(List.of("bash", "docker/show-records.sh"), Map.of(
         "BOOTSTRAP_SERVERS", kafka().bootstrapServers(),
         "TOPIC", "customers",
-        "MAX_RECORDS", "3",
+        "MAX_RECORDS", Integer.toString(count),
         "CONSOLE_CONSUMER", consoleConsumer));
 
     assertThat(records.exitCode()).as(records.output()).isZero();
     List<String> lines = records.output().lines().filter(line -> line.contains(" | ")).toList();
-    assertThat(lines).as(records.output() + kafka().workerLogTail()).hasSize(3);
-    for (int id = 1; id <= 3; id++) {
-      String key = "\"payload\":{\"id\":" + id + "}";
-      assertThat(lines).as(records.output()).anyMatch(line -> line.contains(key));
-    }
+    assertThat(lines).as(records.output() + kafka().workerLogTail()).hasSize(count);
+    return lines;
   }
 
   private static long countCommits() throws IOException {
