@@ -23,10 +23,7 @@ case "$action" in
   mutate) ;;
   *) echo "usage: create-table.sh [create|mutate]" >&2; exit 2 ;;
 esac
-# demo.sh caches the Spark classpath in target/demo-table.classpath. The clone is shared with the
-# host, whose Maven repository lies elsewhere: neither may use the other's cache.
-cache=target/demo-table.classpath
-rm -f "$cache"
-trap 'rm -f "$cache"' EXIT
+# demo.sh re-resolves its cached Spark classpath (target/) when the host's Maven repository wrote
+# it, and the host's demo.sh does the same after this container.
 echo "Writing the demo Delta table at $table with Spark ($action)"
-./demo.sh table "$action" "$table"
+exec ./demo.sh table "$action" "$table"
