@@ -79,8 +79,10 @@ die() { printf 'demo.sh: %s\n' "$*" >&2; exit 1; }
 KAFKA_CP_FILE=$REPO/target/kafka-runtime.classpath
 DEMO_CP_FILE=$REPO/target/demo-table.classpath
 
-# Maven resolves each classpath once; it is resolved again when its pom changes.
-stale() { [ ! -s "$1" ] || [ "$2" -nt "$1" ]; }
+# Maven resolves each classpath once; it is resolved again when its pom changes, or when its
+# first jar is not there (written in a container whose Maven repository lies elsewhere: the
+# "table" service of docker-compose.yml shares target/ with the host).
+stale() { [ ! -s "$1" ] || [ "$2" -nt "$1" ] || [ ! -e "$(cut -d: -f1 "$1")" ]; }
 
 kafka_classpath() {
   if stale "$KAFKA_CP_FILE" kafka-runtime/pom.xml; then
