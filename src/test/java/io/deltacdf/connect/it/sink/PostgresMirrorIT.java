@@ -49,7 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PostgresMirrorIT {
 
   private static final int CI_ROWS = 3_000;
-  private static final int CI_LARGE_VERSION = 40_000;
+  private static final int CI_LARGE_VERSION = 25_000;
   private static final boolean FULL = Boolean.getBoolean("sink.full");
   private static final int ROWS = FULL ? 50_000 : CI_ROWS;
   private static final int LARGE_VERSION = FULL ? 300_000 : CI_LARGE_VERSION;
