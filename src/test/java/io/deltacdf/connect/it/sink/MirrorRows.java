@@ -60,7 +60,8 @@ final class MirrorRows {
           StringJoiner line = new StringJoiner("|");
           for (String column : columns) {
             int index = present.indexOf(column) + 1;
-            Object value = index == 0 ? null : postgresValue(rs, index, meta.getColumnTypeName(index));
+            Object value =
+                index == 0 ? null : postgresValue(rs, index, meta.getColumnTypeName(index));
             line.add(column + "=" + format(value));
           }
           result.add(line.toString());

@@ -113,7 +113,8 @@ class PostgresMirrorIT {
     register("sink-rows", sink("postgres-sink-row.json"));
 
     assertMirrors(COLUMNS);
-    System.out.println("PostgreSQL columns of " + ENVELOPE + ": " + MirrorRows.columnTypes(db, ENVELOPE));
+    System.out.println(
+        "PostgreSQL columns of " + ENVELOPE + ": " + MirrorRows.columnTypes(db, ENVELOPE));
   }
 
   @Test

@@ -158,7 +158,8 @@ public final class PostgresServer implements AutoCloseable {
       }
     }
     for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-      if (Files.isExecutable(Path.of(dir, "initdb")) && Files.isExecutable(Path.of(dir, "pg_ctl"))) {
+      if (Files.isExecutable(Path.of(dir, "initdb"))
+          && Files.isExecutable(Path.of(dir, "pg_ctl"))) {
         return Path.of(dir);
       }
     }
