@@ -31,7 +31,13 @@ final class BenchKafka implements AutoCloseable {
    * @param producer producer settings, given to the worker as {@code producer.*}
    */
   BenchKafka(List<String> workerJvm, Map<String, String> producer) {
-    Map<String, String> worker = new HashMap<>();
+    this(workerJvm, producer, Map.of());
+  }
+
+  /** As above, with more worker properties (e.g. a plugin.path that also holds a sink). */
+  BenchKafka(List<String> workerJvm, Map<String, String> producer,
+      Map<String, String> workerProperties) {
+    Map<String, String> worker = new HashMap<>(workerProperties);
     producer.forEach((key, value) -> worker.put("producer." + key, value));
     kafka = ExternalKafka.start(worker, BROKER_JVM, workerJvm);
     rest = new ConnectRest(kafka.connectUrl());

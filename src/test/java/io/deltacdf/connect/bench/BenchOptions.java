@@ -22,13 +22,14 @@ record BenchOptions(
     Path workDir) {
 
   static final String USAGE = """
-      usage: ./benchmark.sh [all|throughput|latency|idle-poll|memory] [options]
-        --rows N               rows inserted into the throughput table (default 2000000)
+      usage: ./benchmark.sh [all|throughput|latency|idle-poll|memory|sink] [options]
+        --rows N               rows inserted into the throughput table (default 2000000;
+                               also the table the sink part mirrors into PostgreSQL)
         --variant V            throughput table variant: plain, dv (deletion vectors) or both (default)
         --snapshot-rows N      memory: rows of the initial snapshot (default 5000000)
         --commit-rows N        memory: rows of the single commit (default 1000000)
         --versions S,L         idle-poll: versions of the short and the long log (default 100,10000)
-        --commits N            latency: small commits to time (default 60)
+        --commits N            latency, sink: small commits to time (default 60)
         --worker-heap SIZE     -Xmx of the throughput and latency workers (default 1g; memory: 256m)
         --producer K=V,...     producer settings for all three Kafka writers
                                (default linger.ms=5,batch.size=16384,compression.type=none,
@@ -61,7 +62,8 @@ record BenchOptions(
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       if (!arg.startsWith("--")) {
-        if (!List.of("all", "throughput", "latency", "idle-poll", "memory").contains(arg)) {
+        if (!List.of("all", "throughput", "latency", "idle-poll", "memory", "sink")
+            .contains(arg)) {
           throw new IllegalArgumentException("Unknown command " + arg);
         }
         command = arg;

@@ -49,6 +49,13 @@ public final class Benchmark {
     run(report, "latency", () -> new LatencyRun(options, tables, report).run(), options);
     run(report, "idle-poll", () -> new IdlePollRun(options, tables, report).run(), options);
     run(report, "memory", () -> new MemoryRun(options, tables, report).run(), options);
+    run(report, "sink", () -> {
+      try {
+        new SinkRun(options, tables, report).run();
+      } catch (java.sql.SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    }, options);
 
     String header = String.format("Benchmark %s at %s: %d cores, %d MiB RAM, Java %s; %d s",
         options.command(), Instant.now(), Runtime.getRuntime().availableProcessors(),

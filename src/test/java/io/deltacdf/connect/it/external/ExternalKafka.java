@@ -182,6 +182,21 @@ public final class ExternalKafka implements AutoCloseable {
     launchWorker();
   }
 
+  /**
+   * Kills the worker with SIGKILL (no shutdown: no offset flush, open transactions left behind)
+   * and starts it again with the same runtime and properties; returns once it is healthy again.
+   */
+  public void killAndRestartWorker() {
+    Process worker = processes.remove(processes.size() - 1);
+    try {
+      worker.destroyForcibly().waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+    launchWorker();
+  }
+
   /** The worker JVM's process id, e.g. to read its peak RSS from /proc. */
   public long workerPid() {
     return processes.get(processes.size() - 1).pid();
