@@ -79,8 +79,11 @@ final class DerivedVersion implements DerivedRows {
 
   @Override
   public ChangeType decide(ChangeType side, Object[] values) {
-    long key = keyColumns.length == 0 ? 0 : fingerprints.ofColumns(values, keyColumns);
-    return diff.decide(side, fingerprints.of(values), key);
+    ChangeType change = diff.decide(side, fingerprints.of(values));
+    if (change == null || keyColumns.length == 0) {
+      return change;
+    }
+    return diff.paired(change, fingerprints.ofColumns(values, keyColumns));
   }
 
   private RowDiff firstPass() {

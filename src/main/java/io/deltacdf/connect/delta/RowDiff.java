@@ -41,10 +41,9 @@ final class RowDiff {
   /**
    * What a candidate row becomes: {@code side} is {@link ChangeType#DELETE} for a row leaving the
    * table and {@link ChangeType#INSERT} for one entering it. Returns null for a row that is only
-   * rewritten; with key columns, an update image when the other side changes a row of the same
-   * key. Consumes the row's share: call once per row, in order.
+   * rewritten, else {@code side}. Consumes the row's share: call once per row, in order.
    */
-  ChangeType decide(ChangeType side, RowFingerprints.Fingerprint fingerprint, long key) {
+  ChangeType decide(ChangeType side, RowFingerprints.Fingerprint fingerprint) {
     int index = find(fingerprint.high(), fingerprint.low() & ~1L);
     if (index < 0) {
       return null;
@@ -54,10 +53,15 @@ final class RowDiff {
       return null;
     }
     remaining[index] += leaving ? 1 : -1;
-    if (stride == 2) {
-      return side;
-    }
-    if (leaving) {
+    return side;
+  }
+
+  /**
+   * A changed row of key fingerprint {@code key} as an update image when the other side of the
+   * version changes a row of the same key, else as {@code side}.
+   */
+  ChangeType paired(ChangeType side, long key) {
+    if (side == ChangeType.DELETE) {
       return Arrays.binarySearch(insertedKeys, key) >= 0 ? ChangeType.UPDATE_PREIMAGE : side;
     }
     return Arrays.binarySearch(deletedKeys, key) >= 0 ? ChangeType.UPDATE_POSTIMAGE : side;
