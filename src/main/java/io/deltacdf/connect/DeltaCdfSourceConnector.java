@@ -118,7 +118,8 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
     DeltaTable deltaTable;
     try {
       deltaTable =
-          DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed());
+          DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed())
+            .withChangeSource(config.changeSource(), config.keyColumnsFor(table));
     } catch (DeltaFeedException e) {
       report(config, table, e, values);
       return;

@@ -99,7 +99,8 @@ public final class DeltaCdfSourceTask extends SourceTask {
   private TableStream.Opened open(String table, ChangePosition storedPosition) {
     log.info("Table {} is read through {}", table, config.endpointOf(table));
     DeltaTable deltaTable =
-        DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed());
+        DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed())
+            .withChangeSource(config.changeSource(), config.keyColumnsFor(table));
     try {
       ChangePosition start;
       if (storedPosition != null) {

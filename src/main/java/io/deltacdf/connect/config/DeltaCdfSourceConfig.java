@@ -2,6 +2,7 @@ package io.deltacdf.connect.config;
 
 import java.time.Duration;
 import java.time.Instant;
+import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.convert.FieldNameAdjustment;
 import io.deltacdf.connect.convert.RecordFormat;
@@ -50,6 +51,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   public static final String FIELD_NAME_ADJUSTMENT = "field.name.adjustment";
   public static final String MAX_PENDING_IMAGES = "envelope.max.pending.images";
   public static final String UNKNOWN_KEYS = "config.unknown.keys";
+  public static final String CHANGE_SOURCE = "change.source";
 
   /** Settings with this prefix go, without it, to the Hadoop file systems (S3, ADLS, GCS). */
   public static final String HADOOP_PREFIX = "hadoop.";
@@ -254,6 +256,22 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         Width.SHORT,
         "When history is missing");
     def.define(
+        CHANGE_SOURCE,
+        Type.STRING,
+        ChangeSource.CDF.configValue(),
+        Validators.oneOf("cdf", "derived", "auto"),
+        Importance.MEDIUM,
+        "Where change rows come from. cdf = the table's Change Data Feed (a version without it"
+            + " is an error); derived = derived from the data files each version removed and"
+            + " added, for tables without Change Data Feed (an update that leaves a row identical"
+            + " is invisible, without key columns an update is a delete plus an insert, and a"
+            + " rewrite costs reading the rewritten files twice); auto = the Change Data Feed for"
+            + " versions where it was enabled, derived changes before that or where it was off.",
+        GROUP_START,
+        5,
+        Width.SHORT,
+        "Change source");
+    def.define(
         FILES_OUTSIDE_TABLE,
         Type.BOOLEAN,
         false,
@@ -429,6 +447,10 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
       return override;
     }
     return getList(KEY_COLUMNS).stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
+  }
+
+  public ChangeSource changeSource() {
+    return ChangeSource.parse(getString(CHANGE_SOURCE));
   }
 
   public StartMode startMode() {

@@ -155,20 +155,17 @@ final class CommitPlanner {
     }
 
     VersionPlan toPlan() {
+      List<ChangeFile> dataFiles = isMergeWithoutChanges() ? List.of() : dataFiles();
       return new VersionPlan(
           version,
-          changeFiles(),
+          cdcFiles.isEmpty() ? dataFiles : cdcFiles,
+          dataFiles,
           Optional.ofNullable(metadata).map(TableSchema::of),
           Optional.ofNullable(commitInfo).flatMap(CommitInfo::getInCommitTimestamp));
     }
 
-    private List<ChangeFile> changeFiles() {
-      if (!cdcFiles.isEmpty()) {
-        return cdcFiles;
-      }
-      if (isMergeWithoutChanges()) {
-        return List.of();
-      }
+    /** The added and removed data files, by first appearance of their path in the log. */
+    private List<ChangeFile> dataFiles() {
       List<ChangeFile> files = new ArrayList<>(pathOrder.size());
       for (String path : pathOrder.keySet()) {
         DataAction add = added.get(path);

@@ -3,6 +3,7 @@ package io.deltacdf.connect.delta;
 import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
+import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.FeedProgress;
@@ -50,6 +51,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
   private final FeedContext context;
   private final DeltaLog log;
   private final int snapshotWindowSize;
+  private final ChangeRules rules;
 
   private ChangePosition position;
   private TableSchema schema;
@@ -66,6 +68,10 @@ public final class DeltaChangeFeed implements AutoCloseable {
   private CloseableIterator<CommitActions> commitActions;
   private VersionPlan plan;
   private long planTimestamp;
+  /** The files the planned version's rows come from: its change files, or derived from. */
+  private List<ChangeFile> planFiles;
+  /** The planned version's derived changes, when they need a diff. */
+  private DerivedVersion derivedVersion;
 
   private FileRowCursor cursor;
   private TableSchema cursorSchema;
@@ -76,8 +82,10 @@ public final class DeltaChangeFeed implements AutoCloseable {
   private long latestKnownVersion = -1;
   private long bytesRead;
 
-  DeltaChangeFeed(FeedContext context, ChangePosition start, int snapshotWindowSize) {
+  DeltaChangeFeed(
+      FeedContext context, ChangePosition start, int snapshotWindowSize, ChangeRules rules) {
     this.context = context;
+    this.rules = rules;
     this.log = new DeltaLog(context);
     this.snapshotWindowSize = snapshotWindowSize;
     this.position = start;
@@ -186,7 +194,9 @@ public final class DeltaChangeFeed implements AutoCloseable {
   private void startSnapshot(long version) {
     Snapshot snapshot = TableAccess.snapshotAt(context, version);
     schema = TableSchema.of(snapshot.getMetadata());
-    TableAccess.requireChangeDataFeed(context, schema, version);
+    if (rules.source() == ChangeSource.CDF) {
+      TableAccess.requireChangeDataFeed(context, schema, version);
+    }
     snapshotFiles = new SnapshotFiles(context, snapshot, snapshotWindowSize);
     latestKnownVersion = version;
     timestamps = CommitTimestamps.startingAt(log, version);
@@ -253,11 +263,16 @@ public final class DeltaChangeFeed implements AutoCloseable {
         return false;
       }
     }
-    if (at.fileIndex() >= plan.files().size()) {
+    if (at.fileIndex() >= planFiles.size()) {
       position = ChangePosition.InVersion.start(at.version() + 1);
       return false;
     }
-    openCursor(at.version(), plan.files().get(at.fileIndex()), at.nextRow());
+    if (derivedVersion != null) {
+      cursor = derivedVersion.open(at.fileIndex(), at.nextRow());
+      cursorSchema = schema;
+      return true;
+    }
+    openCursor(at.version(), planFiles.get(at.fileIndex()), at.nextRow());
     return true;
   }
 
@@ -307,7 +322,15 @@ public final class DeltaChangeFeed implements AutoCloseable {
           DeltaFeedException.Kind.UNSUPPORTED_TABLE,
           "Table " + context.table() + " version " + version + " has no metadata");
     }
-    TableAccess.requireChangeDataFeed(context, schema, version);
+    boolean fromChangeData = rules.readsChangeData(schema);
+    if (fromChangeData) {
+      TableAccess.requireChangeDataFeed(context, schema, version);
+    }
+    planFiles = fromChangeData ? plan.files() : plan.dataFiles();
+    derivedVersion =
+        !fromChangeData && plan.derivationNeedsDiff()
+            ? new DerivedVersion(context, version, planFiles, schema, rules.keyColumns())
+            : null;
     return true;
   }
 
@@ -450,7 +473,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
       return new ChangePosition.InSnapshot(at.version(), window.following(), 0);
     }
     ChangePosition.InVersion at = (ChangePosition.InVersion) position;
-    if (at.fileIndex() + 1 < plan.files().size()) {
+    if (at.fileIndex() + 1 < planFiles.size()) {
       return new ChangePosition.InVersion(at.version(), at.fileIndex() + 1, 0);
     }
     return ChangePosition.InVersion.start(at.version() + 1);

@@ -1,6 +1,7 @@
 package io.deltacdf.connect.delta;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.LoggedSchema;
 import io.delta.kernel.CommitActions;
@@ -38,12 +39,15 @@ public final class DeltaTable implements AutoCloseable {
   private final DeltaLog log;
   private final int snapshotWindow;
   private final TableFileIO fileIO;
+  private final ChangeRules rules;
 
-  private DeltaTable(FeedContext context, int snapshotWindow, TableFileIO fileIO) {
+  private DeltaTable(
+      FeedContext context, int snapshotWindow, TableFileIO fileIO, ChangeRules rules) {
     this.context = context;
     this.log = new DeltaLog(context);
     this.snapshotWindow = snapshotWindow;
     this.fileIO = fileIO;
+    this.rules = rules;
   }
 
   /**
@@ -75,12 +79,21 @@ public final class DeltaTable implements AutoCloseable {
     return new DeltaTable(
         new FeedContext(engine, uri, root, filesOutsideTableAllowed),
         DEFAULT_SNAPSHOT_WINDOW,
-        fileIO);
+        fileIO,
+        ChangeRules.CDF_ONLY);
   }
 
   /** The same table, handing out snapshot files in windows of {@code files}. */
   DeltaTable withSnapshotWindow(int files) {
-    return new DeltaTable(context, files, fileIO);
+    return new DeltaTable(context, files, fileIO, rules);
+  }
+
+  /**
+   * The same table, its changes read from {@code source}; {@code keyColumns} (possibly none) let
+   * derived changes pair a delete and an insert of one key into an update.
+   */
+  public DeltaTable withChangeSource(ChangeSource source, List<String> keyColumns) {
+    return new DeltaTable(context, snapshotWindow, fileIO, new ChangeRules(source, keyColumns));
   }
 
   /** Closes the table's file system connections; feeds opened from it stop working. */
@@ -152,7 +165,7 @@ public final class DeltaTable implements AutoCloseable {
 
   /** Opens a feed that yields every change after {@code position}. */
   public DeltaChangeFeed openFeed(ChangePosition position) {
-    return new DeltaChangeFeed(context, position, snapshotWindow);
+    return new DeltaChangeFeed(context, position, snapshotWindow, rules);
   }
 
   /**
@@ -301,7 +314,7 @@ public final class DeltaTable implements AutoCloseable {
 
   /** Fails unless the change data feed is on at {@code version}, naming where it is on. */
   private void requireReadable(Metadata metadata, long version, long latestVersion) {
-    if (TableSchema.of(metadata).changeDataFeedEnabled()) {
+    if (rules.source() != ChangeSource.CDF || TableSchema.of(metadata).changeDataFeedEnabled()) {
       return;
     }
     OptionalLong firstReadable = firstEnabledAfter(version, latestVersion);
@@ -315,6 +328,7 @@ public final class DeltaTable implements AutoCloseable {
             : "Enable it with ALTER TABLE ... SET TBLPROPERTIES ('"
                 + TableSchema.CDF_PROPERTY
                 + "'='true'); changes are recorded from then on";
+    way += ". Or set " + ChangeRules.SETTING + "=auto to derive the changes of versions without it";
     throw new DeltaFeedException(
         DeltaFeedException.Kind.CDF_DISABLED,
         "The change data feed of table "
@@ -379,7 +393,8 @@ public final class DeltaTable implements AutoCloseable {
   private long earliestReadable(long latestVersion) {
     Snapshot snapshot = oldestSnapshot(latestVersion);
     long version = snapshot.getVersion();
-    if (TableSchema.of(snapshot.getMetadata()).changeDataFeedEnabled()) {
+    if (rules.source() != ChangeSource.CDF
+        || TableSchema.of(snapshot.getMetadata()).changeDataFeedEnabled()) {
       return version;
     }
     OptionalLong enabled = firstEnabledAfter(version, latestVersion);

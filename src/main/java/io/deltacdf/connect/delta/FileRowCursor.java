@@ -38,6 +38,10 @@ final class FileRowCursor implements Closeable {
   private final int changeTypeOrdinal;
   private final RoaringBitmapArray addDeleted;
   private final RoaringBitmapArray removeDeleted;
+  /** Decides which candidate rows of a diffed derived version are changes; null otherwise. */
+  private final DerivedRows derived;
+  /** The physical row the cursor stops before. */
+  private final long untilRow;
   private final CloseableIterator<FileReadResult> batches;
 
   private ColumnarBatch batch;
@@ -47,6 +51,8 @@ final class FileRowCursor implements Closeable {
   private ChangeType pendingType;
   /** The {@code _change_type} value of a cdc file's row. */
   private String pendingLabel;
+  /** The values of the row found ahead, when deciding about it needed them. */
+  private Object[] pendingValues;
 
   private ChangeType type;
   private String label;
@@ -55,7 +61,24 @@ final class FileRowCursor implements Closeable {
 
   FileRowCursor(
       FeedContext context, long version, ChangeFile file, TableSchema schema, long fromRow) {
+    this(context, version, file, schema, fromRow, Long.MAX_VALUE, null);
+  }
+
+  /**
+   * A cursor on the rows from {@code fromRow} up to (not including) {@code untilRow} whose
+   * changes {@code derived} (if not null) decides from their values.
+   */
+  FileRowCursor(
+      FeedContext context,
+      long version,
+      ChangeFile file,
+      TableSchema schema,
+      long fromRow,
+      long untilRow,
+      DerivedRows derived) {
     this.context = context;
+    this.derived = derived;
+    this.untilRow = untilRow;
     this.version = version;
     this.file = file;
     this.location = TablePaths.resolve(context, version, file.path());
@@ -115,7 +138,8 @@ final class FileRowCursor implements Closeable {
     type = pendingType;
     label = type == ChangeType.CUSTOM ? pendingLabel : type.label();
     physicalRow = batchStartRow + rowInBatch;
-    values = readValues(rowInBatch);
+    values = pendingValues != null ? pendingValues : readValues(rowInBatch);
+    pendingValues = null;
     rowInBatch++;
   }
 
@@ -155,10 +179,18 @@ final class FileRowCursor implements Closeable {
         rowInBatch = 0;
         continue;
       }
+      if (batchStartRow + rowInBatch >= untilRow) {
+        return false;
+      }
       pendingType = changeTypeOf(batchStartRow + rowInBatch, rowInBatch);
+      if (pendingType != null && derived != null) {
+        pendingValues = readValues(rowInBatch);
+        pendingType = derived.decide(pendingType, pendingValues);
+      }
       if (pendingType != null) {
         return true;
       }
+      pendingValues = null;
       rowInBatch++;
     }
   }

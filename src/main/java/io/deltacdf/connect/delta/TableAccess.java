@@ -73,7 +73,9 @@ final class TableAccess {
               + " is not true), so its changes cannot be read from there. Enable it with ALTER"
               + " TABLE ... SET TBLPROPERTIES ('"
               + TableSchema.CDF_PROPERTY
-              + "'='true') and start at a version after that, or start from a snapshot");
+              + "'='true') and start at a version after that, or start from a snapshot; or set "
+              + ChangeRules.SETTING
+              + "=auto to derive the changes of versions without it from their data files");
     }
   }
 }
