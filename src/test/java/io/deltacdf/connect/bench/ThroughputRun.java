@@ -52,6 +52,11 @@ final class ThroughputRun {
     }
     try (BenchKafka kafka = new BenchKafka(workerJvm, options.producer())) {
       String ours = "ours-" + variant;
+      String oursJson = "ours-json-" + variant;
+      ConnectorFigures json = null;
+      if (options.jsonFirst()) {
+        json = runJson(kafka, table, oursJson, variant, expected, section);
+      }
       BenchKafka.ConnectorRun run =
           kafka.runConnector(ours, connectorConfig(table, ours), expected);
       report.checkCount("our connector (" + variant + ")", run.records(), expected);
@@ -66,21 +71,11 @@ final class ThroughputRun {
       report.add(section, "ours: worker CPU per million rows", Report.seconds(oursCpu),
           run.workerCpuMillis() + " ms of worker CPU (/proc) from registration to last record");
       kafka.rest().delete(ours);
-
-      String oursJson = "ours-json-" + variant;
-      BenchKafka.ConnectorRun json = kafka.runConnector(oursJson,
-          jsonConnectorConfig(table, oursJson), expected);
-      report.checkCount("our connector, output.format=json (" + variant + ")", json.records(),
-          expected);
-      double jsonRate = json.records() * 1000.0 / Math.max(1, json.millis());
-      report.add(section, "ours json: connector end to end (output.format=json)",
-          Report.rate(json.records(), json.millis()),
-          String.format("%d ms; StringConverter; %.0f B/record", json.millis(),
-              Topics.averageBytes(kafka.topics().sample(oursJson, 2_000))));
-      double jsonCpu = cpuSecondsPerMillion(json.workerCpuMillis(), json.records());
-      report.add(section, "ours json: worker CPU per million rows", Report.seconds(jsonCpu),
-          json.workerCpuMillis() + " ms of worker CPU (/proc)");
-      kafka.rest().delete(oursJson);
+      if (json == null) {
+        json = runJson(kafka, table, oursJson, variant, expected, section);
+      }
+      double jsonRate = json.rowsPerSecond();
+      double jsonCpu = json.cpuSecondsPerMillion();
 
       SparkRun spark = spark(kafka, table, variant, expected, section, logs);
       double sparkRate = spark.rowsPerSecond();
@@ -126,8 +121,31 @@ final class ThroughputRun {
     return config;
   }
 
+  /** What a run reached: rows/s end to end, CPU-seconds per million rows. */
+  private record ConnectorFigures(double rowsPerSecond, double cpuSecondsPerMillion) {}
+
+  /** Our connector in output.format=json, with StringConverter, in the shared worker. */
+  private ConnectorFigures runJson(BenchKafka kafka, Tables.Table table, String name,
+      String variant, long expected, String section) {
+    BenchKafka.ConnectorRun json =
+        kafka.runConnector(name, jsonConnectorConfig(table, name), expected);
+    report.checkCount("our connector, output.format=json (" + variant + ")", json.records(),
+        expected);
+    report.add(section, "ours json: connector end to end (output.format=json)",
+        Report.rate(json.records(), json.millis()),
+        String.format("%d ms; StringConverter; %.0f B/record; run %s", json.millis(),
+            Topics.averageBytes(kafka.topics().sample(name, 2_000)),
+            options.jsonFirst() ? "before struct" : "after struct"));
+    double cpu = cpuSecondsPerMillion(json.workerCpuMillis(), json.records());
+    report.add(section, "ours json: worker CPU per million rows", Report.seconds(cpu),
+        json.workerCpuMillis() + " ms of worker CPU (/proc)");
+    kafka.rest().delete(name);
+    return new ConnectorFigures(json.records() * 1000.0 / Math.max(1, json.millis()), cpu);
+  }
+
   /** What Spark's job reached: rows/s from query start, CPU-seconds per million rows. */
   private record SparkRun(double rowsPerSecond, double cpuSecondsPerMillion) {}
+
 
   private static double cpuSecondsPerMillion(long cpuMillis, long rows) {
     return cpuMillis / 1000.0 * 1_000_000.0 / Math.max(1, rows);
