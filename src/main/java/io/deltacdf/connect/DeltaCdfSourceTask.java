@@ -62,7 +62,10 @@ public final class DeltaCdfSourceTask extends SourceTask {
     connectorName = settings.getOrDefault("name", "delta-cdf");
     transactions = context.transactionContext();
     heartbeatIntervalMs = config.heartbeatInterval().toMillis();
-    heartbeats = new HeartbeatRecords(config.heartbeatTopic(connectorName));
+    heartbeats =
+        new HeartbeatRecords(
+            config.heartbeatTopic(connectorName),
+            config.recordSettings(connectorName, version()).outputFormat());
     List<String> tables = config.taskTables();
     List<Map<String, String>> partitions =
         tables.stream().map(t -> new TablePartition(t).toMap()).toList();

@@ -5,6 +5,7 @@ import java.time.Instant;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.convert.FieldNameAdjustment;
+import io.deltacdf.connect.convert.OutputFormat;
 import io.deltacdf.connect.convert.RecordFormat;
 import io.deltacdf.connect.convert.RecordSettings;
 import io.deltacdf.connect.convert.TemporalPrecision;
@@ -50,6 +51,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   public static final String TEMPORAL_PRECISION = "temporal.precision.mode";
   public static final String FIELD_NAME_ADJUSTMENT = "field.name.adjustment";
   public static final String MAX_PENDING_IMAGES = "envelope.max.pending.images";
+  public static final String OUTPUT_FORMAT = "output.format";
   public static final String UNKNOWN_KEYS = "config.unknown.keys";
   public static final String CHANGE_SOURCE = "change.source";
 
@@ -405,6 +407,23 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         ++order,
         Width.SHORT,
         "Pending update images");
+    def.define(
+        OUTPUT_FORMAT,
+        Type.STRING,
+        OutputFormat.STRUCT.configValue(),
+        Validators.oneOf("struct", "json"),
+        Importance.MEDIUM,
+        "struct = keys and values are Connect structs with schemas, for any converter (JSON,"
+            + " Avro, Protobuf); json = keys and values are JSON text, written straight from the"
+            + " table's values, for key.converter and value.converter"
+            + " org.apache.kafka.connect.storage.StringConverter: the same bytes as JsonConverter"
+            + " with schemas.enable=false and decimal.format=NUMERIC, at less cost. Works with"
+            + " both record formats, tombstones, heartbeats and exactly-once; other converters"
+            + " would see strings, not structs.",
+        GROUP_RECORDS,
+        ++order,
+        Width.SHORT,
+        "Output format");
   }
 
   /** How records look, for a connector named {@code connectorName}. */
@@ -424,7 +443,8 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         FieldNameAdjustment.parse(getString(FIELD_NAME_ADJUSTMENT)),
         getInt(MAX_PENDING_IMAGES),
         connectorName,
-        connectorVersion);
+        connectorVersion,
+        OutputFormat.parse(getString(OUTPUT_FORMAT)));
   }
 
   public List<String> tablePaths() {

@@ -164,7 +164,7 @@ final class ConnectTypes {
         value -> java.util.Date.from(toInstant.apply(value)));
   }
 
-  private static long epochMicros(Instant instant) {
+  static long epochMicros(Instant instant) {
     return Math.addExact(
         Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000);
   }

@@ -15,6 +15,8 @@ final class EnvelopeSchema {
   static final String SOURCE = "source";
   static final String OP = "op";
   static final String TS_MS = "ts_ms";
+  /** The envelope's source.connector. */
+  static final String CONNECTOR = "delta-cdf";
 
   /** Where a change comes from: the connector, the table and the commit. */
   static final Schema SOURCE_SCHEMA =
@@ -44,22 +46,29 @@ final class EnvelopeSchema {
         .build();
   }
 
-  static Struct source(
+  /**
+   * Where one change comes from: the envelope's {@code source} block.
+   *
+   * @param snapshot Debezium's true, last or false
+   */
+  record Source(
       String connectorVersion,
       String connectorName,
       String tableName,
       String tablePath,
       long commitVersion,
       long commitTimestampMs,
-      String snapshot) {
+      String snapshot) {}
+
+  static Struct source(Source source) {
     return new Struct(SOURCE_SCHEMA)
-        .put("version", connectorVersion)
-        .put("connector", "delta-cdf")
-        .put("name", connectorName)
-        .put("ts_ms", commitTimestampMs)
-        .put("snapshot", snapshot)
-        .put("table", tableName)
-        .put("path", tablePath)
-        .put("commit_version", commitVersion);
+        .put("version", source.connectorVersion())
+        .put("connector", CONNECTOR)
+        .put("name", source.connectorName())
+        .put("ts_ms", source.commitTimestampMs())
+        .put("snapshot", source.snapshot())
+        .put("table", source.tableName())
+        .put("path", source.tablePath())
+        .put("commit_version", source.commitVersion());
   }
 }

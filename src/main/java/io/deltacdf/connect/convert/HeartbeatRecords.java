@@ -30,9 +30,12 @@ public final class HeartbeatRecords {
           .build();
 
   private final String topic;
+  private final OutputFormat format;
 
-  public HeartbeatRecords(String topic) {
+  /** @param format structs, or in json output format the JSON text JsonConverter makes of them */
+  public HeartbeatRecords(String topic, OutputFormat format) {
     this.topic = topic;
+    this.format = format;
   }
 
   /**
@@ -42,20 +45,45 @@ public final class HeartbeatRecords {
    */
   public SourceRecord heartbeat(
       String table, Map<String, ?> sourcePartition, ChangePosition position, long nowMs) {
+    if (format == OutputFormat.JSON) {
+      StringBuilder key = new StringBuilder("{\"table\":");
+      JsonText.string(key, table);
+      StringBuilder value = new StringBuilder(key).append(",\"version\":");
+      value.append(position.version()).append(",\"ts_ms\":").append(nowMs).append('}');
+      return record(
+          sourcePartition,
+          position,
+          Schema.STRING_SCHEMA,
+          key.append('}').toString(),
+          Schema.STRING_SCHEMA,
+          value.toString(),
+          nowMs);
+    }
     Struct key = new Struct(KEY_SCHEMA).put("table", table);
     Struct value =
         new Struct(VALUE_SCHEMA)
             .put("table", table)
             .put("version", position.version())
             .put("ts_ms", nowMs);
+    return record(sourcePartition, position, KEY_SCHEMA, key, VALUE_SCHEMA, value, nowMs);
+  }
+
+  private SourceRecord record(
+      Map<String, ?> sourcePartition,
+      ChangePosition position,
+      Schema keySchema,
+      Object key,
+      Schema valueSchema,
+      Object value,
+      long nowMs) {
     return new SourceRecord(
         sourcePartition,
         ChangeOffset.toMap(position),
         topic,
         null,
-        KEY_SCHEMA,
+        keySchema,
         key,
-        VALUE_SCHEMA,
+        valueSchema,
         value,
         nowMs);
   }

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
-import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.header.ConnectHeaders;
 import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.header.Headers;
@@ -54,18 +53,16 @@ public final class RecordConverter {
   private final RecordSettings settings;
   private final ConnectTypes types;
   private final String schemaBase;
-  private final Map<FieldType.Struct, Mapping> mappings = new HashMap<>();
+  private final JsonValues jsonValues;
+  private final Map<FieldType.Struct, RowShape> shapes = new HashMap<>();
   private final UpdatePairing pairing;
   /** The current row's records before their offsets are set; reused from row to row. */
   private final List<Pending> pending = new ArrayList<>(2);
   private ChangePosition position;
   private VersionHeaders versionHeaders = new VersionHeaders(-1, 0, null, null);
   private FieldType.Struct lastSchema;
-  private Mapping lastMapping;
+  private RowShape lastShape;
   private HeldSnapshotRow heldSnapshotRow;
-
-  /** A schema mapping and, in envelope format, its envelope schema. */
-  private record Mapping(SchemaMapping schemas, Schema envelope) {}
 
   /** The headers all records of a version share, made once per version. */
   private record VersionHeaders(
@@ -73,10 +70,10 @@ public final class RecordConverter {
 
   /** A snapshot row whose envelope waits to learn whether it is the snapshot's last. */
   private record HeldSnapshotRow(
-      Mapping mapping, Struct key, Struct after, ChangeRow change, ChangePosition before) {}
+      RowShape shape, Object key, Object after, ChangeRow change, ChangePosition before) {}
 
   /** A record about to be made: its offset is decided once a row's records are all known. */
-  private record Pending(Struct key, Schema valueSchema, Object value, ChangeRow change) {}
+  private record Pending(Object key, Schema valueSchema, Object value, ChangeRow change) {}
 
   /**
    * @param table the table's URI
@@ -98,6 +95,7 @@ public final class RecordConverter {
     this.keyColumns = new KeyColumns(table, keyColumns);
     this.settings = settings;
     this.types = new ConnectTypes(settings.temporalPrecision(), settings.fieldNameAdjustment());
+    this.jsonValues = new JsonValues(settings.temporalPrecision(), settings.fieldNameAdjustment());
     this.schemaBase = SchemaNames.base(tableName);
     this.pairing = new UpdatePairing(settings.maxPendingImages());
     this.position = start;
@@ -116,7 +114,7 @@ public final class RecordConverter {
   public void requireConvertible(List<LoggedSchema> ends, Supplier<List<LoggedSchema>> wholeLog) {
     keyColumns.resolve(ends, wholeLog);
     LoggedSchema latest = ends.get(ends.size() - 1);
-    mapping(latest.schema(), latest.version());
+    shape(latest.schema(), latest.version());
   }
 
   /** The records for the next row of the feed (none, one, or a few). */
@@ -124,14 +122,14 @@ public final class RecordConverter {
     ChangePosition before = position;
     ChangePosition safeBefore = pairing.isEmpty() ? before : pairing.earliestBefore();
     position = row.after();
-    Mapping mapping = mapping(schema, row.version());
+    RowShape shape = shape(schema, row.version());
     pending.clear();
     if (settings.format() == RecordFormat.ROW) {
-      rowRecords(row, mapping.schemas(), pending);
+      rowRecords(row, shape, pending);
     } else if (before instanceof ChangePosition.InSnapshot) {
-      snapshotRecords(row, before, mapping, pending);
+      snapshotRecords(row, before, shape, pending);
     } else {
-      envelopeRecords(row, before, mapping, pending);
+      envelopeRecords(row, before, shape, pending);
     }
     ChangePosition safeAfter;
     if (heldSnapshotRow != null) {
@@ -147,7 +145,7 @@ public final class RecordConverter {
    * without a partner, and in envelope format the snapshot's last row, marked as such.
    */
   public List<SourceRecord> endVersion() {
-    if (lastMapping == null || settled()) {
+    if (lastShape == null || settled()) {
       return List.of();
     }
     ChangePosition safeBefore = pairing.isEmpty() ? position : pairing.earliestBefore();
@@ -161,12 +159,12 @@ public final class RecordConverter {
     // deleted and the new one created, as Debezium reports a primary-key change.
     for (UpdatePairing.Image image : pairing.drain()) {
       if (image.isPre()) {
-        Struct before = beforeImage(image);
-        pending.add(envelope(lastMapping, image.key(), "d", before, null, image.change(), "false"));
+        Object before = beforeImage(image);
+        pending.add(envelope(lastShape, image.key(), "d", before, null, image.change(), "false"));
         addTombstone(image.key(), image.change(), pending);
       } else {
-        Struct after = image.row();
-        pending.add(envelope(lastMapping, image.key(), "c", null, after, image.change(), "false"));
+        Object after = image.row();
+        pending.add(envelope(lastShape, image.key(), "c", null, after, image.change(), "false"));
       }
     }
     return records(safeBefore, position);
@@ -174,7 +172,7 @@ public final class RecordConverter {
 
   /** Every pending record but the last carries {@code before}; the last carries {@code after}. */
   private List<SourceRecord> records(ChangePosition before, ChangePosition after) {
-    Schema keySchema = lastMapping.schemas().keySchema();
+    Schema keySchema = lastShape.keySchema();
     if (pending.size() == 1) {
       return List.of(record(pending.get(0), keySchema, after));
     }
@@ -208,36 +206,35 @@ public final class RecordConverter {
     position = start;
   }
 
-  private void rowRecords(ChangeRow row, SchemaMapping schemas, List<Pending> out) {
+  private void rowRecords(ChangeRow row, RowShape shape, List<Pending> out) {
     // change.types chooses among the standard types; rows of other types always pass, as they
     // do in Spark's table_changes.
     if (row.type() != ChangeType.CUSTOM && !settings.changeTypes().contains(row.type())) {
       return;
     }
-    Struct value = schemas.row(row);
-    Struct key = schemas.key(value);
-    out.add(new Pending(key, schemas.rowSchema(), value, row));
+    Object value = shape.row(row);
+    Object key = shape.key(row, value);
+    out.add(new Pending(key, shape.rowSchema(), value, row));
     if (row.type() == ChangeType.DELETE) {
       addTombstone(key, row, out);
     }
   }
 
   private void envelopeRecords(
-      ChangeRow row, ChangePosition before, Mapping mapping, List<Pending> out) {
-    SchemaMapping schemas = mapping.schemas();
+      ChangeRow row, ChangePosition before, RowShape shape, List<Pending> out) {
     boolean wanted = settings.changeTypes().contains(row.type());
     switch (row.type()) {
       case INSERT:
         if (wanted) {
-          Struct after = schemas.row(row);
-          out.add(envelope(mapping, schemas.key(after), "c", null, after, row, "false"));
+          Object after = shape.row(row);
+          out.add(envelope(shape, shape.key(row, after), "c", null, after, row, "false"));
         }
         break;
       case DELETE:
         if (wanted) {
-          Struct deleted = schemas.row(row);
-          Struct key = schemas.key(deleted);
-          out.add(envelope(mapping, key, "d", deleted, null, row, "false"));
+          Object deleted = shape.row(row);
+          Object key = shape.key(row, deleted);
+          out.add(envelope(shape, key, "d", deleted, null, row, "false"));
           addTombstone(key, row, out);
         }
         break;
@@ -250,10 +247,10 @@ public final class RecordConverter {
                 + " such rows through with their _change_type");
       default:
         if (settings.changeTypes().contains(ChangeType.UPDATE_POSTIMAGE)) {
-          Struct image = schemas.row(row);
+          Object image = shape.row(row);
           pairing
-              .offer(new UpdatePairing.Image(schemas.key(image), image, row, before))
-              .ifPresent(pair -> out.add(update(mapping, pair)));
+              .offer(new UpdatePairing.Image(shape.key(row, image), image, row, before))
+              .ifPresent(pair -> out.add(update(shape, pair)));
         }
     }
   }
@@ -264,25 +261,24 @@ public final class RecordConverter {
    * read after it turn out to be empty.
    */
   private void snapshotRecords(
-      ChangeRow row, ChangePosition before, Mapping mapping, List<Pending> out) {
+      ChangeRow row, ChangePosition before, RowShape shape, List<Pending> out) {
     if (heldSnapshotRow != null) {
       out.add(snapshotEnvelope(heldSnapshotRow, "true"));
       heldSnapshotRow = null;
     }
     if (settings.changeTypes().contains(row.type())) {
-      Struct after = mapping.schemas().row(row);
-      heldSnapshotRow =
-          new HeldSnapshotRow(mapping, mapping.schemas().key(after), after, row, before);
+      Object after = shape.row(row);
+      heldSnapshotRow = new HeldSnapshotRow(shape, shape.key(row, after), after, row, before);
     }
   }
 
   private Pending snapshotEnvelope(HeldSnapshotRow held, String snapshot) {
-    return envelope(held.mapping(), held.key(), "r", null, held.after(), held.change(), snapshot);
+    return envelope(held.shape(), held.key(), "r", null, held.after(), held.change(), snapshot);
   }
 
-  private Pending update(Mapping mapping, UpdatePairing.Pair pair) {
+  private Pending update(RowShape shape, UpdatePairing.Pair pair) {
     return envelope(
-        mapping,
+        shape,
         pair.post().key(),
         "u",
         beforeImage(pair.pre()),
@@ -292,31 +288,26 @@ public final class RecordConverter {
   }
 
   /** A pre-image as {@code before}, unless update_preimage is filtered out. */
-  private Struct beforeImage(UpdatePairing.Image pre) {
+  private Object beforeImage(UpdatePairing.Image pre) {
     return settings.changeTypes().contains(ChangeType.UPDATE_PREIMAGE) ? pre.row() : null;
   }
 
   private Pending envelope(
-      Mapping mapping,
-      Struct key,
+      RowShape shape,
+      Object key,
       String op,
-      Struct before,
-      Struct after,
+      Object before,
+      Object after,
       ChangeRow change,
       String snapshot) {
-    Struct value =
-        new Struct(mapping.envelope())
-            .put(EnvelopeSchema.BEFORE, before)
-            .put(EnvelopeSchema.AFTER, after)
-            .put(EnvelopeSchema.SOURCE, source(change, snapshot))
-            .put(EnvelopeSchema.OP, op)
-            .put(EnvelopeSchema.TS_MS, System.currentTimeMillis());
-    return new Pending(key, mapping.envelope(), value, change);
+    Object value =
+        shape.envelope(op, before, after, source(change, snapshot), System.currentTimeMillis());
+    return new Pending(key, shape.envelopeSchema(), value, change);
   }
 
   /** The envelope's source block; {@code snapshot} is Debezium's true, last or false. */
-  private Struct source(ChangeRow change, String snapshot) {
-    return EnvelopeSchema.source(
+  private EnvelopeSchema.Source source(ChangeRow change, String snapshot) {
+    return new EnvelopeSchema.Source(
         settings.connectorVersion(),
         settings.connectorName(),
         tableName,
@@ -327,7 +318,7 @@ public final class RecordConverter {
   }
 
   /** A null-value record with the delete's key, so compacted topics and sinks drop the key. */
-  private void addTombstone(Struct key, ChangeRow delete, List<Pending> out) {
+  private void addTombstone(Object key, ChangeRow delete, List<Pending> out) {
     if (settings.tombstonesOnDelete() && key != null) {
       out.add(new Pending(key, null, null, delete));
     }
@@ -374,26 +365,26 @@ public final class RecordConverter {
     return new ConnectHeaders().add(key, new SchemaAndValue(schema, value)).lastWithName(key);
   }
 
-  /** The mapping of {@code schema}, the schema of rows of {@code version}. */
-  private Mapping mapping(FieldType.Struct schema, long version) {
+  /** The shape of rows of {@code schema}, the schema of rows of {@code version}. */
+  private RowShape shape(FieldType.Struct schema, long version) {
     // A batch's rows share one schema instance: skip hashing the schema for every row.
     if (schema != lastSchema) {
-      lastMapping = mappings.computeIfAbsent(schema, s -> newMapping(s, version));
+      lastShape = shapes.computeIfAbsent(schema, s -> newShape(s, version));
       lastSchema = schema;
     }
-    return lastMapping;
+    return lastShape;
   }
 
-  private Mapping newMapping(FieldType.Struct schema, long version) {
+  private RowShape newShape(FieldType.Struct schema, long version) {
+    List<KeyColumns.KeyField> keyFields = keyColumns.in(schema, version);
+    if (settings.outputFormat() == OutputFormat.JSON) {
+      return new JsonShape(schema, keyFields, jsonValues, settings.metadataFields());
+    }
     boolean envelope = settings.format() == RecordFormat.ENVELOPE;
     SchemaMapping schemas =
         new SchemaMapping(
-            schemaBase,
-            schema,
-            keyColumns.in(schema, version),
-            types,
-            settings.metadataFields(),
-            envelope);
-    return new Mapping(schemas, envelope ? EnvelopeSchema.of(schemaBase, schemas.rowSchema()) : null);
+            schemaBase, schema, keyFields, types, settings.metadataFields(), envelope);
+    return new StructShape(
+        schemas, envelope ? EnvelopeSchema.of(schemaBase, schemas.rowSchema()) : null);
   }
 }

@@ -14,6 +14,7 @@ import java.util.Set;
  *     their partner image
  * @param connectorName the connector's name, for the envelope's source struct
  * @param connectorVersion this connector's version, for the envelope's source struct
+ * @param outputFormat whether keys and values are Connect structs or JSON text
  */
 public record RecordSettings(
     RecordFormat format,
@@ -24,7 +25,8 @@ public record RecordSettings(
     FieldNameAdjustment fieldNameAdjustment,
     int maxPendingImages,
     String connectorName,
-    String connectorVersion) {
+    String connectorVersion,
+    OutputFormat outputFormat) {
 
   public RecordSettings {
     changeTypes = Set.copyOf(changeTypes);

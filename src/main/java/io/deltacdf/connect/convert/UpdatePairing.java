@@ -10,17 +10,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import org.apache.kafka.connect.data.Struct;
 
 /**
- * Pairs the pre- and post-image of each update by key within a version, in whatever order they
- * come. Delta writes the two images of an update next to each other, so few wait at a time; the
+ * Pairs the pre- and post-image of each update by key (a Connect struct or its JSON text, equal
+ * exactly when the key values are) within a version, in whatever order they come. Delta writes the two images of an update next to each other, so few wait at a time; the
  * number waiting is bounded all the same.
  */
 final class UpdatePairing {
 
   /** One update image and the feed position just before it. */
-  record Image(Struct key, Struct row, ChangeRow change, ChangePosition before) {
+  record Image(Object key, Object row, ChangeRow change, ChangePosition before) {
     boolean isPre() {
       return change.type() == ChangeType.UPDATE_PREIMAGE;
     }
@@ -29,8 +28,8 @@ final class UpdatePairing {
   record Pair(Image pre, Image post) {}
 
   private final int maxPending;
-  private final Map<Struct, ArrayDeque<Long>> preByKey = new HashMap<>();
-  private final Map<Struct, ArrayDeque<Long>> postByKey = new HashMap<>();
+  private final Map<Object, ArrayDeque<Long>> preByKey = new HashMap<>();
+  private final Map<Object, ArrayDeque<Long>> postByKey = new HashMap<>();
   /** Waiting images by arrival, so the earliest one's position is at hand. */
   private final TreeMap<Long, Image> waiting = new TreeMap<>();
   private long arrivals;
@@ -45,7 +44,7 @@ final class UpdatePairing {
    * @throws IllegalStateException when more than the bound would wait
    */
   Optional<Pair> offer(Image image) {
-    Map<Struct, ArrayDeque<Long>> partners = image.isPre() ? postByKey : preByKey;
+    Map<Object, ArrayDeque<Long>> partners = image.isPre() ? postByKey : preByKey;
     ArrayDeque<Long> candidates = partners.get(image.key());
     if (candidates != null) {
       Image partner = waiting.remove(candidates.poll());

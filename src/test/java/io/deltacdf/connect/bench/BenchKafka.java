@@ -16,8 +16,12 @@ import java.util.Map;
  */
 final class BenchKafka implements AutoCloseable {
 
-  /** What a connector run took. */
-  record ConnectorRun(long records, long millis, long workerPeakRssMib) {}
+  /**
+   * What a connector run took.
+   *
+   * @param workerCpuMillis CPU time the worker JVM used from registration to the last record
+   */
+  record ConnectorRun(long records, long millis, long workerPeakRssMib, long workerCpuMillis) {}
 
   private static final Duration STALL = Duration.ofMinutes(2);
   private static final List<String> BROKER_JVM = List.of("-Xmx1g");
@@ -73,12 +77,27 @@ final class BenchKafka implements AutoCloseable {
   }
 
   /**
+   * {@link #connectorConfig} in output.format=json: the connector writes the JSON text itself and
+   * the worker passes it on with StringConverter.
+   */
+  static Map<String, String> jsonConnectorConfig(String table, String topic, String startMode) {
+    Map<String, String> config = connectorConfig(table, topic, startMode);
+    config.put("output.format", "json");
+    config.keySet().removeIf(key -> key.startsWith("key.converter.")
+        || key.startsWith("value.converter."));
+    config.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
+    config.put("value.converter", "org.apache.kafka.connect.storage.StringConverter");
+    return config;
+  }
+
+  /**
    * Registers a connector writing to a fresh topic and waits for {@code expected} records: the
    * time from the registration to the broker's append of the last record.
    */
   ConnectorRun runConnector(String name, Map<String, String> config, long expected) {
     String topic = config.get("topic.template");
     topics.create(topic);
+    long cpuBefore = ProcStatus.cpuMillis(kafka.workerPid());
     long start = System.currentTimeMillis();
     rest.putConfig(name, config);
     long count = topics.awaitCount(topic, expected, STALL, () -> requireNotFailed(name));
@@ -86,8 +105,9 @@ final class BenchKafka implements AutoCloseable {
       System.out.println("[bench] " + name + " stalled at " + count + " records; worker log:\n"
           + kafka.workerLogTail());
     }
+    long cpuMillis = ProcStatus.cpuMillis(kafka.workerPid()) - cpuBefore;
     long millis = count == 0 ? 0 : topics.lastAppendTime(topic) - start;
-    return new ConnectorRun(count, millis, workerPeakRssMib());
+    return new ConnectorRun(count, millis, workerPeakRssMib(), cpuMillis);
   }
 
   long workerPeakRssMib() {

@@ -19,6 +19,7 @@ record BenchOptions(
     Map<String, String> producer,
     Map<String, String> connector,
     boolean profile,
+    boolean jsonFirst,
     Path workDir) {
 
   static final String USAGE = """
@@ -37,6 +38,8 @@ record BenchOptions(
         --connector K=V,...    settings added to our connector's config in the throughput part
                                (e.g. batch.max.rows=50000)
         --profile              record a JFR profile of the throughput worker (worker.jfr)
+        --json-first           throughput: run output.format=json before struct in the shared
+                               worker (the first run also warms the worker's JIT)
         --work DIR             tables, logs and results (default target/benchmark)
         --no-build             (benchmark.sh) skip building connector/ and the test classes
       """;
@@ -58,6 +61,7 @@ record BenchOptions(
             + "enable.idempotence=true,max.in.flight.requests.per.connection=5";
     String connector = "";
     boolean profile = false;
+    boolean jsonFirst = false;
     Path work = repo.resolve("target/benchmark");
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
@@ -71,6 +75,10 @@ record BenchOptions(
       }
       if (arg.equals("--profile")) {
         profile = true;
+        continue;
+      }
+      if (arg.equals("--json-first")) {
+        jsonFirst = true;
         continue;
       }
       if (i + 1 >= args.length) {
@@ -101,7 +109,8 @@ record BenchOptions(
       }
     }
     return new BenchOptions(command, rows, dv, snapshotRows, commitRows, small, large, commits,
-        heap, settings(producer), settings(connector), profile, work);
+        heap, settings(producer), settings(connector), profile, jsonFirst,
+        work);
   }
 
   /** {@code k1=v1,k2=v2} as a map. */

@@ -23,6 +23,22 @@ public final class ProcStatus {
     return -1;
   }
 
+  /**
+   * CPU time (user + system, all threads) that process {@code pid} has used so far, in
+   * milliseconds: on Linux the JDK reads it from {@code /proc/<pid>/stat}. -1 when unknown.
+   */
+  public static long cpuMillis(long pid) {
+    return ProcessHandle.of(pid)
+        .flatMap(process -> process.info().totalCpuDuration())
+        .map(java.time.Duration::toMillis)
+        .orElse(-1L);
+  }
+
+  /** CPU time this JVM has used so far, in milliseconds (see {@link #cpuMillis}). */
+  public static long ownCpuMillis() {
+    return cpuMillis(ProcessHandle.current().pid());
+  }
+
   /** Peak RSS of this JVM in MiB. */
   public static long ownPeakRssMib() {
     return peakRssMib(ProcessHandle.current().pid());

@@ -71,4 +71,9 @@ final class Report {
   static String ratio(double a, double b) {
     return String.format("%.2f", a / b);
   }
+
+  /** CPU-seconds, e.g. per million rows. */
+  static String seconds(double seconds) {
+    return String.format("%.1f CPU-s", seconds);
+  }
 }

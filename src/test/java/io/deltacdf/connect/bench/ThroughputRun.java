@@ -52,6 +52,11 @@ final class ThroughputRun {
     }
     try (BenchKafka kafka = new BenchKafka(workerJvm, options.producer())) {
       String ours = "ours-" + variant;
+      String oursJson = "ours-json-" + variant;
+      ConnectorFigures json = null;
+      if (options.jsonFirst()) {
+        json = runJson(kafka, table, oursJson, variant, expected, section);
+      }
       BenchKafka.ConnectorRun run =
           kafka.runConnector(ours, connectorConfig(table, ours), expected);
       report.checkCount("our connector (" + variant + ")", run.records(), expected);
@@ -62,9 +67,18 @@ final class ThroughputRun {
               run.millis(), Topics.averageBytes(sample)));
       report.add(section, "ours: worker JVM peak RSS", run.workerPeakRssMib() + " MiB",
           "-Xmx" + options.workerHeap() + ", incl. the worker's own start");
+      double oursCpu = cpuSecondsPerMillion(run.workerCpuMillis(), run.records());
+      report.add(section, "ours: worker CPU per million rows", Report.seconds(oursCpu),
+          run.workerCpuMillis() + " ms of worker CPU (/proc) from registration to last record");
       kafka.rest().delete(ours);
+      if (json == null) {
+        json = runJson(kafka, table, oursJson, variant, expected, section);
+      }
+      double jsonRate = json.rowsPerSecond();
+      double jsonCpu = json.cpuSecondsPerMillion();
 
-      double sparkRate = spark(kafka, table, variant, expected, section, logs);
+      SparkRun spark = spark(kafka, table, variant, expected, section, logs);
+      double sparkRate = spark.rowsPerSecond();
 
       String producerTopic = "producer-" + variant;
       long producerMs = ProducerCeiling.run(kafka.topics(), producerTopic, expected, sample,
@@ -86,6 +100,12 @@ final class ThroughputRun {
           connectMs + " ms, our records cycled: JsonConverter, header converter, send");
 
       report.add(section, "ratio ours / Spark", Report.ratio(oursRate, sparkRate), "target >= 2");
+      report.add(section, "ratio ours json / Spark", Report.ratio(jsonRate, sparkRate),
+          "target >= 2 (issue 15, item 2)");
+      report.add(section, "ratio ours CPU / Spark CPU per row",
+          Report.ratio(oursCpu, spark.cpuSecondsPerMillion()), "target <= 0.5 (issue 15, item 3)");
+      report.add(section, "ratio ours json CPU / Spark CPU per row",
+          Report.ratio(jsonCpu, spark.cpuSecondsPerMillion()), "output.format=json");
       report.add(section, "ratio ours / producer ceiling", Report.ratio(oursRate, producerRate),
           "target >= 0.5");
       report.add(section, "ratio Connect ceiling / Spark", Report.ratio(connectRate, sparkRate),
@@ -101,7 +121,45 @@ final class ThroughputRun {
     return config;
   }
 
-  private double spark(BenchKafka kafka, Tables.Table table, String variant, long expected,
+  /** What a run reached: rows/s end to end, CPU-seconds per million rows. */
+  private record ConnectorFigures(double rowsPerSecond, double cpuSecondsPerMillion) {}
+
+  /** Our connector in output.format=json, with StringConverter, in the shared worker. */
+  private ConnectorFigures runJson(BenchKafka kafka, Tables.Table table, String name,
+      String variant, long expected, String section) {
+    BenchKafka.ConnectorRun json =
+        kafka.runConnector(name, jsonConnectorConfig(table, name), expected);
+    report.checkCount("our connector, output.format=json (" + variant + ")", json.records(),
+        expected);
+    report.add(section, "ours json: connector end to end (output.format=json)",
+        Report.rate(json.records(), json.millis()),
+        String.format("%d ms; StringConverter; %.0f B/record; run %s", json.millis(),
+            Topics.averageBytes(kafka.topics().sample(name, 2_000)),
+            options.jsonFirst() ? "before struct" : "after struct"));
+    double cpu = cpuSecondsPerMillion(json.workerCpuMillis(), json.records());
+    report.add(section, "ours json: worker CPU per million rows", Report.seconds(cpu),
+        json.workerCpuMillis() + " ms of worker CPU (/proc)");
+    kafka.rest().delete(name);
+    return new ConnectorFigures(json.records() * 1000.0 / Math.max(1, json.millis()), cpu);
+  }
+
+  /** What Spark's job reached: rows/s from query start, CPU-seconds per million rows. */
+  private record SparkRun(double rowsPerSecond, double cpuSecondsPerMillion) {}
+
+
+  private static double cpuSecondsPerMillion(long cpuMillis, long rows) {
+    return cpuMillis / 1000.0 * 1_000_000.0 / Math.max(1, rows);
+  }
+
+  /** {@link #connectorConfig} in output.format=json with StringConverter. */
+  private Map<String, String> jsonConnectorConfig(Tables.Table table, String topic) {
+    Map<String, String> config =
+        BenchKafka.jsonConnectorConfig(table.path().toString(), topic, "earliest");
+    config.putAll(options.connector());
+    return config;
+  }
+
+  private SparkRun spark(BenchKafka kafka, Tables.Table table, String variant, long expected,
       String section, Path logs) {
     String topic = "spark-" + variant;
     kafka.topics().create(topic);
@@ -123,6 +181,11 @@ final class ThroughputRun {
             + " incl. JVM and session start)");
     report.add(section, "Spark: JVM peak RSS", result.get("peak_rss_mib") + " MiB",
         "-Xmx1g, local[*]");
-    return count * 1000.0 / Math.max(1, queryMs);
+    long queryCpuMs = Long.parseLong(result.get("query_cpu_ms"));
+    double cpu = cpuSecondsPerMillion(queryCpuMs, count);
+    report.add(section, "Spark: JVM CPU per million rows", Report.seconds(cpu),
+        queryCpuMs + " ms of CPU (/proc) from query start to end; " + result.get("jvm_cpu_ms")
+            + " ms incl. JVM and session start");
+    return new SparkRun(count * 1000.0 / Math.max(1, queryMs), cpu);
   }
 }

@@ -30,6 +30,9 @@ class RecordFormatsIT {
 
   private static final Duration WAIT = Duration.ofSeconds(90);
   private static final Duration QUIET = Duration.ofSeconds(5);
+  private static final String STRING_CONVERTER =
+      "org.apache.kafka.connect.storage.StringConverter";
+  private static final String JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter";
 
   @TempDir static Path dir;
   private static KafkaCluster cluster;
@@ -80,6 +83,20 @@ class RecordFormatsIT {
         "temporal.precision.mode", "microseconds");
     deploy("rows", "record.metadata.fields", "true");
     deploy("inserts", "change.types", "insert");
+    deploy(
+        "jsontext",
+        "record.metadata.fields", "true",
+        "output.format", "json",
+        "key.converter", STRING_CONVERTER,
+        "value.converter", STRING_CONVERTER);
+    deploy(
+        "plainjson",
+        "record.metadata.fields", "true",
+        "key.converter", JSON_CONVERTER,
+        "key.converter.schemas.enable", "false",
+        "value.converter", JSON_CONVERTER,
+        "value.converter.schemas.enable", "false",
+        "value.converter.decimal.format", "NUMERIC");
     assertThat(read("envelope.people")).hasSize(20);
     assertThat(read("rows.people")).hasSize(20);
     assertThat(read("inserts.people")).hasSize(20);
@@ -117,6 +134,24 @@ class RecordFormatsIT {
           && rows.get(i).value() != null) {
         assertThat(rows.get(i + 1).value()).as("tombstone after delete %d", i).isNull();
       }
+    }
+    assertSameRecords(read("jsontext.people"), read("plainjson.people"));
+  }
+
+  /**
+   * output.format=json through StringConverter gives consumers the very bytes, headers and
+   * timestamps that the struct form gives through JsonConverter without schemas.
+   */
+  private static void assertSameRecords(
+      List<ConsumerRecord<byte[], byte[]>> text, List<ConsumerRecord<byte[], byte[]>> plain) {
+    assertThat(text).hasSameSizeAs(plain).hasSizeGreaterThan(20);
+    for (int i = 0; i < plain.size(); i++) {
+      ConsumerRecord<byte[], byte[]> a = text.get(i);
+      ConsumerRecord<byte[], byte[]> b = plain.get(i);
+      assertThat(a.key()).as("key %d", i).isEqualTo(b.key());
+      assertThat(a.value()).as("value %d", i).isEqualTo(b.value());
+      assertThat(a.timestamp()).as("timestamp %d", i).isEqualTo(b.timestamp());
+      assertThat(a.headers().toArray()).as("headers %d", i).isEqualTo(b.headers().toArray());
     }
   }
 

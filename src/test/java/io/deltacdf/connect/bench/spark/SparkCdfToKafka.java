@@ -32,6 +32,7 @@ public final class SparkCdfToKafka {
     long jvmStart = ProcessHandle.current().info().startInstant().orElseThrow().toEpochMilli();
     SparkSession spark = BenchSpark.start("bench-spark-cdf");
     long queryStart = System.currentTimeMillis();
+    long cpuAtQueryStart = ProcStatus.ownCpuMillis();
     Dataset<Row> changes = spark.readStream().format("delta")
         .option("readChangeFeed", "true")
         .option("startingVersion", 0)
@@ -64,10 +65,13 @@ public final class SparkCdfToKafka {
     StreamingQuery query = writer.start();
     query.awaitTermination();
     long end = System.currentTimeMillis();
+    long cpuAtEnd = ProcStatus.ownCpuMillis();
     ChildJvm.result("jvm_start_ms", jvmStart);
     ChildJvm.result("query_start_ms", queryStart);
     ChildJvm.result("end_ms", end);
     ChildJvm.result("peak_rss_mib", ProcStatus.ownPeakRssMib());
+    ChildJvm.result("query_cpu_ms", cpuAtEnd - cpuAtQueryStart);
+    ChildJvm.result("jvm_cpu_ms", cpuAtEnd);
     System.exit(0);
   }
 }
