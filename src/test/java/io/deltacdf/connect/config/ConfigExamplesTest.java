@@ -16,10 +16,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every example of our connector in config-examples/ is a configuration it accepts as written.
- * The sink-side examples (another connector.class, e.g. postgres-sink-*.json) are run as written
- * by PostgresMirrorIT instead.
+ * The sink-side examples (Debezium's JDBC sink: postgres-sink-*.json) are run as written by
+ * PostgresMirrorIT instead; any other connector.class is a mistake.
  */
 class ConfigExamplesTest {
+
+  private static final String JDBC_SINK = "io.debezium.connector.jdbc.JdbcSinkConnector";
 
   static Stream<Path> examples() throws IOException {
     try (Stream<Path> files = Files.list(Path.of("config-examples"))) {
@@ -32,7 +34,13 @@ class ConfigExamplesTest {
   private static boolean isOurs(Path example) {
     try {
       Map<String, String> settings = new ObjectMapper().readValue(example.toFile(), Map.class);
-      return DeltaCdfSourceConnector.class.getName().equals(settings.get("connector.class"));
+      String connector = settings.get("connector.class");
+      if (JDBC_SINK.equals(connector)) {
+        return false;
+      }
+      assertThat(connector).as("connector.class of " + example)
+          .isEqualTo(DeltaCdfSourceConnector.class.getName());
+      return true;
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
