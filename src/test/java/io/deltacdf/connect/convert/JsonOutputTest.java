@@ -132,6 +132,19 @@ class JsonOutputTest {
     compareOverFeed(List.of(), List.of(), InVersion.start(0));
   }
 
+  @Test
+  void heartbeats() {
+    String table = "tab\"le ✓";
+    ChangePosition position = new InVersion(42, 0, 0);
+    SourceRecord struct =
+        new HeartbeatRecords("beats", OutputFormat.STRUCT)
+            .heartbeat(table, Map.of("table", table), position, 1234L);
+    SourceRecord json =
+        new HeartbeatRecords("beats", OutputFormat.JSON)
+            .heartbeat(table, Map.of("table", table), position, 1234L);
+    assertSameBytes(List.of(struct), List.of(json));
+  }
+
   /** Values a Spark literal makes awkward: lone surrogates, extreme floats, wide decimals. */
   @Test
   void handMadeEdgeValues() {
