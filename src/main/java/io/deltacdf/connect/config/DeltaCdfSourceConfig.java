@@ -1,7 +1,5 @@
 package io.deltacdf.connect.config;
 
-import java.time.Duration;
-import java.time.Instant;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.convert.FieldNameAdjustment;
@@ -9,6 +7,8 @@ import io.deltacdf.connect.convert.OutputFormat;
 import io.deltacdf.connect.convert.RecordFormat;
 import io.deltacdf.connect.convert.RecordSettings;
 import io.deltacdf.connect.convert.TemporalPrecision;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -261,7 +261,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         CHANGE_SOURCE,
         Type.STRING,
         ChangeSource.CDF.configValue(),
-        Validators.oneOf("cdf", "derived", "auto"),
+        Validators.oneOf(ChangeSource.class),
         Importance.MEDIUM,
         "Where change rows come from. cdf = the table's Change Data Feed (a version without it"
             + " is an error); derived = derived from the data files each version removed and"
@@ -315,7 +315,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         RECORD_FORMAT,
         Type.STRING,
         RecordFormat.ROW.configValue(),
-        Validators.oneOf("row", "envelope"),
+        Validators.oneOf(RecordFormat.class),
         Importance.HIGH,
         "The record value. row = the changed row, with _change_type, _commit_version and"
             + " _commit_timestamp as headers; envelope = a Debezium change event (before, after,"
@@ -370,7 +370,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         TEMPORAL_PRECISION,
         Type.STRING,
         TemporalPrecision.MILLISECONDS.configValue(),
-        Validators.oneOf("milliseconds", "microseconds"),
+        Validators.oneOf(TemporalPrecision.class),
         Importance.MEDIUM,
         "How timestamp and timestamp_ntz columns are written. milliseconds = Connect Timestamp"
             + " (every sink knows it; Delta's microseconds are truncated); microseconds = int64"
@@ -383,7 +383,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         FIELD_NAME_ADJUSTMENT,
         Type.STRING,
         FieldNameAdjustment.NONE.configValue(),
-        Validators.oneOf("none", "avro"),
+        Validators.oneOf(FieldNameAdjustment.class),
         Importance.MEDIUM,
         "none = field names are the column names; avro = characters outside [A-Za-z0-9_]"
             + " become '_' and a leading digit gets a '_' prefix, so Avro converters accept"
@@ -411,7 +411,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         OUTPUT_FORMAT,
         Type.STRING,
         OutputFormat.STRUCT.configValue(),
-        Validators.oneOf("struct", "json"),
+        Validators.oneOf(OutputFormat.class),
         Importance.MEDIUM,
         "struct = keys and values are Connect structs with schemas, for any converter (JSON,"
             + " Avro, Protobuf); json = keys and values are JSON text, written straight from the"

@@ -37,6 +37,14 @@ final class Validators {
     };
   }
 
+  /** One of the constants of {@code type}, by their lower-case names (the settings' values). */
+  static <E extends Enum<E>> ConfigDef.Validator oneOf(Class<E> type) {
+    return oneOf(
+        java.util.Arrays.stream(type.getEnumConstants())
+            .map(constant -> constant.name().toLowerCase(Locale.ROOT))
+            .toArray(String[]::new));
+  }
+
   /** A non-empty list whose items are each one of {@code values}, in any case. */
   static ConfigDef.Validator subsetOf(List<String> values) {
     return new ConfigDef.Validator() {
