@@ -53,9 +53,13 @@ final class TableStream implements AutoCloseable {
   private ChangePosition carried;
   /**
    * With exactly-once, the position the last committed transaction stored for this table (null:
-   * none stored yet).
+   * none since the feed started at {@link #feedStart}).
    */
   private ChangePosition committed;
+  /** Where the current feed started: the open's start, or a re-snapshot's. */
+  private ChangePosition feedStart;
+  /** Whether {@link #carried} was sent since the feed started (else it may predate it). */
+  private boolean sentSinceFeedStart;
   private long lastSentMs;
 
   /**
@@ -71,7 +75,6 @@ final class TableStream implements AutoCloseable {
     this.table = table;
     this.opener = opener;
     this.carried = stored;
-    this.committed = stored;
     this.resnapshotOnMissingHistory = resnapshotOnMissingHistory;
     this.redaction = redaction;
     this.metrics = metrics;
@@ -115,6 +118,7 @@ final class TableStream implements AutoCloseable {
           metrics.recordResnapshot();
           carried = null;
         }
+        startFeedAt(position);
       }
       if (feed == null) {
         feed = opened.table().openFeed(position);
@@ -160,6 +164,7 @@ final class TableStream implements AutoCloseable {
       }
       opened.converter().restartAt(position);
       inVersion = false;
+      startFeedAt(position);
       metrics.recordResnapshot();
       log.warn(
           "{} on.history.missing=resnapshot: starting over from a snapshot at {}",
@@ -192,7 +197,9 @@ final class TableStream implements AutoCloseable {
 
   /** Every record sent for this table so far is part of a committed transaction. */
   void transactionCommitted() {
-    committed = carried;
+    if (sentSinceFeedStart) {
+      committed = carried;
+    }
   }
 
   /**
@@ -202,15 +209,27 @@ final class TableStream implements AutoCloseable {
    */
   ChangePosition returnToLastCommit() {
     closeFeed();
-    position = committed != null ? committed : opened.start();
+    position = committed != null ? committed : feedStart;
     opened.converter().restartAt(position);
     inVersion = false;
     return position;
   }
 
+  /**
+   * The feed starts at {@code start} (the open's start, or a re-snapshot's): an aborted
+   * transaction returns there until one commits, never to an offset stored before it, whose
+   * history may be gone.
+   */
+  private void startFeedAt(ChangePosition start) {
+    feedStart = start;
+    committed = null;
+    sentSinceFeedStart = false;
+  }
+
   /** Notes the source offset of the last record handed to Connect for this table. */
   void sent(Map<String, ?> offset, long nowMs) {
     carried = ChangeOffset.fromMap(offset);
+    sentSinceFeedStart = true;
     lastSentMs = nowMs;
   }
 

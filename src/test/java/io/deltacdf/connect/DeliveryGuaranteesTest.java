@@ -4,6 +4,8 @@ import static io.deltacdf.connect.testing.SparkHarness.spark;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.offset.ChangeOffset;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -341,6 +343,44 @@ class DeliveryGuaranteesTest {
     assertThat(onTopic(worker.delivered(), "waiting")).hasSize(6);
     assertThat(onTopic(worker.delivered(), "other")).hasSize(1);
     worker.assertTransactionsHoldOneVersionEach("__delta-cdf-heartbeat.eos");
+  }
+
+  /**
+   * A re-snapshot replaced a stored offset whose history is gone; an exactly-once transaction
+   * aborted in the middle of that snapshot goes back to the snapshot's start, not to the old
+   * offset (from which the task would have to start over from a snapshot once more).
+   */
+  @Test
+  void anAbortInTheMiddleOfAResnapshotReturnsToItsStartNotToTheOffsetWhoseHistoryIsGone()
+      throws Exception {
+    Path table = dir.resolve("resnapshot");
+    createTable(table.toString()); // v0, checkpoints every 2 versions
+    for (long from = 0; from < 12; from += 6) { // v1, v2: two files each; checkpoint at v2
+      spark().range(from, from + 6, 1, 2).selectExpr("id", "'r' AS name")
+          .write().format("delta").mode("append").save(table.toString());
+    }
+    for (int version = 0; version < 2; version++) {
+      Files.delete(table.resolve("_delta_log").resolve(String.format("%020d.json", version)));
+    }
+    String uri = FlakyFileSystem.uri(table);
+    SimulatedWorker worker = new SimulatedWorker(true);
+    worker.alterOffset(uri, Map.of("version", 1L));
+    worker.start(
+        settings(
+            "resnapshot", uri, "on.history.missing", "resnapshot", "batch.max.rows", "2"));
+    worker.poll(); // the first rows of the snapshot at v2
+    FlakyFileSystem.down(true);
+    worker.poll(5);
+    Map<String, Object> storedInOutage = worker.storedOffset(uri);
+    FlakyFileSystem.down(false);
+    for (int i = 0; i < 40 && onTopic(worker.delivered(), "resnapshot").size() < 12; i++) {
+      worker.poll();
+    }
+    worker.stop();
+
+    assertThat(storedInOutage).as("the stored offset during the outage")
+        .isEqualTo(ChangeOffset.toMap(ChangePosition.InSnapshot.start(2)));
+    assertThat(onTopic(worker.delivered(), "resnapshot")).hasSize(12);
   }
 
   @Test
