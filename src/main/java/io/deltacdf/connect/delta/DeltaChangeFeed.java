@@ -40,7 +40,9 @@ import java.util.Optional;
  * <p><b>Memory.</b> At most one Parquet batch per open file, the file list of one commit, and one
  * window of snapshot files are held at once; a version or snapshot of any size streams through.
  * A derived version that rewrites rows also holds its {@link RowDiff}: 16 to 24 bytes per
- * rewritten row while its first pass runs, then about 20 to 28 bytes per changed row.
+ * rewritten row while its first pass runs, then 24 to 32 bytes per changed row, up to a bounded
+ * number of rows; larger diffs spill to local temp files, deleted when the feed plans the next
+ * version or closes.
  *
  * <p>Not thread-safe: one feed is read by one thread.
  */
@@ -193,6 +195,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
   @Override
   public void close() {
     closeCursor();
+    closeDerivedVersion();
     closeCommitActions();
   }
 
@@ -334,6 +337,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
       TableAccess.requireChangeDataFeed(context, schema, version);
     }
     planFiles = fromChangeData ? plan.files() : plan.dataFiles();
+    closeDerivedVersion();
     derivedVersion =
         !fromChangeData && plan.derivationNeedsDiff()
             ? new DerivedVersion(context, version, planFiles, schema, rules.keyColumns())
@@ -372,6 +376,14 @@ public final class DeltaChangeFeed implements AutoCloseable {
           "Expected commit " + version + " but the log returned " + actions.getVersion());
     }
     return actions;
+  }
+
+  /** Deletes the spill files of the derived version before the feed leaves it. */
+  private void closeDerivedVersion() {
+    if (derivedVersion != null) {
+      derivedVersion.close();
+      derivedVersion = null;
+    }
   }
 
   private void closeCommitActions() {
