@@ -130,6 +130,7 @@ class DerivedCostTest {
     public static void main(String[] args) {
       long version = Long.parseLong(args[1]);
       long start = THREADS.getCurrentThreadCpuTime();
+      long wallStart = System.nanoTime();
       long rows = 0;
       long pairs = 0;
       try (DeltaTable table =
@@ -150,9 +151,24 @@ class DerivedCostTest {
         }
       }
       System.out.printf(
-          "derived-heap rows=%d pairs=%d cpu-seconds=%.1f peak-heap-mib=%d max-heap-mib=%d%n",
-          rows, pairs, (THREADS.getCurrentThreadCpuTime() - start) / 1e9, peak >> 20,
-          Runtime.getRuntime().maxMemory() >> 20);
+          "derived-heap rows=%d pairs=%d cpu-seconds=%.1f wall-seconds=%.1f peak-heap-mib=%d"
+              + " max-heap-mib=%d peak-rss-mib=%d%n",
+          rows, pairs, (THREADS.getCurrentThreadCpuTime() - start) / 1e9,
+          (System.nanoTime() - wallStart) / 1e9, peak >> 20,
+          Runtime.getRuntime().maxMemory() >> 20, peakRssMib());
+    }
+
+    /** This JVM's peak resident set size (Linux's VmHWM), or -1 where /proc is missing. */
+    private static long peakRssMib() {
+      try {
+        return Files.readAllLines(Path.of("/proc/self/status")).stream()
+            .filter(line -> line.startsWith("VmHWM:"))
+            .mapToLong(line -> Long.parseLong(line.replaceAll("[^0-9]", "")) >> 10)
+            .findFirst()
+            .orElse(-1);
+      } catch (IOException e) {
+        return -1;
+      }
     }
   }
 }
