@@ -18,11 +18,13 @@ import java.util.PriorityQueue;
  * Records of {@code stride} longs, given in any order and read back sorted by their first two
  * longs (the first, for one-long records). Up to {@code maxInMemory} records are sorted on the
  * heap; beyond that, each full buffer is sorted and written to a run file of {@code spill}, and
- * reading merges the runs, holding one buffered block per run.
+ * reading merges the runs, holding one buffered block per run; runs are first merged into fewer
+ * while there are more than {@value #MAX_MERGE_WIDTH}, so that memory and open files stay bounded.
  */
 final class SortedRecords {
 
   private static final int READ_BUFFER_BYTES = 1 << 16;
+  private static final int MAX_MERGE_WIDTH = 64;
 
   private final int stride;
   private final int maxInMemory;
@@ -75,7 +77,28 @@ final class SortedRecords {
       writeRun();
     }
     buffer = null;
+    while (runs.size() > MAX_MERGE_WIDTH) {
+      List<Path> first = List.copyOf(runs.subList(0, MAX_MERGE_WIDTH));
+      runs.subList(0, MAX_MERGE_WIDTH).clear();
+      runs.add(mergeIntoRun(first));
+    }
     return new Merge(List.copyOf(runs));
+  }
+
+  private Path mergeIntoRun(List<Path> files) {
+    Path run = spill.newFile("run-");
+    try (Merge merge = new Merge(files);
+        DataOutputStream out = new DataOutputStream(
+            new BufferedOutputStream(Files.newOutputStream(run), READ_BUFFER_BYTES))) {
+      while (merge.next()) {
+        for (int i = 0; i < stride; i++) {
+          out.writeLong(merge.get(i));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write spill file " + run, e);
+    }
+    return run;
   }
 
   private void writeRun() {

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A diff too large for its in-memory threshold spills to temp files and still decides every row
- * exactly as the in-memory diff does; its files are gone once it is closed.
+ * exactly as the in-memory diff does; its files are gone once it is closed. The tiny threshold
+ * makes about 1,500 runs, so runs are merged in several rounds and the keys spill too.
  */
 class RowDiffSpillTest {
 
