@@ -2,6 +2,7 @@ package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.config.EnumSettings;
 import io.deltacdf.connect.config.TableNames;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaFeedException;
@@ -100,7 +101,7 @@ public final class TableOpener {
         log.info(
             "Table {} has no stored offset; start.mode={} starts it at {}",
             table,
-            config.startMode().configValue(),
+            EnumSettings.valueOf(config.startMode()),
             start);
       }
       return new TableStream.Opened(deltaTable, start, converter(table, deltaTable, start));
