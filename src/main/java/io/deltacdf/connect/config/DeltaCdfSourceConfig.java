@@ -138,8 +138,8 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     def.define(
         START_MODE,
         Type.STRING,
-        StartMode.SNAPSHOT.configValue(),
-        Validators.startMode(),
+        EnumSettings.valueOf(StartMode.SNAPSHOT),
+        Validators.oneOf(StartMode.class),
         Importance.HIGH,
         "Where a table's feed starts when the connector has no stored offset for it (a stored"
             + " offset always wins): snapshot = the current table as inserts, then every change;"
@@ -150,7 +150,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         ++order,
         Width.SHORT,
         "Start mode",
-        new StartModeRecommender());
+        new EnumRecommender(StartMode.class));
     def.define(
         START_VERSION,
         Type.LONG,
@@ -244,8 +244,8 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     def.define(
         ON_HISTORY_MISSING,
         Type.STRING,
-        "fail",
-        Validators.oneOf("fail", "resnapshot"),
+        EnumSettings.valueOf(OnHistoryMissing.FAIL),
+        Validators.oneOf(OnHistoryMissing.class),
         Importance.MEDIUM,
         "What a task does when the changes it must read next are gone: log files cleaned up or"
             + " data files removed by VACUUM after the connector fell behind, or the table"
@@ -260,7 +260,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     def.define(
         CHANGE_SOURCE,
         Type.STRING,
-        ChangeSource.CDF.configValue(),
+        EnumSettings.valueOf(ChangeSource.CDF),
         Validators.oneOf(ChangeSource.class),
         Importance.MEDIUM,
         "Where change rows come from. cdf = the table's Change Data Feed (a version without it"
@@ -291,8 +291,8 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     def.define(
         UNKNOWN_KEYS,
         Type.STRING,
-        "fail",
-        Validators.oneOf("fail", "ignore"),
+        EnumSettings.valueOf(UnknownKeys.Policy.FAIL),
+        Validators.oneOf(UnknownKeys.Policy.class),
         Importance.LOW,
         "What validation does with a setting that neither this connector nor Connect reads"
             + " (a typo such as start.mod, or another connector's key such as"
@@ -314,7 +314,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     def.define(
         RECORD_FORMAT,
         Type.STRING,
-        RecordFormat.ROW.configValue(),
+        EnumSettings.valueOf(RecordFormat.ROW),
         Validators.oneOf(RecordFormat.class),
         Importance.HIGH,
         "The record value. row = the changed row, with _change_type, _commit_version and"
@@ -369,7 +369,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     def.define(
         TEMPORAL_PRECISION,
         Type.STRING,
-        TemporalPrecision.MILLISECONDS.configValue(),
+        EnumSettings.valueOf(TemporalPrecision.MILLISECONDS),
         Validators.oneOf(TemporalPrecision.class),
         Importance.MEDIUM,
         "How timestamp and timestamp_ntz columns are written. milliseconds = Connect Timestamp"
@@ -382,7 +382,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     def.define(
         FIELD_NAME_ADJUSTMENT,
         Type.STRING,
-        FieldNameAdjustment.NONE.configValue(),
+        EnumSettings.valueOf(FieldNameAdjustment.NONE),
         Validators.oneOf(FieldNameAdjustment.class),
         Importance.MEDIUM,
         "none = field names are the column names; avro = characters outside [A-Za-z0-9_]"
@@ -412,7 +412,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     def.define(
         OUTPUT_FORMAT,
         Type.STRING,
-        OutputFormat.STRUCT.configValue(),
+        EnumSettings.valueOf(OutputFormat.STRUCT),
         Validators.oneOf(OutputFormat.class),
         Importance.MEDIUM,
         "struct = keys and values are Connect structs with schemas, for any converter (JSON,"
@@ -437,16 +437,16 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
       }
     }
     return new RecordSettings(
-        RecordFormat.parse(getString(RECORD_FORMAT)),
+        EnumSettings.parse(RecordFormat.class, getString(RECORD_FORMAT)),
         changeTypes,
         getBoolean(METADATA_FIELDS),
         getBoolean(TOMBSTONES_ON_DELETE),
-        TemporalPrecision.parse(getString(TEMPORAL_PRECISION)),
-        FieldNameAdjustment.parse(getString(FIELD_NAME_ADJUSTMENT)),
+        EnumSettings.parse(TemporalPrecision.class, getString(TEMPORAL_PRECISION)),
+        EnumSettings.parse(FieldNameAdjustment.class, getString(FIELD_NAME_ADJUSTMENT)),
         getInt(MAX_PENDING_IMAGES),
         connectorName,
         connectorVersion,
-        OutputFormat.parse(getString(OUTPUT_FORMAT)));
+        EnumSettings.parse(OutputFormat.class, getString(OUTPUT_FORMAT)));
   }
 
   public List<String> tablePaths() {
@@ -472,11 +472,11 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   }
 
   public ChangeSource changeSource() {
-    return ChangeSource.parse(getString(CHANGE_SOURCE));
+    return EnumSettings.parse(ChangeSource.class, getString(CHANGE_SOURCE));
   }
 
   public StartMode startMode() {
-    return StartMode.parse(getString(START_MODE));
+    return EnumSettings.parse(StartMode.class, getString(START_MODE));
   }
 
   public OptionalLong startVersion() {
@@ -516,7 +516,8 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
 
   /** Whether to start over from a snapshot when the history to read next is gone. */
   public boolean resnapshotOnMissingHistory() {
-    return getString(ON_HISTORY_MISSING).equalsIgnoreCase("resnapshot");
+    return EnumSettings.parse(OnHistoryMissing.class, getString(ON_HISTORY_MISSING))
+        == OnHistoryMissing.RESNAPSHOT;
   }
 
   public boolean filesOutsideTableAllowed() {
@@ -605,7 +606,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
           problems,
           START_VERSION,
           "start.version is only used with start.mode=version, but start.mode is "
-              + mode.configValue()
+              + EnumSettings.valueOf(mode)
               + ": remove start.version or set start.mode=version");
     }
     if (mode != StartMode.TIMESTAMP && startTimestamp().isPresent()) {
@@ -613,7 +614,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
           problems,
           START_TIMESTAMP,
           "start.timestamp is only used with start.mode=timestamp, but start.mode is "
-              + mode.configValue()
+              + EnumSettings.valueOf(mode)
               + ": remove start.timestamp or set start.mode=timestamp");
     }
     StorageSettings.crossFieldProblems(this, problems);
@@ -640,7 +641,8 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   }
 
   private void recordProblems(Map<String, List<String>> problems) {
-    boolean envelope = RecordFormat.parse(getString(RECORD_FORMAT)) == RecordFormat.ENVELOPE;
+    boolean envelope =
+        EnumSettings.parse(RecordFormat.class, getString(RECORD_FORMAT)) == RecordFormat.ENVELOPE;
     if (envelope && getBoolean(METADATA_FIELDS)) {
       add(
           problems,
