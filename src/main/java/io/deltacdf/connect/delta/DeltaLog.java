@@ -158,22 +158,6 @@ final class DeltaLog {
             + " offsets with start.mode=snapshot)");
   }
 
-  /** The newest committed version at or after {@code knownVersion}, listing only from there. */
-  long latestVersionFrom(long knownVersion) {
-    long latest = knownVersion;
-    while (true) {
-      List<Commit> commits = commitsFrom(latest, 10_000);
-      if (commits.isEmpty()) {
-        return latest;
-      }
-      long last = commits.get(commits.size() - 1).version();
-      if (last == latest) {
-        return latest;
-      }
-      latest = last;
-    }
-  }
-
   /** The oldest commit file still present, or -1 when the log has none. */
   long earliestCommitVersion() {
     try (CloseableIterator<FileStatus> files =

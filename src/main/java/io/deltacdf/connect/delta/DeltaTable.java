@@ -2,7 +2,6 @@ package io.deltacdf.connect.delta;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
-import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.delta.kernel.LogAction;
 import io.deltacdf.connect.delta.kernel.LogActions;
@@ -54,12 +53,6 @@ public final class DeltaTable implements AutoCloseable {
    * @param uri the table's root: a plain path or a {@code file:}, {@code s3a:}, {@code abfs(s):}
    *     or {@code gs:} URI
    * @param hadoopConfiguration file system settings passed to Hadoop
-   */
-  public static DeltaTable open(String uri, Map<String, String> hadoopConfiguration) {
-    return open(uri, hadoopConfiguration, false);
-  }
-
-  /**
    * @param filesOutsideTableAllowed whether the log may reference files outside the table's
    *     folder (shallow clones do); otherwise such references fail
    */
@@ -110,14 +103,8 @@ public final class DeltaTable implements AutoCloseable {
     }
   }
 
-  /** The table's newest committed version. */
-  public long latestVersion() {
+  private long latestVersion() {
     return TableAccess.latestSnapshot(context).getVersion();
-  }
-
-  /** The table's columns (logical names) at {@code version}. */
-  public FieldType.Struct schemaAt(long version) {
-    return KernelTypes.toStruct(TableAccess.snapshotAt(context, version).getSchema());
   }
 
   /**
