@@ -1,11 +1,10 @@
 package io.deltacdf.connect.delta;
 
+import io.deltacdf.connect.delta.kernel.SnapshotCheckpoints;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.exceptions.UnsupportedProtocolVersionException;
 import io.delta.kernel.exceptions.UnsupportedTableFeatureException;
-import io.delta.kernel.internal.SnapshotImpl;
-import io.delta.kernel.utils.FileStatus;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -58,17 +57,16 @@ final class KernelErrors {
       String table, String where, Snapshot snapshot, Throwable error) {
     String checkpoint = null;
     if (ErrorShapes.fileNamed(error).isEmpty()
-        && !ErrorShapes.isUnparsableJson(error)
-        && snapshot instanceof SnapshotImpl replayed) {
-      List<String> parts = checkpointFiles(replayed);
+        && !ErrorShapes.isUnparsableJson(error)) {
+      List<String> parts = checkpointFiles(snapshot);
       checkpoint = parts.isEmpty() ? null : String.join(" or ", parts);
     }
     return translate(table, where, checkpoint, error);
   }
 
-  private static List<String> checkpointFiles(SnapshotImpl snapshot) {
+  private static List<String> checkpointFiles(Snapshot snapshot) {
     try {
-      return snapshot.getLogSegment().getCheckpoints().stream().map(FileStatus::getPath).toList();
+      return SnapshotCheckpoints.of(snapshot);
     } catch (RuntimeException e) {
       return List.of(); // the log segment is listed already; naming the file must not hide why
     }
