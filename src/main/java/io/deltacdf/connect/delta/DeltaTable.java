@@ -304,28 +304,8 @@ public final class DeltaTable implements AutoCloseable {
     if (rules.source() != ChangeSource.CDF || TableSchema.of(metadata).changeDataFeedEnabled()) {
       return;
     }
-    OptionalLong firstReadable = firstEnabledAfter(version, latestVersion);
-    String way =
-        firstReadable.isPresent()
-            ? "It is enabled from version "
-                + firstReadable.getAsLong()
-                + " on: start at version "
-                + firstReadable.getAsLong()
-                + " or later"
-            : "Enable it with ALTER TABLE ... SET TBLPROPERTIES ('"
-                + TableSchema.CDF_PROPERTY
-                + "'='true'); changes are recorded from then on";
-    way += ". Or set " + ChangeRules.SETTING + "=auto to derive the changes of versions without it";
-    throw new DeltaFeedException(
-        DeltaFeedException.Kind.CDF_DISABLED,
-        "The change data feed of table "
-            + context.table()
-            + " is not enabled at version "
-            + version
-            + " ("
-            + TableSchema.CDF_PROPERTY
-            + " is not true). "
-            + way);
+    throw TableAccess.changeDataFeedDisabled(
+        context, version, firstEnabledAfter(version, latestVersion));
   }
 
   /** The first version after {@code version} from which the feed stays enabled to the latest. */

@@ -40,7 +40,7 @@ final class KernelErrors {
               + " snapshot (DELETE its offsets with start.mode=snapshot)",
           error);
     }
-    return translate(table, "version " + version + " (" + file + ")", file, error);
+    return translate(table, "version " + version, file, error);
   }
 
   /** Explains a failure while reading the table's log at the place {@code where}. */
@@ -127,18 +127,19 @@ final class KernelErrors {
           error);
     }
     // An unreachable store may also break a read half way: that must not pass for corruption.
+    String place = file == null ? where : where + " (" + file + ")";
     if (ErrorShapes.isTransient(error)) {
-      return transientFailure(table, where, error);
+      return transientFailure(table, place, error);
     }
     if (ErrorShapes.isCorrupt(error)) {
       return corruptFile(table, where, file, error);
     }
     if (isIoFailure(error)) {
-      return transientFailure(table, where, error);
+      return transientFailure(table, place, error);
     }
     return new DeltaFeedException(
         DeltaFeedException.Kind.UNSUPPORTED_TABLE,
-        "Reading table " + table + " at " + where + " failed: " + error.getMessage(),
+        "Reading table " + table + " at " + place + " failed: " + error.getMessage(),
         error);
   }
 
