@@ -50,7 +50,7 @@ public final class ChangeOffset {
     if (map == null) {
       throw invalid(null, "the offset is missing");
     }
-    long version = number(map, VERSION, true);
+    long version = number(map, VERSION);
     if (version < 0) {
       throw invalid(map, "version must be 0 or more");
     }
@@ -73,20 +73,17 @@ public final class ChangeOffset {
   }
 
   private static long nonNegative(Map<String, ?> map, String key) {
-    long value = number(map, key, true);
+    long value = number(map, key);
     if (value < 0) {
       throw invalid(map, "'" + key + "' must be 0 or more");
     }
     return value;
   }
 
-  private static long number(Map<String, ?> map, String key, boolean required) {
+  private static long number(Map<String, ?> map, String key) {
     Object value = map.get(key);
     if (value instanceof Long || value instanceof Integer || value instanceof Short) {
       return ((Number) value).longValue();
-    }
-    if (value == null && !required) {
-      return 0;
     }
     throw invalid(map, "'" + key + "' must be a whole number");
   }
