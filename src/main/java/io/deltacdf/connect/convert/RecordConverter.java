@@ -5,7 +5,7 @@ import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.LoggedSchema;
-import io.deltacdf.connect.offset.ChangeOffset;
+import io.deltacdf.connect.offset.OffsetCodec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -305,7 +305,7 @@ public final class RecordConverter {
   private SourceRecord record(Pending pending, Schema keySchema, ChangePosition offset) {
     return new SourceRecord(
         sourcePartition,
-        ChangeOffset.toMap(offset),
+        OffsetCodec.toMap(offset),
         topic,
         null,
         keySchema,

@@ -14,7 +14,7 @@ import java.util.Map;
  * {"snapshot": true, "version": 12, "path": "...", "row": 100}} (inside the snapshot of version
  * 12).
  */
-public final class ChangeOffset {
+public final class OffsetCodec {
 
   static final String VERSION = "version";
   static final String FILE = "file";
@@ -22,7 +22,7 @@ public final class ChangeOffset {
   static final String SNAPSHOT = "snapshot";
   static final String PATH = "path";
 
-  private ChangeOffset() {}
+  private OffsetCodec() {}
 
   public static Map<String, Object> toMap(ChangePosition position) {
     Map<String, Object> map = new LinkedHashMap<>();
