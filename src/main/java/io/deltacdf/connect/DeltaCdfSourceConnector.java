@@ -8,7 +8,7 @@ import io.deltacdf.connect.convert.KeyColumnDroppedException;
 import io.deltacdf.connect.convert.UnknownKeyColumnException;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
-import io.deltacdf.connect.offset.ChangeOffset;
+import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
 import io.deltacdf.connect.stream.Redaction;
 import io.deltacdf.connect.stream.TableOpener;
@@ -195,7 +195,7 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
   }
 
   /**
-   * Accepts offsets for the configured tables in the shapes {@link ChangeOffset} documents; a
+   * Accepts offsets for the configured tables in the shapes {@link OffsetCodec} documents; a
    * null offset resets a table to start.mode. A reset is accepted for any table, also one that
    * was removed from the configuration or whose path was respelled: its stored offset would
    * otherwise stay forever.
@@ -219,7 +219,7 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
                   + "; use the table URI exactly as in "
                   + DeltaCdfSourceConfig.TABLE_PATHS);
         }
-        ChangeOffset.fromMap(entry.getValue());
+        OffsetCodec.fromMap(entry.getValue());
       } catch (IllegalArgumentException e) {
         throw new ConnectException(e.getMessage(), e);
       }

@@ -8,7 +8,7 @@ import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.StartSpec;
-import io.deltacdf.connect.offset.ChangeOffset;
+import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
 import java.util.Map;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -82,7 +82,7 @@ public final class TableOpener {
       return null;
     }
     try {
-      return ChangeOffset.fromMap(offset);
+      return OffsetCodec.fromMap(offset);
     } catch (IllegalArgumentException e) {
       throw new ConnectException("Table " + table + ": " + e.getMessage(), e);
     }
@@ -110,7 +110,7 @@ public final class TableOpener {
       throw e;
     } catch (IllegalArgumentException e) {
       deltaTable.close();
-      throw new ConnectException(Redaction.redact(e.getMessage(), config), e);
+      throw new ConnectException(redact(e.getMessage()), e);
     }
   }
 
@@ -122,23 +122,45 @@ public final class TableOpener {
    */
   private ChangePosition resumePosition(
       String table, DeltaTable deltaTable, ChangePosition stored) {
-    String offset = ChangeOffset.toMap(stored).toString();
+    String offset = OffsetCodec.toMap(stored).toString();
     try {
       deltaTable.checkStored(stored, offset);
     } catch (DeltaFeedException e) {
-      if (e.kind() != DeltaFeedException.Kind.HISTORY_MISSING
-          || !config.resnapshotOnMissingHistory()) {
+      if (!resnapshots(e)) {
         throw e;
       }
-      ChangePosition snapshot = deltaTable.resolveStart(new StartSpec.Snapshot());
-      log.warn(
-          "{} on.history.missing=resnapshot: table {} starts over from a snapshot at {}",
-          Redaction.redact(e.getMessage(), config),
-          table,
-          snapshot);
-      return snapshot;
+      return resnapshot(table, deltaTable, e);
     }
     log.info("Table {} resumes from its stored offset {}", table, offset);
     return stored;
+  }
+
+  /**
+   * Whether on.history.missing=resnapshot applies to {@code e}: the changes to read next are
+   * gone, or the table was replaced.
+   */
+  boolean resnapshots(DeltaFeedException e) {
+    return config.resnapshotOnMissingHistory()
+        && (e.kind() == DeltaFeedException.Kind.HISTORY_MISSING
+            || e.kind() == DeltaFeedException.Kind.TABLE_REPLACED);
+  }
+
+  /**
+   * Where a table starts over after {@code cause}: a snapshot of its latest version, with a
+   * warning that names the cause.
+   */
+  ChangePosition resnapshot(String table, DeltaTable deltaTable, DeltaFeedException cause) {
+    ChangePosition snapshot = deltaTable.resolveStart(new StartSpec.Snapshot());
+    log.warn(
+        "{} on.history.missing=resnapshot: table {} starts over from a snapshot at {}",
+        redact(cause.getMessage()),
+        table,
+        snapshot);
+    return snapshot;
+  }
+
+  /** {@code message} without the configured secrets, for logs and errors. */
+  String redact(String message) {
+    return Redaction.redact(message, config);
   }
 }

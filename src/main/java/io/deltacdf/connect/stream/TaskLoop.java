@@ -72,15 +72,9 @@ public final class TaskLoop {
     Map<String, ChangePosition> storedPositions = new HashMap<>();
     tables.forEach(t -> storedPositions.put(t, TableOpener.storedPosition(t, stored)));
     for (String table : tables) {
-      ChangePosition storedPosition = storedPositions.get(table);
       streams.add(
           new TableStream(
-              table,
-              () -> opener.open(table, storedPosition),
-              storedPosition,
-              config.resnapshotOnMissingHistory(),
-              message -> Redaction.redact(message, config),
-              new TableMetrics(connectorName, table)));
+              table, opener, storedPositions.get(table), new TableMetrics(connectorName, table)));
     }
   }
 
