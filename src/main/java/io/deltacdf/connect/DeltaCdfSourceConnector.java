@@ -1,18 +1,17 @@
 package io.deltacdf.connect;
 
-import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
-import io.deltacdf.connect.config.TableNames;
+import io.deltacdf.connect.config.StartMode;
 import io.deltacdf.connect.config.UnknownKeys;
 import io.deltacdf.connect.convert.FieldNameCollisionException;
 import io.deltacdf.connect.convert.KeyColumnDroppedException;
-import io.deltacdf.connect.config.StartMode;
-import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.convert.UnknownKeyColumnException;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
-import io.deltacdf.connect.offset.ChangeOffset;
+import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
+import io.deltacdf.connect.stream.Redaction;
+import io.deltacdf.connect.stream.TableOpener;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -115,27 +114,16 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
 
   private static void validateTable(
       DeltaCdfSourceConfig config, String table, Map<String, ConfigValue> values) {
+    TableOpener opener = new TableOpener(config, "validate", Version.get());
     DeltaTable deltaTable;
     try {
-      deltaTable =
-          DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed())
-            .withChangeSource(config.changeSource(), config.keyColumnsFor(table));
+      deltaTable = opener.table(table);
     } catch (DeltaFeedException e) {
       report(config, table, e, values);
       return;
     }
     try (deltaTable) {
-      ChangePosition start = deltaTable.resolveStart(StartSpecs.of(config));
-      new RecordConverter(
-              table,
-              TableNames.nameOf(table),
-              config.topicFor(table),
-              Map.of(),
-              config.keyColumnsFor(table),
-              config.recordSettings("validate", Version.get()),
-              start)
-          .requireConvertible(
-              deltaTable.schemasAtStartAndLatest(start), deltaTable::loggedSchemas);
+      opener.converter(table, deltaTable, opener.configuredStart(deltaTable));
     } catch (DeltaFeedException e) {
       report(config, table, e, values);
     } catch (UnknownKeyColumnException | KeyColumnDroppedException e) {
@@ -207,7 +195,7 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
   }
 
   /**
-   * Accepts offsets for the configured tables in the shapes {@link ChangeOffset} documents; a
+   * Accepts offsets for the configured tables in the shapes {@link OffsetCodec} documents; a
    * null offset resets a table to start.mode. A reset is accepted for any table, also one that
    * was removed from the configuration or whose path was respelled: its stored offset would
    * otherwise stay forever.
@@ -231,7 +219,7 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
                   + "; use the table URI exactly as in "
                   + DeltaCdfSourceConfig.TABLE_PATHS);
         }
-        ChangeOffset.fromMap(entry.getValue());
+        OffsetCodec.fromMap(entry.getValue());
       } catch (IllegalArgumentException e) {
         throw new ConnectException(e.getMessage(), e);
       }

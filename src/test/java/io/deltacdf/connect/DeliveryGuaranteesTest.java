@@ -5,7 +5,7 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
-import io.deltacdf.connect.offset.ChangeOffset;
+import io.deltacdf.connect.offset.OffsetCodec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -379,7 +379,7 @@ class DeliveryGuaranteesTest {
     worker.stop();
 
     assertThat(storedInOutage).as("the stored offset during the outage")
-        .isEqualTo(ChangeOffset.toMap(ChangePosition.InSnapshot.start(2)));
+        .isEqualTo(OffsetCodec.toMap(ChangePosition.InSnapshot.start(2)));
     assertThat(onTopic(worker.delivered(), "resnapshot")).hasSize(12);
   }
 

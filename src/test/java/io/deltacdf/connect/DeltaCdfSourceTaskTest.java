@@ -4,6 +4,7 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.deltacdf.connect.stream.TableMetrics;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -170,7 +171,7 @@ class DeltaCdfSourceTaskTest {
     capture.start();
     logs.getConfiguration().getRootLogger().addAppender(capture, null, null);
     org.apache.logging.log4j.core.config.Configurator.setLevel(
-        TableStream.class.getName(), org.apache.logging.log4j.Level.INFO);
+        "io.deltacdf.connect.stream.TableStream", org.apache.logging.log4j.Level.INFO);
     DeltaCdfSourceTask task = new DeltaCdfSourceTask();
     task.initialize(new StoredOffsetsContext(Map.of()));
     task.start(
@@ -213,7 +214,7 @@ class DeltaCdfSourceTaskTest {
       task.stop();
       logs.getConfiguration().getRootLogger().removeAppender("schema-changes");
       org.apache.logging.log4j.core.config.Configurator.setLevel(
-          TableStream.class.getName(), org.apache.logging.log4j.Level.WARN);
+          "io.deltacdf.connect.stream.TableStream", org.apache.logging.log4j.Level.WARN);
     }
   }
 

@@ -3,6 +3,7 @@ package io.deltacdf.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.deltacdf.connect.stream.Redaction;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

@@ -1,7 +1,5 @@
 package io.deltacdf.connect.change;
 
-import java.util.Locale;
-
 /** Where a table's change rows come from (setting {@code change.source}). */
 public enum ChangeSource {
   /** Delta's Change Data Feed; a version without it is an error. */
@@ -9,13 +7,5 @@ public enum ChangeSource {
   /** Always derived from the data files each version removed and added; cdc files are ignored. */
   DERIVED,
   /** The Change Data Feed where it was enabled, derived changes where it was not. */
-  AUTO;
-
-  public String configValue() {
-    return name().toLowerCase(Locale.ROOT);
-  }
-
-  public static ChangeSource parse(String value) {
-    return valueOf(value.trim().toUpperCase(Locale.ROOT));
-  }
+  AUTO
 }

@@ -14,6 +14,9 @@ public enum ChangeType {
    */
   CUSTOM(null);
 
+  /** The column of Delta's change files (and our header and metadata field) that names the type. */
+  public static final String COLUMN = "_change_type";
+
   /** The types Delta itself writes. */
   public static final List<ChangeType> STANDARD =
       List.of(INSERT, UPDATE_PREIMAGE, UPDATE_POSTIMAGE, DELETE);

@@ -26,8 +26,7 @@ final class StoreEndpoints {
   private static final String METADATA_HOST = "169.254.169.254";
 
   private static final List<String> ENDPOINT_SETTINGS =
-      List.of(
-          StorageSettings.S3_ENDPOINT, StorageSettings.AZURE_ENDPOINT, StorageSettings.GCS_ENDPOINT);
+      List.of(S3Settings.ENDPOINT, AzureSettings.ENDPOINT, GcsSettings.ENDPOINT);
   /** An http:// URL's host and port: enough to name it, without a query that may hold a key. */
   private static final Pattern HTTP_URL = Pattern.compile("(?i)http://([^/:?#\\s,]*)(:\\d+)?");
   /** Hadoop switches that turn TLS off when set to false (S3A, ABFS). */

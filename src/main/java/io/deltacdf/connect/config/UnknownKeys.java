@@ -48,6 +48,14 @@ public final class UnknownKeys {
           "consumer.override.",
           "admin.override.");
 
+  /** What validation does with an unknown setting (config.unknown.keys). */
+  public enum Policy {
+    /** Report it as an error on its key. */
+    FAIL,
+    /** Accept it. */
+    IGNORE
+  }
+
   private UnknownKeys() {}
 
   /**
@@ -56,8 +64,8 @@ public final class UnknownKeys {
    * the settings say {@code config.unknown.keys=ignore}.
    */
   public static Map<String, String> find(Map<String, String> settings) {
-    String policy = settings.getOrDefault(DeltaCdfSourceConfig.UNKNOWN_KEYS, "fail");
-    if (policy.trim().equalsIgnoreCase("ignore")) {
+    String policy = settings.get(DeltaCdfSourceConfig.UNKNOWN_KEYS);
+    if (policy != null && policy.trim().equalsIgnoreCase(EnumSettings.valueOf(Policy.IGNORE))) {
       return Map.of();
     }
     Set<String> ownKeys = DeltaCdfSourceConfig.configDef().names();

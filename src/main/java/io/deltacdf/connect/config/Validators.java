@@ -18,9 +18,12 @@ final class Validators {
 
   private Validators() {}
 
-  /** One of {@code values}, in any case; the message and the docs list them as written. */
-  static ConfigDef.Validator oneOf(String... values) {
-    List<String> allowed = List.of(values);
+  /**
+   * One of the values of {@code type} (see {@link EnumSettings}), in any case; the message and
+   * the docs list them as written.
+   */
+  static <E extends Enum<E>> ConfigDef.Validator oneOf(Class<E> type) {
+    List<String> allowed = EnumSettings.values(type);
     return new ConfigDef.Validator() {
       @Override
       public void ensureValid(String name, Object value) {
@@ -35,14 +38,6 @@ final class Validators {
         return String.join(", ", allowed);
       }
     };
-  }
-
-  /** One of the constants of {@code type}, by their lower-case names (the settings' values). */
-  static <E extends Enum<E>> ConfigDef.Validator oneOf(Class<E> type) {
-    return oneOf(
-        java.util.Arrays.stream(type.getEnumConstants())
-            .map(constant -> constant.name().toLowerCase(Locale.ROOT))
-            .toArray(String[]::new));
   }
 
   /** A non-empty list whose items are each one of {@code values}, in any case. */
@@ -114,18 +109,6 @@ final class Validators {
                     + " with "
                     + placeholder
                     + " where the name goes");
-          }
-        });
-  }
-
-  static ConfigDef.Validator startMode() {
-    return described(
-        StartMode.allowed(),
-        (name, value) -> {
-          try {
-            StartMode.parse(String.valueOf(value));
-          } catch (IllegalArgumentException e) {
-            throw new ConfigException(name, value, "Use one of " + StartMode.allowed());
           }
         });
   }

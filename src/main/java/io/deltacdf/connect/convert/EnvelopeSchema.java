@@ -49,7 +49,7 @@ final class EnvelopeSchema {
   /**
    * Where one change comes from: the envelope's {@code source} block.
    *
-   * @param snapshot Debezium's true, last or false
+   * @param snapshot whether the change is part of the initial snapshot
    */
   record Source(
       String connectorVersion,
@@ -58,7 +58,7 @@ final class EnvelopeSchema {
       String tablePath,
       long commitVersion,
       long commitTimestampMs,
-      String snapshot) {}
+      SnapshotMark snapshot) {}
 
   static Struct source(Source source) {
     return new Struct(SOURCE_SCHEMA)
@@ -66,7 +66,7 @@ final class EnvelopeSchema {
         .put("connector", CONNECTOR)
         .put("name", source.connectorName())
         .put("ts_ms", source.commitTimestampMs())
-        .put("snapshot", source.snapshot())
+        .put("snapshot", source.snapshot().value())
         .put("table", source.tableName())
         .put("path", source.tablePath())
         .put("commit_version", source.commitVersion());

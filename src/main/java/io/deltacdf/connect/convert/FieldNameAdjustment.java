@@ -1,7 +1,5 @@
 package io.deltacdf.connect.convert;
 
-import java.util.Locale;
-
 /**
  * How column names become Connect field names. Column mapping lets Delta columns have any name
  * (spaces, dots, dashes, unicode), which Avro rejects.
@@ -30,13 +28,5 @@ public enum FieldNameAdjustment {
       out.append(valid ? c : '_');
     }
     return out.toString();
-  }
-
-  public String configValue() {
-    return name().toLowerCase(Locale.ROOT);
-  }
-
-  public static FieldNameAdjustment parse(String value) {
-    return valueOf(value.trim().toUpperCase(Locale.ROOT));
   }
 }

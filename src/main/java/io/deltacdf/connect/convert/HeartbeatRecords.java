@@ -1,7 +1,7 @@
 package io.deltacdf.connect.convert;
 
 import io.deltacdf.connect.change.ChangePosition;
-import io.deltacdf.connect.offset.ChangeOffset;
+import io.deltacdf.connect.offset.OffsetCodec;
 import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -78,7 +78,7 @@ public final class HeartbeatRecords {
       long nowMs) {
     return new SourceRecord(
         sourcePartition,
-        ChangeOffset.toMap(position),
+        OffsetCodec.toMap(position),
         topic,
         null,
         keySchema,

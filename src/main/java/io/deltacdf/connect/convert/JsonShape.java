@@ -100,7 +100,7 @@ final class JsonShape implements RowShape {
 
   @Override
   public Object envelope(
-      String op, Object before, Object after, EnvelopeSchema.Source source, long tsMs) {
+      EnvelopeOp op, Object before, Object after, EnvelopeSchema.Source source, long tsMs) {
     StringBuilder out =
         new StringBuilder(
             (before == null ? 4 : ((String) before).length())
@@ -116,17 +116,13 @@ final class JsonShape implements RowShape {
     JsonText.string(out, source.connectorName());
     out.append(",\"ts_ms\":").append(source.commitTimestampMs());
     out.append(",\"snapshot\":");
-    if (source.snapshot() == null) {
-      out.append("null");
-    } else {
-      JsonText.string(out, source.snapshot());
-    }
+    JsonText.string(out, source.snapshot().value());
     out.append(",\"table\":");
     JsonText.string(out, source.tableName());
     out.append(",\"path\":");
     JsonText.string(out, source.tablePath());
     out.append(",\"commit_version\":").append(source.commitVersion());
-    out.append("},\"op\":\"").append(op).append("\",\"ts_ms\":").append(tsMs).append('}');
+    out.append("},\"op\":\"").append(op.code()).append("\",\"ts_ms\":").append(tsMs).append('}');
     return out.toString();
   }
 }

@@ -1,7 +1,5 @@
 package io.deltacdf.connect.convert;
 
-import java.util.Locale;
-
 /** How a record's key and value reach the worker's converters. */
 public enum OutputFormat {
   /** Connect structs with schemas, for any converter (JSON, Avro, Protobuf, ...). */
@@ -11,13 +9,5 @@ public enum OutputFormat {
    * schemas.enable=false} and {@code decimal.format=NUMERIC} would write for the struct form,
    * written straight from the row's values.
    */
-  JSON;
-
-  public String configValue() {
-    return name().toLowerCase(Locale.ROOT);
-  }
-
-  public static OutputFormat parse(String value) {
-    return valueOf(value.trim().toUpperCase(Locale.ROOT));
-  }
+  JSON
 }

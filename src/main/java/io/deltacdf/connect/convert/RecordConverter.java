@@ -5,18 +5,13 @@ import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.LoggedSchema;
-import io.deltacdf.connect.offset.ChangeOffset;
+import io.deltacdf.connect.offset.OffsetCodec;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.data.SchemaAndValue;
-import org.apache.kafka.connect.header.ConnectHeaders;
-import org.apache.kafka.connect.header.Header;
-import org.apache.kafka.connect.header.Headers;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
@@ -32,19 +27,6 @@ import org.apache.kafka.connect.source.SourceRecord;
  */
 public final class RecordConverter {
 
-  public static final String CHANGE_TYPE_HEADER = "_change_type";
-  public static final String COMMIT_VERSION_HEADER = "_commit_version";
-  public static final String COMMIT_TIMESTAMP_HEADER = "_commit_timestamp";
-
-  private static final Map<ChangeType, Header> CHANGE_TYPE_HEADERS =
-      new EnumMap<>(ChangeType.class);
-
-  static {
-    for (ChangeType type : ChangeType.STANDARD) {
-      CHANGE_TYPE_HEADERS.put(type, header(CHANGE_TYPE_HEADER, Schema.STRING_SCHEMA, type.label()));
-    }
-  }
-
   private final String table;
   private final String tableName;
   private final String topic;
@@ -59,14 +41,10 @@ public final class RecordConverter {
   /** The current row's records before their offsets are set; reused from row to row. */
   private final List<Pending> pending = new ArrayList<>(2);
   private ChangePosition position;
-  private VersionHeaders versionHeaders = new VersionHeaders(-1, 0, null, null);
+  private final RecordHeaders headers = new RecordHeaders();
   private FieldType.Struct lastSchema;
   private RowShape lastShape;
   private HeldSnapshotRow heldSnapshotRow;
-
-  /** The headers all records of a version share, made once per version. */
-  private record VersionHeaders(
-      long version, long commitTimestampMs, Header forVersion, Header forTimestamp) {}
 
   /** A snapshot row whose envelope waits to learn whether it is the snapshot's last. */
   private record HeldSnapshotRow(
@@ -153,18 +131,18 @@ public final class RecordConverter {
     if (heldSnapshotRow != null) {
       HeldSnapshotRow last = heldSnapshotRow;
       heldSnapshotRow = null;
-      pending.add(snapshotEnvelope(last, "last"));
+      pending.add(snapshotEnvelope(last, SnapshotMark.LAST));
     }
     // Images left without a partner belong to updates that changed the key: the old key is
     // deleted and the new one created, as Debezium reports a primary-key change.
     for (UpdatePairing.Image image : pairing.drain()) {
       if (image.isPre()) {
         Object before = beforeImage(image);
-        pending.add(envelope(lastShape, image.key(), "d", before, null, image.change(), "false"));
+        pending.add(envelope(lastShape, image.key(), EnvelopeOp.DELETE, before, null, image.change(), SnapshotMark.FALSE));
         addTombstone(image.key(), image.change(), pending);
       } else {
         Object after = image.row();
-        pending.add(envelope(lastShape, image.key(), "c", null, after, image.change(), "false"));
+        pending.add(envelope(lastShape, image.key(), EnvelopeOp.CREATE, null, after, image.change(), SnapshotMark.FALSE));
       }
     }
     return records(safeBefore, position);
@@ -227,14 +205,14 @@ public final class RecordConverter {
       case INSERT:
         if (wanted) {
           Object after = shape.row(row);
-          out.add(envelope(shape, shape.key(row, after), "c", null, after, row, "false"));
+          out.add(envelope(shape, shape.key(row, after), EnvelopeOp.CREATE, null, after, row, SnapshotMark.FALSE));
         }
         break;
       case DELETE:
         if (wanted) {
           Object deleted = shape.row(row);
           Object key = shape.key(row, deleted);
-          out.add(envelope(shape, key, "d", deleted, null, row, "false"));
+          out.add(envelope(shape, key, EnvelopeOp.DELETE, deleted, null, row, SnapshotMark.FALSE));
           addTombstone(key, row, out);
         }
         break;
@@ -263,7 +241,7 @@ public final class RecordConverter {
   private void snapshotRecords(
       ChangeRow row, ChangePosition before, RowShape shape, List<Pending> out) {
     if (heldSnapshotRow != null) {
-      out.add(snapshotEnvelope(heldSnapshotRow, "true"));
+      out.add(snapshotEnvelope(heldSnapshotRow, SnapshotMark.TRUE));
       heldSnapshotRow = null;
     }
     if (settings.changeTypes().contains(row.type())) {
@@ -272,19 +250,19 @@ public final class RecordConverter {
     }
   }
 
-  private Pending snapshotEnvelope(HeldSnapshotRow held, String snapshot) {
-    return envelope(held.shape(), held.key(), "r", null, held.after(), held.change(), snapshot);
+  private Pending snapshotEnvelope(HeldSnapshotRow held, SnapshotMark snapshot) {
+    return envelope(held.shape(), held.key(), EnvelopeOp.READ, null, held.after(), held.change(), snapshot);
   }
 
   private Pending update(RowShape shape, UpdatePairing.Pair pair) {
     return envelope(
         shape,
         pair.post().key(),
-        "u",
+        EnvelopeOp.UPDATE,
         beforeImage(pair.pre()),
         pair.post().row(),
         pair.post().change(),
-        "false");
+        SnapshotMark.FALSE);
   }
 
   /** A pre-image as {@code before}, unless update_preimage is filtered out. */
@@ -295,18 +273,18 @@ public final class RecordConverter {
   private Pending envelope(
       RowShape shape,
       Object key,
-      String op,
+      EnvelopeOp op,
       Object before,
       Object after,
       ChangeRow change,
-      String snapshot) {
+      SnapshotMark snapshot) {
     Object value =
         shape.envelope(op, before, after, source(change, snapshot), System.currentTimeMillis());
     return new Pending(key, shape.envelopeSchema(), value, change);
   }
 
-  /** The envelope's source block; {@code snapshot} is Debezium's true, last or false. */
-  private EnvelopeSchema.Source source(ChangeRow change, String snapshot) {
+  /** The envelope's source block. */
+  private EnvelopeSchema.Source source(ChangeRow change, SnapshotMark snapshot) {
     return new EnvelopeSchema.Source(
         settings.connectorVersion(),
         settings.connectorName(),
@@ -327,7 +305,7 @@ public final class RecordConverter {
   private SourceRecord record(Pending pending, Schema keySchema, ChangePosition offset) {
     return new SourceRecord(
         sourcePartition,
-        ChangeOffset.toMap(offset),
+        OffsetCodec.toMap(offset),
         topic,
         null,
         keySchema,
@@ -335,34 +313,7 @@ public final class RecordConverter {
         pending.valueSchema(),
         pending.value(),
         pending.change().commitTimestampMs(),
-        headers(pending.change()));
-  }
-
-  /**
-   * The three metadata headers. Header objects are immutable, so the records of a version share
-   * them: a record then costs one header list rather than six objects and three validations.
-   */
-  private Headers headers(ChangeRow change) {
-    if (versionHeaders.version() != change.version()
-        || versionHeaders.commitTimestampMs() != change.commitTimestampMs()) {
-      versionHeaders =
-          new VersionHeaders(
-              change.version(),
-              change.commitTimestampMs(),
-              header(COMMIT_VERSION_HEADER, Schema.INT64_SCHEMA, change.version()),
-              header(COMMIT_TIMESTAMP_HEADER, Schema.INT64_SCHEMA, change.commitTimestampMs()));
-    }
-    return new ConnectHeaders()
-        .add(
-            change.type() == ChangeType.CUSTOM
-                ? header(CHANGE_TYPE_HEADER, Schema.STRING_SCHEMA, change.label())
-                : CHANGE_TYPE_HEADERS.get(change.type()))
-        .add(versionHeaders.forVersion())
-        .add(versionHeaders.forTimestamp());
-  }
-
-  private static Header header(String key, Schema schema, Object value) {
-    return new ConnectHeaders().add(key, new SchemaAndValue(schema, value)).lastWithName(key);
+        headers.of(pending.change()));
   }
 
   /** The shape of rows of {@code schema}, the schema of rows of {@code version}. */

@@ -1,7 +1,5 @@
 package io.deltacdf.connect.convert;
 
-import java.util.Locale;
-
 /** The shape of a record's value. */
 public enum RecordFormat {
   /** The changed row itself; the change metadata travels in headers. */
@@ -10,13 +8,5 @@ public enum RecordFormat {
    * Debezium's change event: {@code before}, {@code after}, {@code op}, {@code ts_ms} and a
    * {@code source} struct; an update's pre- and post-image become one event.
    */
-  ENVELOPE;
-
-  public String configValue() {
-    return name().toLowerCase(Locale.ROOT);
-  }
-
-  public static RecordFormat parse(String value) {
-    return valueOf(value.trim().toUpperCase(Locale.ROOT));
-  }
+  ENVELOPE
 }

@@ -1,6 +1,7 @@
 package io.deltacdf.connect.convert;
 
 import io.deltacdf.connect.change.ChangeRow;
+import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
 import java.util.List;
 import java.util.function.Function;
@@ -16,7 +17,6 @@ import org.apache.kafka.connect.data.Timestamp;
  */
 final class SchemaMapping {
 
-  static final String CHANGE_TYPE_FIELD = "_change_type";
   static final String COMMIT_VERSION_FIELD = "_commit_version";
   static final String COMMIT_TIMESTAMP_FIELD = "_commit_timestamp";
 
@@ -41,7 +41,7 @@ final class SchemaMapping {
     converters = types.addFields(row, schema, schemaBase + ".Value");
     this.metadataFields = metadataFields;
     if (metadataFields) {
-      row.field(CHANGE_TYPE_FIELD, Schema.STRING_SCHEMA)
+      row.field(ChangeType.COLUMN, Schema.STRING_SCHEMA)
           .field(COMMIT_VERSION_FIELD, Schema.INT64_SCHEMA)
           .field(COMMIT_TIMESTAMP_FIELD, Timestamp.SCHEMA);
     }
@@ -80,7 +80,7 @@ final class SchemaMapping {
       }
     }
     if (metadataFields) {
-      out.put(CHANGE_TYPE_FIELD, change.label());
+      out.put(ChangeType.COLUMN, change.label());
       out.put(COMMIT_VERSION_FIELD, change.version());
       out.put(COMMIT_TIMESTAMP_FIELD, new java.util.Date(change.commitTimestampMs()));
     }

@@ -16,7 +16,12 @@ final class SchemaNames {
     return "io.deltacdf." + segment(tableName);
   }
 
-  /** {@code name} with every character Avro does not accept in a name replaced by '_'. */
+  /**
+   * {@code name} with every character Avro does not accept in a name replaced by '_'. Close to
+   * {@link FieldNameAdjustment#AVRO} but not the same (one '_' per code point, not per UTF-16
+   * char; a leading digit checked after cleaning): merging them would rename the schemas or the
+   * fields of existing topics whose names hold such characters.
+   */
   static String segment(String name) {
     String cleaned = name.replaceAll("[^A-Za-z0-9_]", "_");
     return cleaned.isEmpty() || Character.isDigit(cleaned.charAt(0)) ? "_" + cleaned : cleaned;

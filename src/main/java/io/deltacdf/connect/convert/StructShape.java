@@ -43,12 +43,12 @@ final class StructShape implements RowShape {
 
   @Override
   public Object envelope(
-      String op, Object before, Object after, EnvelopeSchema.Source source, long tsMs) {
+      EnvelopeOp op, Object before, Object after, EnvelopeSchema.Source source, long tsMs) {
     return new Struct(envelope)
         .put(EnvelopeSchema.BEFORE, before)
         .put(EnvelopeSchema.AFTER, after)
         .put(EnvelopeSchema.SOURCE, EnvelopeSchema.source(source))
-        .put(EnvelopeSchema.OP, op)
+        .put(EnvelopeSchema.OP, op.code())
         .put(EnvelopeSchema.TS_MS, tsMs);
   }
 }

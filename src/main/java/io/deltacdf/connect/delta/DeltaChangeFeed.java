@@ -7,6 +7,8 @@ import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.FeedProgress;
+import io.deltacdf.connect.delta.kernel.LogActions;
+import io.deltacdf.connect.delta.kernel.TableMetadata;
 import io.delta.kernel.CommitActions;
 import io.delta.kernel.CommitRange;
 import io.delta.kernel.CommitRangeBuilder.CommitBoundary;
@@ -203,7 +205,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
 
   private void startSnapshot(long version) {
     Snapshot snapshot = TableAccess.snapshotAt(context, version);
-    schema = TableSchema.of(snapshot.getMetadata());
+    schema = TableSchema.of(TableMetadata.of(snapshot));
     if (rules.source() == ChangeSource.CDF) {
       TableAccess.requireChangeDataFeed(context, schema, version);
     }
@@ -263,7 +265,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
       // own metadata, which the version's commit re-applies anyway.
       snapshot = TableAccess.snapshotAt(context, version);
     }
-    return TableSchema.of(snapshot.getMetadata());
+    return TableSchema.of(TableMetadata.of(snapshot));
   }
 
   private boolean openNextVersionCursor() {
@@ -363,7 +365,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
           TableManager.loadCommitRange(context.tableRoot(), CommitBoundary.atVersion(from))
               .withEndBoundary(CommitBoundary.atVersion(to))
               .build(context.engine());
-      return range.getCommitActions(context.engine(), CommitPlanner.ACTIONS);
+      return LogActions.commits(range, context.engine(), CommitPlanner.ACTIONS);
     } catch (RuntimeException e) {
       throw KernelErrors.translate(context.table(), "versions " + from + " to " + to, e);
     }

@@ -135,7 +135,7 @@ final class DerivedRun {
       long start = System.nanoTime();
       long rows = 0;
       try (DeltaTable table =
-              DeltaTable.open(Path.of(args[0]).toString(), Map.of())
+              DeltaTable.open(Path.of(args[0]).toString(), Map.of(), false)
                   .withChangeSource(source, List.of("id"));
           DeltaChangeFeed feed =
               table.openFeed(ChangePosition.InVersion.start(Long.parseLong(args[3])))) {

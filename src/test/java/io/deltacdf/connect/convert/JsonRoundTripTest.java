@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition.InVersion;
 import io.deltacdf.connect.change.ChangeRow;
+import io.deltacdf.connect.config.EnumSettings;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.FieldType.Field;
@@ -124,8 +125,8 @@ class JsonRoundTripTest {
   private static void roundTrip(RecordFormat format, TemporalPrecision precision) {
     RecordSettings settings =
         Settings.of(
-            "record.format", format.configValue(),
-            "temporal.precision.mode", precision.configValue());
+            "record.format", EnumSettings.valueOf(format),
+            "temporal.precision.mode", EnumSettings.valueOf(precision));
     RecordConverter converter =
         new RecordConverter(
             "file:/t/every", "every", "every", Map.of(), List.of("id"), settings, InVersion.start(1));

@@ -11,7 +11,7 @@ import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.FieldType.PrimitiveKind;
 import io.deltacdf.connect.change.LoggedSchema;
-import io.deltacdf.connect.offset.ChangeOffset;
+import io.deltacdf.connect.offset.OffsetCodec;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,7 +86,7 @@ class RecordConverterTest {
   }
 
   private static ChangePosition offset(SourceRecord record) {
-    return ChangeOffset.fromMap(record.sourceOffset());
+    return OffsetCodec.fromMap(record.sourceOffset());
   }
 
   @Test

@@ -51,9 +51,9 @@ class DerivedCostTest {
 
   @Test
   void derivedUpdateEqualsTheChangeDataFeedAndItsCostIsReported() {
-    DeltaTable cdf = DeltaTable.open(path, Map.of()).withChangeSource(ChangeSource.CDF, List.of("id"));
+    DeltaTable cdf = DeltaTable.open(path, Map.of(), false).withChangeSource(ChangeSource.CDF, List.of("id"));
     DeltaTable derived =
-        DeltaTable.open(path, Map.of()).withChangeSource(ChangeSource.DERIVED, List.of("id"));
+        DeltaTable.open(path, Map.of(), false).withChangeSource(ChangeSource.DERIVED, List.of("id"));
 
     Timed ceiling = Timed.read(cdf, INSERT_VERSION);
     Timed fromCdf = Timed.read(cdf, UPDATE_VERSION);
@@ -68,10 +68,10 @@ class DerivedCostTest {
     assertThat(fromDerived.rows()).isEqualTo(2L * ((ROWS + 4) / 5));
     List<String> real = FeedReads.byVersion(
         FeedReads.readAll(cdf, ChangePosition.InVersion.start(UPDATE_VERSION), 10_000),
-        cdf.schemaAt(UPDATE_VERSION)).get(UPDATE_VERSION);
+        FeedReads.schemaAt(cdf, UPDATE_VERSION)).get(UPDATE_VERSION);
     List<String> ours = FeedReads.byVersion(
         FeedReads.readAll(derived, ChangePosition.InVersion.start(UPDATE_VERSION), 10_000),
-        derived.schemaAt(UPDATE_VERSION)).get(UPDATE_VERSION);
+        FeedReads.schemaAt(derived, UPDATE_VERSION)).get(UPDATE_VERSION);
     assertThat(ours).isEqualTo(real);
   }
 
@@ -134,7 +134,7 @@ class DerivedCostTest {
       long rows = 0;
       long pairs = 0;
       try (DeltaTable table =
-              DeltaTable.open(args[0], Map.of())
+              DeltaTable.open(args[0], Map.of(), false)
                   .withChangeSource(ChangeSource.DERIVED, List.of("id"));
           DeltaChangeFeed feed = table.openFeed(ChangePosition.InVersion.start(version))) {
         ChangeBatch batch;

@@ -86,10 +86,10 @@ class DerivedRewritesTest {
     assertThat(spark).as("the last version changes rows").containsKey(latest);
     for (List<String> keys : List.of(List.<String>of(), List.of("id"))) {
       DeltaTable table =
-          DeltaTable.open(path, Map.of()).withChangeSource(ChangeSource.DERIVED, keys);
+          DeltaTable.open(path, Map.of(), false).withChangeSource(ChangeSource.DERIVED, keys);
       Map<Long, List<String>> derived = FeedReads.byVersion(
           FeedReads.readAll(table, ChangePosition.InVersion.start(0), 1000),
-          table.schemaAt(latest));
+          FeedReads.schemaAt(table, latest));
       for (long version = 0; version <= latest; version++) {
         assertThat(DerivedDifferentialTest.net(derived.getOrDefault(version, List.of())))
             .as("net changes of version %d with key columns %s", version, keys)

@@ -1,4 +1,4 @@
-package io.deltacdf.connect;
+package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
@@ -7,10 +7,8 @@ import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
-import io.deltacdf.connect.delta.StartSpec;
-import io.deltacdf.connect.offset.ChangeOffset;
+import io.deltacdf.connect.offset.TableOffsets;
 import java.util.Map;
-import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,57 +24,38 @@ final class TableStream implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(TableStream.class);
   private static final long MAX_BACKOFF_MS = 30_000;
 
-  /** Opens the table and decides where its feed starts: the first read's storage I/O. */
-  interface Opener {
-    Opened open();
-  }
-
   /** An opened table, the position its feed starts at, and the converter of its rows. */
   record Opened(DeltaTable table, ChangePosition start, RecordConverter converter) {}
 
   private final String table;
-  private final Opener opener;
-  private final boolean resnapshotOnMissingHistory;
-  /** Removes configured secrets from store messages before they are logged. */
-  private final UnaryOperator<String> redaction;
+  /** Opens the table by the first read, and starts it over from a snapshot when it must. */
+  private final TableOpener opener;
   private final TableMetrics metrics;
   private int transientFailures;
   private Opened opened;
   /** Where reading continues: every row before it has been handed to the converter. */
   private ChangePosition position;
+  private final TableOffsets offsets;
+  /** The position Connect stored for this table when the task started, null when none. */
+  private final ChangePosition stored;
   private DeltaChangeFeed feed;
   private long idleUntilMs;
   private FieldType.Struct schema;
   /** Whether rows of a version have been read whose end has not been read yet. */
   private boolean inVersion;
-  /** The position the last record sent for this table carries (null: none stored yet). */
-  private ChangePosition carried;
-  /**
-   * With exactly-once, the position the last committed transaction stored for this table (null:
-   * none since the feed started at {@link #feedStart}).
-   */
-  private ChangePosition committed;
-  /** Where the current feed started: the open's start, or a re-snapshot's. */
-  private ChangePosition feedStart;
-  /** Whether {@link #carried} was sent since the feed started (else it may predate it). */
-  private boolean sentSinceFeedStart;
-  private long lastSentMs;
 
   /**
    * @param stored the position Connect stored for this table, null when it has none
    */
   TableStream(
       String table,
-      Opener opener,
+      TableOpener opener,
       ChangePosition stored,
-      boolean resnapshotOnMissingHistory,
-      UnaryOperator<String> redaction,
       TableMetrics metrics) {
     this.table = table;
     this.opener = opener;
-    this.carried = stored;
-    this.resnapshotOnMissingHistory = resnapshotOnMissingHistory;
-    this.redaction = redaction;
+    this.stored = stored;
+    this.offsets = new TableOffsets(stored);
     this.metrics = metrics;
   }
 
@@ -110,15 +89,11 @@ final class TableStream implements AutoCloseable {
   ChangeBatch next(int maxRows, long nowMs, long pollIntervalMs) {
     try {
       if (opened == null) {
-        opened = opener.open();
+        opened = opener.open(table, stored);
         position = opened.start();
-        if (carried != null && !position.equals(carried)) {
-          // The open replaced the stored offset by a snapshot (its history was cleaned up):
-          // count it, and store the new start at once, as for a table without an offset.
+        if (offsets.opened(position)) {
           metrics.recordResnapshot();
-          carried = null;
         }
-        startFeedAt(position);
       }
       if (feed == null) {
         feed = opened.table().openFeed(position);
@@ -156,20 +131,16 @@ final class TableStream implements AutoCloseable {
       backOff(e, nowMs);
       return null;
     }
-    if (opened != null && resnapshotOnMissingHistory && isHistoryLost(e)) {
+    if (opened != null && opener.resnapshots(e)) {
       try {
-        position = opened.table().resolveStart(new StartSpec.Snapshot());
+        position = opener.resnapshot(table, opened.table(), e);
       } catch (DeltaFeedException resolveError) {
         return recover(resolveError, nowMs);
       }
       opened.converter().restartAt(position);
       inVersion = false;
-      startFeedAt(position);
+      offsets.feedStartsAt(position);
       metrics.recordResnapshot();
-      log.warn(
-          "{} on.history.missing=resnapshot: starting over from a snapshot at {}",
-          redaction.apply(e.getMessage()),
-          position);
       return null;
     }
     throw e;
@@ -177,29 +148,19 @@ final class TableStream implements AutoCloseable {
 
   /**
    * The position a heartbeat may store now, or null when it would store nothing new: the table
-   * is not open yet, a version is half read, the converter holds rows back, or the position is
-   * already carried by the last record sent. A table that has no stored offset gets one at once,
-   * which pins where a {@code latest} or timestamp start resolved to; otherwise at most once per
-   * {@code intervalMs}.
+   * is not open yet, a version is half read, the converter holds rows back, or no heartbeat is
+   * due (see {@link TableOffsets#heartbeatDue}).
    */
   ChangePosition heartbeatPosition(long nowMs, long intervalMs) {
     if (opened == null || inVersion || !opened.converter().settled()) {
       return null;
     }
-    if (position.equals(carried)) {
-      return null;
-    }
-    if (carried != null && nowMs - lastSentMs < intervalMs) {
-      return null;
-    }
-    return position;
+    return offsets.heartbeatDue(position, nowMs, intervalMs) ? position : null;
   }
 
   /** Every record sent for this table so far is part of a committed transaction. */
   void transactionCommitted() {
-    if (sentSinceFeedStart) {
-      committed = carried;
-    }
+    offsets.transactionCommitted();
   }
 
   /**
@@ -209,28 +170,15 @@ final class TableStream implements AutoCloseable {
    */
   ChangePosition returnToLastCommit() {
     closeFeed();
-    position = committed != null ? committed : feedStart;
+    position = offsets.lastCommitted();
     opened.converter().restartAt(position);
     inVersion = false;
     return position;
   }
 
-  /**
-   * The feed starts at {@code start} (the open's start, or a re-snapshot's): an aborted
-   * transaction returns there until one commits, never to an offset stored before it, whose
-   * history may be gone.
-   */
-  private void startFeedAt(ChangePosition start) {
-    feedStart = start;
-    committed = null;
-    sentSinceFeedStart = false;
-  }
-
   /** Notes the source offset of the last record handed to Connect for this table. */
   void sent(Map<String, ?> offset, long nowMs) {
-    carried = ChangeOffset.fromMap(offset);
-    sentSinceFeedStart = true;
-    lastSentMs = nowMs;
+    offsets.sent(offset, nowMs);
   }
 
   /**
@@ -259,13 +207,8 @@ final class TableStream implements AutoCloseable {
     if (transientFailures == 1) {
       log.warn(
           "{}; retrying from the last position read with backoff",
-          redaction.apply(e.getMessage()));
+          opener.redact(e.getMessage()));
     }
-  }
-
-  private static boolean isHistoryLost(DeltaFeedException e) {
-    return e.kind() == DeltaFeedException.Kind.HISTORY_MISSING
-        || e.kind() == DeltaFeedException.Kind.TABLE_REPLACED;
   }
 
   @Override

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class ChangeOffsetTest {
+class OffsetCodecTest {
 
   @Test
   void positionsSurviveTheRoundTrip() {
@@ -18,7 +18,7 @@ class ChangeOffsetTest {
             new ChangePosition.InVersion(12, 3, 100),
             new ChangePosition.InSnapshot(7, "part=1/a b.parquet", 5),
             ChangePosition.InSnapshot.start(7))) {
-      assertThat(ChangeOffset.fromMap(ChangeOffset.toMap(position))).isEqualTo(position);
+      assertThat(OffsetCodec.fromMap(OffsetCodec.toMap(position))).isEqualTo(position);
     }
   }
 
@@ -27,30 +27,30 @@ class ChangeOffsetTest {
   void theStoredShapesAreAContractBetweenReleases() {
     Map<String, Object> inSnapshot = Map.of("snapshot", true, "version", 7L, "path", "a.parquet",
         "row", 5L);
-    assertThat(ChangeOffset.toMap(new ChangePosition.InSnapshot(7, "a.parquet", 5)))
+    assertThat(OffsetCodec.toMap(new ChangePosition.InSnapshot(7, "a.parquet", 5)))
         .isEqualTo(inSnapshot);
-    assertThat(ChangeOffset.toMap(new ChangePosition.InVersion(12, 3, 100)))
+    assertThat(OffsetCodec.toMap(new ChangePosition.InVersion(12, 3, 100)))
         .isEqualTo(Map.of("version", 12L, "file", 3L, "row", 100L));
-    assertThat(ChangeOffset.toMap(ChangePosition.InVersion.start(12)))
+    assertThat(OffsetCodec.toMap(ChangePosition.InVersion.start(12)))
         .isEqualTo(Map.of("version", 12L));
   }
 
   @Test
   void numbersMayComeBackAsIntegers() {
-    assertThat(ChangeOffset.fromMap(Map.of("version", 4, "file", 1, "row", 9)))
+    assertThat(OffsetCodec.fromMap(Map.of("version", 4, "file", 1, "row", 9)))
         .isEqualTo(new ChangePosition.InVersion(4, 1, 9));
-    assertThat(ChangeOffset.fromMap(Map.of("version", 4)))
+    assertThat(OffsetCodec.fromMap(Map.of("version", 4)))
         .isEqualTo(ChangePosition.InVersion.start(4));
   }
 
   @Test
   void malformedOffsetsSayWhatIsExpected() {
-    assertThatThrownBy(() -> ChangeOffset.fromMap(Map.of("version", "five")))
+    assertThatThrownBy(() -> OffsetCodec.fromMap(Map.of("version", "five")))
         .hasMessageContaining("'version' must be a whole number")
         .hasMessageContaining("{\"version\": <commit version>}");
-    assertThatThrownBy(() -> ChangeOffset.fromMap(Map.of("version", -2L)))
+    assertThatThrownBy(() -> OffsetCodec.fromMap(Map.of("version", -2L)))
         .hasMessageContaining("0 or more");
-    assertThatThrownBy(() -> ChangeOffset.fromMap(Map.of("snapshot", true, "version", 1L)))
+    assertThatThrownBy(() -> OffsetCodec.fromMap(Map.of("snapshot", true, "version", 1L)))
         .hasMessageContaining("'path'");
     assertThatThrownBy(() -> TablePartition.fromMap(Map.of("tbl", "x")))
         .hasMessageContaining("{\"table\"");

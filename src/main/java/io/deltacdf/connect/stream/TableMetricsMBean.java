@@ -1,4 +1,4 @@
-package io.deltacdf.connect;
+package io.deltacdf.connect.stream;
 
 /** Per-table metrics of a running task, published over JMX. */
 public interface TableMetricsMBean {

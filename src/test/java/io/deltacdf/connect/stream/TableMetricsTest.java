@@ -1,4 +1,4 @@
-package io.deltacdf.connect;
+package io.deltacdf.connect.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

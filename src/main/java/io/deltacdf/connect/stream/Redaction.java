@@ -1,4 +1,4 @@
-package io.deltacdf.connect;
+package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.delta.DeltaFeedException;
@@ -11,9 +11,9 @@ import org.apache.kafka.connect.errors.ConnectException;
  * failures): store errors normally do not echo credentials, but a message that did would end up
  * in the REST API and the worker log.
  */
-final class Redaction {
+public final class Redaction {
 
-  static final String HIDDEN = "[hidden]";
+  public static final String HIDDEN = "[hidden]";
 
   private Redaction() {}
 
@@ -32,7 +32,7 @@ final class Redaction {
     return new ConnectException(message, cause);
   }
 
-  static String redact(String message, DeltaCdfSourceConfig config) {
+  public static String redact(String message, DeltaCdfSourceConfig config) {
     if (message == null) {
       return null;
     }

@@ -1,4 +1,4 @@
-package io.deltacdf.connect;
+package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.FieldType;
 import java.util.ArrayList;

@@ -14,7 +14,7 @@ import java.util.Map;
  * {"snapshot": true, "version": 12, "path": "...", "row": 100}} (inside the snapshot of version
  * 12).
  */
-public final class ChangeOffset {
+public final class OffsetCodec {
 
   static final String VERSION = "version";
   static final String FILE = "file";
@@ -22,7 +22,7 @@ public final class ChangeOffset {
   static final String SNAPSHOT = "snapshot";
   static final String PATH = "path";
 
-  private ChangeOffset() {}
+  private OffsetCodec() {}
 
   public static Map<String, Object> toMap(ChangePosition position) {
     Map<String, Object> map = new LinkedHashMap<>();
@@ -50,7 +50,7 @@ public final class ChangeOffset {
     if (map == null) {
       throw invalid(null, "the offset is missing");
     }
-    long version = number(map, VERSION, true);
+    long version = number(map, VERSION);
     if (version < 0) {
       throw invalid(map, "version must be 0 or more");
     }
@@ -73,20 +73,17 @@ public final class ChangeOffset {
   }
 
   private static long nonNegative(Map<String, ?> map, String key) {
-    long value = number(map, key, true);
+    long value = number(map, key);
     if (value < 0) {
       throw invalid(map, "'" + key + "' must be 0 or more");
     }
     return value;
   }
 
-  private static long number(Map<String, ?> map, String key, boolean required) {
+  private static long number(Map<String, ?> map, String key) {
     Object value = map.get(key);
     if (value instanceof Long || value instanceof Integer || value instanceof Short) {
       return ((Number) value).longValue();
-    }
-    if (value == null && !required) {
-      return 0;
     }
     throw invalid(map, "'" + key + "' must be a whole number");
   }

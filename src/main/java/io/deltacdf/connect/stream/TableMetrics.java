@@ -1,4 +1,4 @@
-package io.deltacdf.connect;
+package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * io.deltacdf.connect:type=table-metrics,connector=<name>,table=<table path>} while the task runs.
  * Written by the task thread, read by JMX threads.
  */
-final class TableMetrics implements TableMetricsMBean, AutoCloseable {
+public final class TableMetrics implements TableMetricsMBean, AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(TableMetrics.class);
 
@@ -46,7 +46,7 @@ final class TableMetrics implements TableMetricsMBean, AutoCloseable {
     register();
   }
 
-  static ObjectName objectName(String connector, String table) {
+  public static ObjectName objectName(String connector, String table) {
     try {
       return new ObjectName(
           "io.deltacdf.connect:type=table-metrics,connector="

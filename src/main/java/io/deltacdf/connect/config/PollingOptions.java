@@ -1,0 +1,89 @@
+package io.deltacdf.connect.config;
+
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.BATCH_MAX_ROWS;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.CONNECTOR_PLACEHOLDER;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.HEARTBEAT_INTERVAL_MS;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.HEARTBEAT_TOPIC;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.POLL_INTERVAL_MS;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TRANSACTION_MAX_ROWS;
+
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+
+/** The settings of the Polling and transactions group. */
+final class PollingOptions {
+
+  private PollingOptions() {}
+
+  static void define(ConfigDef def, String group) {
+    int order = 0;
+    def.define(
+        POLL_INTERVAL_MS,
+        Type.LONG,
+        1000L,
+        ConfigDef.Range.atLeast(1),
+        Importance.MEDIUM,
+        "How often a table that has caught up is checked for new commits. A check that finds none"
+            + " costs two file-status requests, however long the table's history is.",
+        group,
+        ++order,
+        Width.SHORT,
+        "Poll interval (ms)");
+    def.define(
+        BATCH_MAX_ROWS,
+        Type.INT,
+        10_000,
+        ConfigDef.Range.atLeast(1),
+        Importance.LOW,
+        "The most records one poll returns to the Connect worker.",
+        group,
+        ++order,
+        Width.SHORT,
+        "Batch size (rows)");
+    def.define(
+        TRANSACTION_MAX_ROWS,
+        Type.INT,
+        1_000_000,
+        ConfigDef.Range.atLeast(1),
+        Importance.LOW,
+        "With exactly-once support and transaction.boundary=connector, each commit version is"
+            + " one Kafka transaction; a version with more rows than this is split into several"
+            + " transactions at row boundaries.",
+        group,
+        ++order,
+        Width.SHORT,
+        "Transaction size bound (rows)");
+    def.define(
+        HEARTBEAT_INTERVAL_MS,
+        Type.LONG,
+        30_000L,
+        ConfigDef.Range.atLeast(0),
+        Importance.MEDIUM,
+        "How often a table whose position moved without a record (rows filtered out by"
+            + " change.types, versions without change rows, a start.mode=latest start) sends a"
+            + " heartbeat record to heartbeat.topic, so that Connect stores that position and a"
+            + " restart does not read those versions again or lose the start. A table that has"
+            + " no stored offset sends one at once. Heartbeats are sent only when the position"
+            + " moved; 0 turns them off.",
+        group,
+        ++order,
+        Width.SHORT,
+        "Heartbeat interval (ms)");
+    def.define(
+        HEARTBEAT_TOPIC,
+        Type.STRING,
+        "__delta-cdf-heartbeat." + CONNECTOR_PLACEHOLDER,
+        Validators.topicTemplate(CONNECTOR_PLACEHOLDER),
+        Importance.LOW,
+        "The topic heartbeat records go to; " + CONNECTOR_PLACEHOLDER + " is replaced by the"
+            + " connector's name (characters a topic name cannot hold become '_'). Key: struct"
+            + " {table}; value: struct {table, version, ts_ms}, where version is the commit"
+            + " version the table's reading continues at.",
+        group,
+        ++order,
+        Width.MEDIUM,
+        "Heartbeat topic");
+  }
+}

@@ -1,0 +1,123 @@
+package io.deltacdf.connect.config;
+
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.CHANGE_SOURCE;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.ON_HISTORY_MISSING;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.START_MODE;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.START_TIMESTAMP;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.START_VERSION;
+
+import io.deltacdf.connect.change.ChangeSource;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+
+/** The settings of the Start position group: where a table's feed starts, and starts over. */
+final class StartOptions {
+
+  private StartOptions() {}
+
+  static void define(ConfigDef def, String group) {
+    int order = 0;
+    def.define(
+        START_MODE,
+        Type.STRING,
+        EnumSettings.valueOf(StartMode.SNAPSHOT),
+        Validators.oneOf(StartMode.class),
+        Importance.HIGH,
+        "Where a table's feed starts when the connector has no stored offset for it (a stored"
+            + " offset always wins): snapshot = the current table as inserts, then every change;"
+            + " earliest = the oldest version whose changes can still be read; latest = only"
+            + " changes committed from now on; version = from start.version; timestamp = from"
+            + " the first version committed at or after start.timestamp.",
+        group,
+        ++order,
+        Width.SHORT,
+        "Start mode",
+        new EnumRecommender(StartMode.class));
+    def.define(
+        START_VERSION,
+        Type.LONG,
+        null,
+        Validators.nonNegativeOrNull(),
+        Importance.MEDIUM,
+        "The first commit version to read with start.mode=version.",
+        group,
+        ++order,
+        Width.SHORT,
+        "Start version");
+    def.define(
+        START_TIMESTAMP,
+        Type.STRING,
+        null,
+        Validators.timestamp(),
+        Importance.MEDIUM,
+        "With start.mode=timestamp: an ISO-8601 instant (2024-05-01T12:00:00Z), a UTC date-time"
+            + " (2024-05-01T12:00:00), a UTC date (2024-05-01) or epoch milliseconds.",
+        group,
+        ++order,
+        Width.MEDIUM,
+        "Start timestamp");
+    def.define(
+        ON_HISTORY_MISSING,
+        Type.STRING,
+        EnumSettings.valueOf(OnHistoryMissing.FAIL),
+        Validators.oneOf(OnHistoryMissing.class),
+        Importance.MEDIUM,
+        "What a task does when the changes it must read next are gone: log files cleaned up or"
+            + " data files removed by VACUUM after the connector fell behind, or the table"
+            + " deleted, recreated or replaced. fail = stop with an error that names the table,"
+            + " the version and the ways out (nothing is skipped silently); resnapshot = log a"
+            + " warning and start over from a snapshot of the table's latest version, followed"
+            + " by its live changes.",
+        group,
+        4,
+        Width.SHORT,
+        "When history is missing");
+    def.define(
+        CHANGE_SOURCE,
+        Type.STRING,
+        EnumSettings.valueOf(ChangeSource.CDF),
+        Validators.oneOf(ChangeSource.class),
+        Importance.MEDIUM,
+        "Where change rows come from. cdf = the table's Change Data Feed (a version without it"
+            + " is an error); derived = derived from the data files each version removed and"
+            + " added, for tables without Change Data Feed (an update that leaves a row identical"
+            + " is invisible, without key columns an update is a delete plus an insert, and a"
+            + " rewrite costs reading the rewritten files twice); auto = the Change Data Feed for"
+            + " versions where it was enabled, derived changes before that or where it was off.",
+        group,
+        5,
+        Width.SHORT,
+        "Change source");
+  }
+
+  /** Start options that do not fit the start mode. */
+  static void problems(DeltaCdfSourceConfig config, Map<String, List<String>> problems) {
+    StartMode mode = config.startMode();
+    if (mode == StartMode.VERSION && config.startVersion().isEmpty()) {
+      DeltaCdfSourceConfig.add(problems, START_VERSION, "start.mode=version needs start.version (a commit version)");
+    }
+    if (mode == StartMode.TIMESTAMP && config.startTimestamp().isEmpty()) {
+      DeltaCdfSourceConfig.add(problems, START_TIMESTAMP, "start.mode=timestamp needs start.timestamp");
+    }
+    if (mode != StartMode.VERSION && config.startVersion().isPresent()) {
+      DeltaCdfSourceConfig.add(
+          problems,
+          START_VERSION,
+          "start.version is only used with start.mode=version, but start.mode is "
+              + EnumSettings.valueOf(mode)
+              + ": remove start.version or set start.mode=version");
+    }
+    if (mode != StartMode.TIMESTAMP && config.startTimestamp().isPresent()) {
+      DeltaCdfSourceConfig.add(
+          problems,
+          START_TIMESTAMP,
+          "start.timestamp is only used with start.mode=timestamp, but start.mode is "
+              + EnumSettings.valueOf(mode)
+              + ": remove start.timestamp or set start.mode=timestamp");
+    }
+  }
+}

@@ -1,0 +1,89 @@
+package io.deltacdf.connect.offset;
+
+import io.deltacdf.connect.change.ChangePosition;
+import java.util.Map;
+
+/**
+ * What Connect stores for one table: the offset the last record sent carries, the one the last
+ * committed transaction stored (exactly-once), and where the current feed started. From these
+ * follow the offset a heartbeat must store and the position an aborted transaction returns to.
+ */
+public final class TableOffsets {
+
+  /** The position the last record sent for this table carries (null: none stored yet). */
+  private ChangePosition carried;
+  /**
+   * With exactly-once, the position the last committed transaction stored for this table (null:
+   * none since the feed started at {@link #feedStart}).
+   */
+  private ChangePosition committed;
+  /** Where the current feed started: the open's start, or a re-snapshot's. */
+  private ChangePosition feedStart;
+  /** Whether {@link #carried} was sent since the feed started (else it may predate it). */
+  private boolean sentSinceFeedStart;
+  private long lastSentMs;
+
+  /** @param stored the position Connect stored for this table, null when it has none */
+  public TableOffsets(ChangePosition stored) {
+    this.carried = stored;
+  }
+
+  /**
+   * The table was opened at {@code start}. Returns whether that replaced the stored offset (a
+   * snapshot taken because its history was cleaned up): the start is then stored at once, as for
+   * a table without an offset.
+   */
+  public boolean opened(ChangePosition start) {
+    boolean replaced = carried != null && !start.equals(carried);
+    if (replaced) {
+      carried = null;
+    }
+    feedStartsAt(start);
+    return replaced;
+  }
+
+  /**
+   * The feed starts at {@code start} (the open's start, or a re-snapshot's): an aborted
+   * transaction returns there until one commits, never to an offset stored before it, whose
+   * history may be gone.
+   */
+  public void feedStartsAt(ChangePosition start) {
+    feedStart = start;
+    committed = null;
+    sentSinceFeedStart = false;
+  }
+
+  /** Notes the source offset of the last record handed to Connect for this table. */
+  public void sent(Map<String, ?> offset, long nowMs) {
+    carried = OffsetCodec.fromMap(offset);
+    sentSinceFeedStart = true;
+    lastSentMs = nowMs;
+  }
+
+  /** Every record sent for this table so far is part of a committed transaction. */
+  public void transactionCommitted() {
+    if (sentSinceFeedStart) {
+      committed = carried;
+    }
+  }
+
+  /**
+   * The position the last committed transaction stored, or where the feed started when none
+   * did: where an aborted transaction leaves the table.
+   */
+  public ChangePosition lastCommitted() {
+    return committed != null ? committed : feedStart;
+  }
+
+  /**
+   * Whether a heartbeat must store {@code position}, which no record carries yet: at once when
+   * the table has no stored offset (which pins where a {@code latest} or timestamp start
+   * resolved to), otherwise at most once per {@code intervalMs}.
+   */
+  public boolean heartbeatDue(ChangePosition position, long nowMs, long intervalMs) {
+    if (position.equals(carried)) {
+      return false;
+    }
+    return carried == null || nowMs - lastSentMs >= intervalMs;
+  }
+}

@@ -1,0 +1,302 @@
+package io.deltacdf.connect.stream;
+
+import io.deltacdf.connect.change.ChangeBatch;
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.ChangeRow;
+import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.convert.HeartbeatRecords;
+import io.deltacdf.connect.convert.RecordConverter;
+import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.offset.TablePartition;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.apache.kafka.connect.source.SourceTaskContext;
+import org.apache.kafka.connect.source.TransactionContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a task does each poll: reads the change feeds of its tables and hands their rows to
+ * Connect, with heartbeats and, under exactly-once, transaction boundaries.
+ *
+ * <p>The loop is synchronous: {@code poll()} reads up to {@code batch.max.rows} rows and returns
+ * them, or waits at most {@link #MAX_IDLE_WAIT_MS} and returns null when every table has caught
+ * up. A task stays on one table until that table's current version is complete, then moves to
+ * the next, so that a version never shares a transaction boundary with half of another table's
+ * version.
+ */
+public final class TaskLoop {
+
+  private static final Logger log = LoggerFactory.getLogger(TaskLoop.class);
+
+  /** The longest {@code poll()} blocks when there is nothing to read. */
+  static final long MAX_IDLE_WAIT_MS = 100;
+
+  private final Object lock = new Object();
+  private boolean stopped;
+  private final DeltaCdfSourceConfig config;
+  private final List<TableStream> streams = new ArrayList<>();
+  private int current;
+  private final TransactionContext transactions;
+  /** Records sent since the open transaction began (exactly-once only). */
+  private int recordsInTransaction;
+  private final HeartbeatRecords heartbeats;
+  private final long heartbeatIntervalMs;
+
+  /**
+   * The loop over the tables of a task's settings, each resuming from the offset Connect stored
+   * for it; the tables themselves are opened by their first read.
+   */
+  public TaskLoop(Map<String, String> settings, SourceTaskContext context, String version) {
+    config = new DeltaCdfSourceConfig(settings);
+    config.requireTlsToStores();
+    String connectorName = settings.getOrDefault("name", "delta-cdf");
+    transactions = context.transactionContext();
+    heartbeatIntervalMs = config.heartbeatInterval().toMillis();
+    heartbeats =
+        new HeartbeatRecords(
+            config.heartbeatTopic(connectorName),
+            config.recordSettings(connectorName, version).outputFormat());
+    TableOpener opener = new TableOpener(config, connectorName, version);
+    List<String> tables = config.taskTables();
+    List<Map<String, String>> partitions =
+        tables.stream().map(t -> new TablePartition(t).toMap()).toList();
+    Map<Map<String, String>, Map<String, Object>> stored =
+        context.offsetStorageReader().offsets(partitions);
+    // Every stored offset is read before any table registers its metrics: a malformed one fails
+    // the task with nothing to clean up.
+    Map<String, ChangePosition> storedPositions = new HashMap<>();
+    tables.forEach(t -> storedPositions.put(t, TableOpener.storedPosition(t, stored)));
+    for (String table : tables) {
+      streams.add(
+          new TableStream(
+              table, opener, storedPositions.get(table), new TableMetrics(connectorName, table)));
+    }
+  }
+
+  /**
+   * Up to batch.max.rows records, or null after a wait of at most {@link #MAX_IDLE_WAIT_MS} when
+   * every table has caught up or backs off.
+   */
+  public List<SourceRecord> poll() throws InterruptedException {
+    synchronized (lock) {
+      if (stopped) {
+        return null;
+      }
+      long now = System.currentTimeMillis();
+      List<SourceRecord> records = read(now);
+      addHeartbeats(records, now);
+      if (!records.isEmpty()) {
+        return records;
+      }
+      if (transactions != null && recordsInTransaction > 0 && versionsComplete()) {
+        // Every table has caught up (or backs off) between versions: close what is open rather
+        // than leave it hanging.
+        commitTransaction(null);
+      }
+    }
+    Thread.sleep(Math.max(0, Math.min(MAX_IDLE_WAIT_MS, earliestDue() - System.currentTimeMillis())));
+    return null;
+  }
+
+  /**
+   * Reads up to batch.max.rows records, staying on a table until its version is complete. With
+   * exactly-once, a table whose version is half read and that must wait (storage backs off) gives
+   * up its open transaction (see {@link #abortTransaction}), so that the transaction takes no
+   * other table's rows and does not outlive the producer's transaction timeout.
+   */
+  private List<SourceRecord> read(long now) {
+    int maxRows = config.batchMaxRows();
+    long pollIntervalMs = config.pollInterval().toMillis();
+    List<SourceRecord> records = new ArrayList<>();
+    int tried = 0;
+    while (records.size() < maxRows && tried < streams.size()) {
+      TableStream stream = streams.get(current);
+      ChangeBatch batch;
+      try {
+        batch = stream.due(now) ? stream.next(maxRows - records.size(), now, pollIntervalMs) : null;
+      } catch (DeltaFeedException e) {
+        throw failure(stream.table(), e);
+      }
+      if (batch == null) {
+        if (transactions != null && stream.inVersion()) {
+          abortTransaction(stream, records, now);
+          break;
+        }
+        nextTable();
+        tried++;
+        continue;
+      }
+      if (batch.rows().isEmpty() && !batch.endsVersion()) {
+        break; // out of time while passing over versions without rows: go on next poll
+      }
+      tried = 0;
+      if (add(stream, batch, records, now)) {
+        break;
+      }
+      if (batch.endsVersion()) {
+        nextTable();
+      }
+    }
+    return records;
+  }
+
+  /** The exception a task fails with: secrets removed, the credential setting named. */
+  private ConnectException failure(String table, DeltaFeedException error) {
+    String setting = config.credentialSettingFor(table);
+    if (error.kind() == DeltaFeedException.Kind.ACCESS_DENIED && setting != null) {
+      error =
+          new DeltaFeedException(
+              error.kind(), error.getMessage() + " (setting: " + setting + ")", error.getCause());
+    }
+    return Redaction.toConnectException(error, config);
+  }
+
+  /**
+   * Converts the batch and ends transactions where they must end: at the end of a version, or
+   * once one holds transaction.max.rows records, but only where no update image waits for its
+   * partner, so that the stored offset is exactly the position after the last record. Returns
+   * true when this poll must end here: a transaction had to end before any record of this poll,
+   * and Connect can end it only after the whole poll.
+   */
+  private boolean add(TableStream stream, ChangeBatch batch, List<SourceRecord> records, long now) {
+    RecordConverter converter = stream.converter();
+    int before = records.size();
+    boolean endPoll = false;
+    for (ChangeRow row : batch.rows()) {
+      List<SourceRecord> converted = convert(stream, row, batch);
+      records.addAll(converted);
+      recordsInTransaction += converted.size();
+      if (transactions != null
+          && recordsInTransaction >= config.transactionMaxRows()
+          && converter.noImagesWaiting()) {
+        noteSent(stream, records, before, now);
+        endPoll = commitTransaction(records);
+      }
+    }
+    if (batch.endsVersion()) {
+      List<SourceRecord> released = converter.endVersion();
+      records.addAll(released);
+      recordsInTransaction += released.size();
+      if (transactions != null && recordsInTransaction > 0) {
+        noteSent(stream, records, before, now);
+        endPoll = commitTransaction(records);
+      }
+    }
+    noteSent(stream, records, before, now);
+    return endPoll;
+  }
+
+  /** Tells the stream the position of its last record in this poll, if it has one. */
+  private static void noteSent(
+      TableStream stream, List<SourceRecord> records, int before, long now) {
+    if (records.size() > before) {
+      stream.sent(records.get(records.size() - 1).sourceOffset(), now);
+    }
+  }
+
+  /**
+   * A table backs off in the middle of a version, with exactly-once. Its open transaction cannot
+   * wait for the store: the producer's transaction.timeout.ms would end it and fail the task. So
+   * the transaction is aborted, and the table goes back to where it began, which a heartbeat
+   * stores (Connect stores the offsets of an aborted transaction's records, and the heartbeat is
+   * the last of them); the table reads the rest of that version again once its store is back.
+   */
+  private void abortTransaction(TableStream stream, List<SourceRecord> records, long now) {
+    ChangePosition start = stream.returnToLastCommit();
+    SourceRecord heartbeat =
+        heartbeats.heartbeat(stream.table(), new TablePartition(stream.table()).toMap(), start, now);
+    records.add(heartbeat);
+    stream.sent(heartbeat.sourceOffset(), now);
+    transactions.abortTransaction();
+    recordsInTransaction = 0;
+    log.info(
+        "Table {} backs off in the middle of a version: its open transaction is aborted and the"
+            + " table reads again from {} once its store is back",
+        stream.table(),
+        start);
+  }
+
+  private List<SourceRecord> convert(TableStream stream, ChangeRow row, ChangeBatch batch) {
+    try {
+      return stream.converter().convert(row, batch.schema());
+    } catch (RuntimeException e) {
+      throw new ConnectException(
+          Redaction.redact(
+              "Table " + stream.table() + " version " + row.version() + ": " + e.getMessage(),
+              config),
+          e);
+    }
+  }
+
+  /**
+   * Heartbeats for the tables whose position moved without a record (see {@link
+   * TableStream#heartbeatPosition}). With exactly-once they are sent only between versions and
+   * end the transaction, so that one never holds part of a version and a heartbeat.
+   */
+  private void addHeartbeats(List<SourceRecord> records, long now) {
+    if (heartbeatIntervalMs == 0 || (transactions != null && !versionsComplete())) {
+      return;
+    }
+    int before = records.size();
+    for (TableStream stream : streams) {
+      ChangePosition position = stream.heartbeatPosition(now, heartbeatIntervalMs);
+      if (position != null) {
+        SourceRecord heartbeat =
+            heartbeats.heartbeat(
+                stream.table(), new TablePartition(stream.table()).toMap(), position, now);
+        records.add(heartbeat);
+        stream.sent(heartbeat.sourceOffset(), now);
+      }
+    }
+    if (transactions != null && records.size() > before) {
+      recordsInTransaction += records.size() - before;
+      commitTransaction(records);
+    }
+  }
+
+  /** Whether no table has a version half read. */
+  private boolean versionsComplete() {
+    return streams.stream().noneMatch(TableStream::inVersion);
+  }
+
+  /**
+   * Commits the open transaction after this poll's latest record, or, when this poll has none
+   * yet (its records went out in earlier polls), after the whole poll; returns true in that case,
+   * as the poll must then end here.
+   */
+  private boolean commitTransaction(List<SourceRecord> records) {
+    recordsInTransaction = 0;
+    streams.forEach(TableStream::transactionCommitted);
+    if (records == null || records.isEmpty()) {
+      transactions.commitTransaction();
+      return true;
+    }
+    transactions.commitTransaction(records.get(records.size() - 1));
+    return false;
+  }
+
+  private void nextTable() {
+    current = (current + 1) % streams.size();
+  }
+
+  private long earliestDue() {
+    return streams.stream().mapToLong(TableStream::idleUntilMs).min().orElse(0);
+  }
+
+  /**
+   * Called from another thread than {@code poll()}: waits for a running read to finish (reads
+   * are bounded by batch.max.rows and, over versions without rows, by time) so that no file is
+   * closed under it.
+   */
+  public void stop() {
+    synchronized (lock) {
+      stopped = true;
+      streams.forEach(TableStream::close);
+    }
+  }
+}
