@@ -276,6 +276,10 @@ public final class DeltaChangeFeed implements AutoCloseable {
       }
     }
     if (at.fileIndex() >= planFiles.size()) {
+      if (derivedVersion != null) {
+        // Done with the version: its spill files go now, not when the next commit arrives.
+        derivedVersion.close();
+      }
       position = ChangePosition.InVersion.start(at.version() + 1);
       return false;
     }
