@@ -35,7 +35,8 @@ final class SortedRecords {
 
   SortedRecords(int stride, int maxInMemory, SpillDirectory spill) {
     this.stride = stride;
-    this.maxInMemory = maxInMemory;
+    // An array holds at most about 2^31 longs.
+    this.maxInMemory = Math.min(maxInMemory, (Integer.MAX_VALUE - 8) / stride);
     this.spill = spill;
     this.buffer = new long[stride * Math.min(maxInMemory, 1024)];
   }
