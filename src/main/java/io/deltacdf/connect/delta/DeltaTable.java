@@ -3,6 +3,7 @@ package io.deltacdf.connect.delta;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.LoggedSchema;
+import io.deltacdf.connect.delta.storage.TableFileIO;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
