@@ -5,7 +5,7 @@
 # idle-poll cost and bounded memory. Prints a table of figures; exits non-zero only when
 # something failed (e.g. a record count did not match). See docs/benchmark.md.
 #
-#   ./benchmark.sh [all|throughput|latency|idle-poll|memory] [--rows N] [--variant plain|dv|both] ...
+#   ./benchmark.sh [all|throughput|latency|idle-poll|memory|derived|sink] [--rows N] [--variant plain|dv|both] ...
 #   ./benchmark.sh --help
 #
 # Builds the plugin folder ./connector and the test classes first (mvn -DskipTests package);

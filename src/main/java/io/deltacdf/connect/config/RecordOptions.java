@@ -127,8 +127,10 @@ final class RecordOptions {
         Importance.LOW,
         "With record.format=envelope: the most update images held while they wait for their"
             + " partner image. Delta writes the two images of an update side by side, so few"
-            + " wait; beyond this bound the task stops with an error rather than use unbounded"
-            + " memory.",
+            + " wait; but a version whose changes are derived (change.source=derived or auto)"
+            + " and that rewrites files lists all its pre-images first, so up to one image per"
+            + " updated row of the version waits. Beyond this bound the task stops with an error"
+            + " rather than use unbounded memory.",
         group,
         ++order,
         Width.SHORT,

@@ -61,7 +61,9 @@ final class UpdatePairing {
               + image.change().version()
               + " wait for their partner image (record.format=envelope pairs the pre- and"
               + " post-image of each update by key); raise envelope.max.pending.images, or use"
-              + " record.format=row");
+              + " record.format=row. A version whose changes are derived (change.source=derived"
+              + " or auto) and that rewrites files lists all its pre-images before its"
+              + " post-images, so up to one image per updated row of the version waits");
     }
     long arrival = arrivals++;
     waiting.put(arrival, image);

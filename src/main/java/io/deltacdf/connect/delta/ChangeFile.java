@@ -1,6 +1,6 @@
 package io.deltacdf.connect.delta;
 
-import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
+import io.deltacdf.connect.delta.kernel.DeletionVector;
 import java.util.Map;
 
 /**
@@ -16,8 +16,8 @@ record ChangeFile(
     String path,
     Map<String, String> partitionValues,
     long size,
-    DeletionVectorDescriptor addDv,
-    DeletionVectorDescriptor removeDv) {
+    DeletionVector addDv,
+    DeletionVector removeDv) {
 
   enum Kind {
     /** A cdc file: every row is a change, typed by its own {@code _change_type} column. */

@@ -1,16 +1,11 @@
 package io.deltacdf.connect.delta;
 
+import io.deltacdf.connect.delta.kernel.DeletionVector;
+import io.deltacdf.connect.delta.kernel.LogAction;
+import io.deltacdf.connect.delta.kernel.LogActions;
+import io.deltacdf.connect.delta.kernel.TableMetadata;
 import io.delta.kernel.CommitActions;
-import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
-import io.delta.kernel.internal.DeltaLogActionUtils.DeltaAction;
-import io.delta.kernel.internal.actions.AddCDCFile;
-import io.delta.kernel.internal.actions.AddFile;
-import io.delta.kernel.internal.actions.CommitInfo;
-import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
-import io.delta.kernel.internal.actions.Metadata;
-import io.delta.kernel.internal.actions.RemoveFile;
-import io.delta.kernel.internal.util.VectorUtils;
 import io.delta.kernel.utils.CloseableIterator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,28 +24,8 @@ import java.util.Set;
  */
 final class CommitPlanner {
 
-  static final Set<DeltaAction> ACTIONS =
-      EnumSet.of(
-          DeltaAction.ADD,
-          DeltaAction.REMOVE,
-          DeltaAction.CDC,
-          DeltaAction.METADATA,
-          DeltaAction.COMMITINFO);
-
-  private static final int ADD_PATH = AddFile.FULL_SCHEMA.indexOf("path");
-  private static final int ADD_PARTITIONS = AddFile.FULL_SCHEMA.indexOf("partitionValues");
-  private static final int ADD_SIZE = AddFile.FULL_SCHEMA.indexOf("size");
-  private static final int ADD_DATA_CHANGE = AddFile.FULL_SCHEMA.indexOf("dataChange");
-  private static final int ADD_DV = AddFile.FULL_SCHEMA.indexOf("deletionVector");
-  private static final int REMOVE_PATH = RemoveFile.FULL_SCHEMA.indexOf("path");
-  private static final int REMOVE_PARTITIONS = RemoveFile.FULL_SCHEMA.indexOf("partitionValues");
-  private static final int REMOVE_SIZE = RemoveFile.FULL_SCHEMA.indexOf("size");
-  private static final int REMOVE_DATA_CHANGE = RemoveFile.FULL_SCHEMA.indexOf("dataChange");
-  private static final int REMOVE_EXTENDED = RemoveFile.FULL_SCHEMA.indexOf("extendedFileMetadata");
-  private static final int REMOVE_DV = RemoveFile.FULL_SCHEMA.indexOf("deletionVector");
-  private static final int CDC_PATH = AddCDCFile.FULL_SCHEMA.indexOf("path");
-  private static final int CDC_PARTITIONS = AddCDCFile.FULL_SCHEMA.indexOf("partitionValues");
-  private static final int CDC_SIZE = AddCDCFile.FULL_SCHEMA.indexOf("size");
+  /** The actions a commit is read for. */
+  static final Set<LogAction.Kind> ACTIONS = EnumSet.allOf(LogAction.Kind.class);
 
   private CommitPlanner() {}
 
@@ -67,7 +42,7 @@ final class CommitPlanner {
   }
 
   private record DataAction(
-      String path, Map<String, String> partitionValues, long size, DeletionVectorDescriptor dv) {}
+      String path, Map<String, String> partitionValues, long size, DeletionVector dv) {}
 
   /** Accumulates one commit's actions, remembering the order paths first appear in. */
   private static final class Collector {
@@ -77,8 +52,8 @@ final class CommitPlanner {
     private final Map<String, DataAction> added = new LinkedHashMap<>();
     private final Map<String, DataAction> removed = new LinkedHashMap<>();
     private final Map<String, Boolean> pathOrder = new LinkedHashMap<>();
-    private Metadata metadata;
-    private CommitInfo commitInfo;
+    private TableMetadata metadata;
+    private LogAction.CommitInfo commitInfo;
 
     Collector(String table, long version) {
       this.table = table;
@@ -86,52 +61,43 @@ final class CommitPlanner {
     }
 
     void collect(ColumnarBatch batch) {
-      ColumnVector adds = column(batch, DeltaAction.ADD);
-      ColumnVector removes = column(batch, DeltaAction.REMOVE);
-      ColumnVector cdcs = column(batch, DeltaAction.CDC);
-      ColumnVector metadatas = column(batch, DeltaAction.METADATA);
-      ColumnVector commitInfos = column(batch, DeltaAction.COMMITINFO);
-      for (int row = 0; row < batch.getSize(); row++) {
-        if (!adds.isNullAt(row)) {
-          collectAdd(adds, row);
-        } else if (!removes.isNullAt(row)) {
-          collectRemove(removes, row);
-        } else if (!cdcs.isNullAt(row)) {
-          cdcFiles.add(
-              ChangeFile.cdc(
-                  cdcs.getChild(CDC_PATH).getString(row),
-                  partitionValues(cdcs.getChild(CDC_PARTITIONS), row),
-                  cdcs.getChild(CDC_SIZE).getLong(row)));
-        } else if (!metadatas.isNullAt(row)) {
-          metadata = Metadata.fromColumnVector(metadatas, row);
-        } else if (!commitInfos.isNullAt(row)) {
-          commitInfo = CommitInfo.fromColumnVector(commitInfos, row);
+      LogActions actions = LogActions.of(batch);
+      for (int row = 0; row < actions.size(); row++) {
+        LogAction action = actions.at(row);
+        if (action instanceof LogAction.FileAction file) {
+          collectFile(file);
+        } else if (action instanceof LogAction.MetadataAction changed) {
+          metadata = changed.metadata();
+        } else if (action instanceof LogAction.CommitInfo info) {
+          commitInfo = info;
         }
       }
     }
 
-    private void collectAdd(ColumnVector adds, int row) {
-      if (!adds.getChild(ADD_DATA_CHANGE).getBoolean(row)) {
-        return;
+    private void collectFile(LogAction.FileAction file) {
+      switch (file.kind()) {
+        case CDC -> cdcFiles.add(ChangeFile.cdc(file.path(), file.partitionValues(), file.size()));
+        case ADD -> collectData(added, file);
+        case REMOVE -> {
+          requireExtendedMetadata(file);
+          collectData(removed, file);
+        }
+        default -> throw new IllegalStateException("Not a file action: " + file.kind());
       }
-      String path = adds.getChild(ADD_PATH).getString(row);
-      added.put(
-          path,
-          new DataAction(
-              path,
-              partitionValues(adds.getChild(ADD_PARTITIONS), row),
-              adds.getChild(ADD_SIZE).getLong(row),
-              DeletionVectorDescriptor.fromColumnVector(adds.getChild(ADD_DV), row)));
-      pathOrder.putIfAbsent(path, Boolean.TRUE);
     }
 
-    private void collectRemove(ColumnVector removes, int row) {
-      if (!removes.getChild(REMOVE_DATA_CHANGE).getBoolean(row)) {
+    private void collectData(Map<String, DataAction> actions, LogAction.FileAction file) {
+      if (!file.dataChange()) {
         return;
       }
-      String path = removes.getChild(REMOVE_PATH).getString(row);
-      ColumnVector extended = removes.getChild(REMOVE_EXTENDED);
-      if (extended.isNullAt(row) || !extended.getBoolean(row)) {
+      actions.put(
+          file.path(),
+          new DataAction(file.path(), file.partitionValues(), file.size(), file.deletionVector()));
+      pathOrder.putIfAbsent(file.path(), Boolean.TRUE);
+    }
+
+    private void requireExtendedMetadata(LogAction.FileAction remove) {
+      if (remove.dataChange() && !remove.extendedFileMetadata()) {
         throw new DeltaFeedException(
             DeltaFeedException.Kind.UNSUPPORTED_TABLE,
             "Table "
@@ -139,19 +105,10 @@ final class CommitPlanner {
                 + " version "
                 + version
                 + " removes file "
-                + path
+                + remove.path()
                 + " without extendedFileMetadata, so its deleted rows cannot be reconstructed;"
                 + " the table was written by an old Delta writer: start after this version");
       }
-      ColumnVector sizes = removes.getChild(REMOVE_SIZE);
-      removed.put(
-          path,
-          new DataAction(
-              path,
-              partitionValues(removes.getChild(REMOVE_PARTITIONS), row),
-              sizes.isNullAt(row) ? -1 : sizes.getLong(row),
-              DeletionVectorDescriptor.fromColumnVector(removes.getChild(REMOVE_DV), row)));
-      pathOrder.putIfAbsent(path, Boolean.TRUE);
     }
 
     VersionPlan toPlan() {
@@ -161,7 +118,7 @@ final class CommitPlanner {
           cdcFiles.isEmpty() ? dataFiles : cdcFiles,
           dataFiles,
           Optional.ofNullable(metadata).map(TableSchema::of),
-          Optional.ofNullable(commitInfo).flatMap(CommitInfo::getInCommitTimestamp));
+          Optional.ofNullable(commitInfo).flatMap(LogAction.CommitInfo::inCommitTimestamp));
     }
 
     /** The added and removed data files, by first appearance of their path in the log. */
@@ -199,24 +156,13 @@ final class CommitPlanner {
 
     /** Spark emits nothing for a MERGE whose metrics say it inserted, updated and deleted 0 rows. */
     private boolean isMergeWithoutChanges() {
-      if (commitInfo == null || !"MERGE".equals(commitInfo.getOperation().orElse(null))) {
+      if (commitInfo == null || !"MERGE".equals(commitInfo.operation().orElse(null))) {
         return false;
       }
-      Map<String, String> metrics = commitInfo.getOperationMetrics();
+      Map<String, String> metrics = commitInfo.operationMetrics();
       return "0".equals(metrics.get("numTargetRowsInserted"))
           && "0".equals(metrics.get("numTargetRowsUpdated"))
           && "0".equals(metrics.get("numTargetRowsDeleted"));
     }
-  }
-
-  private static ColumnVector column(ColumnarBatch batch, DeltaAction action) {
-    return batch.getColumnVector(batch.getSchema().indexOf(action.colName));
-  }
-
-  private static Map<String, String> partitionValues(ColumnVector vector, int row) {
-    if (vector.isNullAt(row)) {
-      return Map.of();
-    }
-    return VectorUtils.toJavaMap(vector.getMap(row));
   }
 }

@@ -7,6 +7,8 @@ import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.FeedProgress;
+import io.deltacdf.connect.delta.kernel.LogActions;
+import io.deltacdf.connect.delta.kernel.TableMetadata;
 import io.delta.kernel.CommitActions;
 import io.delta.kernel.CommitRange;
 import io.delta.kernel.CommitRangeBuilder.CommitBoundary;
@@ -40,7 +42,9 @@ import java.util.Optional;
  * <p><b>Memory.</b> At most one Parquet batch per open file, the file list of one commit, and one
  * window of snapshot files are held at once; a version or snapshot of any size streams through.
  * A derived version that rewrites rows also holds its {@link RowDiff}: 16 to 24 bytes per
- * rewritten row while its first pass runs, then about 20 to 28 bytes per changed row.
+ * rewritten row while its first pass runs, then 24 to 32 bytes per changed row, up to a bounded
+ * number of rows; larger diffs spill to local temp files, deleted when the feed plans the next
+ * version or closes.
  *
  * <p>Not thread-safe: one feed is read by one thread.
  */
@@ -193,6 +197,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
   @Override
   public void close() {
     closeCursor();
+    closeDerivedVersion();
     closeCommitActions();
   }
 
@@ -200,7 +205,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
 
   private void startSnapshot(long version) {
     Snapshot snapshot = TableAccess.snapshotAt(context, version);
-    schema = TableSchema.of(snapshot.getMetadata());
+    schema = TableSchema.of(TableMetadata.of(snapshot));
     if (rules.source() == ChangeSource.CDF) {
       TableAccess.requireChangeDataFeed(context, schema, version);
     }
@@ -260,7 +265,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
       // own metadata, which the version's commit re-applies anyway.
       snapshot = TableAccess.snapshotAt(context, version);
     }
-    return TableSchema.of(snapshot.getMetadata());
+    return TableSchema.of(TableMetadata.of(snapshot));
   }
 
   private boolean openNextVersionCursor() {
@@ -334,6 +339,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
       TableAccess.requireChangeDataFeed(context, schema, version);
     }
     planFiles = fromChangeData ? plan.files() : plan.dataFiles();
+    closeDerivedVersion();
     derivedVersion =
         !fromChangeData && plan.derivationNeedsDiff()
             ? new DerivedVersion(context, version, planFiles, schema, rules.keyColumns())
@@ -359,7 +365,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
           TableManager.loadCommitRange(context.tableRoot(), CommitBoundary.atVersion(from))
               .withEndBoundary(CommitBoundary.atVersion(to))
               .build(context.engine());
-      return range.getCommitActions(context.engine(), CommitPlanner.ACTIONS);
+      return LogActions.commits(range, context.engine(), CommitPlanner.ACTIONS);
     } catch (RuntimeException e) {
       throw KernelErrors.translate(context.table(), "versions " + from + " to " + to, e);
     }
@@ -372,6 +378,14 @@ public final class DeltaChangeFeed implements AutoCloseable {
           "Expected commit " + version + " but the log returned " + actions.getVersion());
     }
     return actions;
+  }
+
+  /** Deletes the spill files of the derived version before the feed leaves it. */
+  private void closeDerivedVersion() {
+    if (derivedVersion != null) {
+      derivedVersion.close();
+      derivedVersion = null;
+    }
   }
 
   private void closeCommitActions() {

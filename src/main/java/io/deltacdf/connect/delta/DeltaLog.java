@@ -1,6 +1,6 @@
 package io.deltacdf.connect.delta;
 
-import io.delta.kernel.internal.util.FileNames;
+import io.deltacdf.connect.delta.kernel.KernelPaths;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import java.io.IOException;
@@ -27,7 +27,7 @@ final class DeltaLog {
 
   /** The full path of the commit file of {@code version}. */
   String commitFile(long version) {
-    return FileNames.deltaFile(logPath, version);
+    return KernelPaths.commitFile(logPath, version);
   }
 
   /** A commit file and the version it holds. */
@@ -84,7 +84,7 @@ final class DeltaLog {
 
   private boolean exists(long version) {
     try {
-      context.engine().getFileSystemClient().getFileStatus(FileNames.deltaFile(logPath, version));
+      context.engine().getFileSystemClient().getFileStatus(KernelPaths.commitFile(logPath, version));
       return true;
     } catch (IOException | RuntimeException e) {
       if (KernelErrors.isMissingFile(e)) {
@@ -96,7 +96,7 @@ final class DeltaLog {
 
   private List<Commit> list(long fromVersion, int limit, boolean requireFirst) {
     List<Commit> commits = new ArrayList<>();
-    String start = FileNames.listingPrefix(new io.delta.kernel.internal.fs.Path(logPath), fromVersion);
+    String start = KernelPaths.listingPrefix(logPath, fromVersion);
     try (CloseableIterator<FileStatus> files =
         context.engine().getFileSystemClient().listFrom(start)) {
       long expected = fromVersion;
@@ -156,22 +156,6 @@ final class DeltaLog {
             + " on cannot be read. Move the connector's offset to a later version (PATCH"
             + " /connectors/<name>/offsets) or restart it from a fresh snapshot (DELETE its"
             + " offsets with start.mode=snapshot)");
-  }
-
-  /** The newest committed version at or after {@code knownVersion}, listing only from there. */
-  long latestVersionFrom(long knownVersion) {
-    long latest = knownVersion;
-    while (true) {
-      List<Commit> commits = commitsFrom(latest, 10_000);
-      if (commits.isEmpty()) {
-        return latest;
-      }
-      long last = commits.get(commits.size() - 1).version();
-      if (last == latest) {
-        return latest;
-      }
-      latest = last;
-    }
   }
 
   /** The oldest commit file still present, or -1 when the log has none. */

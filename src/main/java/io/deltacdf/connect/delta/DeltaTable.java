@@ -2,20 +2,19 @@ package io.deltacdf.connect.delta;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
-import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.LoggedSchema;
+import io.deltacdf.connect.delta.kernel.LogAction;
+import io.deltacdf.connect.delta.kernel.LogActions;
+import io.deltacdf.connect.delta.kernel.TableMetadata;
 import io.delta.kernel.CommitActions;
 import io.delta.kernel.CommitRange;
 import io.delta.kernel.CommitRangeBuilder.CommitBoundary;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.TableManager;
-import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.KernelException;
-import io.delta.kernel.internal.DeltaLogActionUtils.DeltaAction;
-import io.delta.kernel.internal.actions.Metadata;
 import io.delta.kernel.utils.CloseableIterator;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -54,12 +53,6 @@ public final class DeltaTable implements AutoCloseable {
    * @param uri the table's root: a plain path or a {@code file:}, {@code s3a:}, {@code abfs(s):}
    *     or {@code gs:} URI
    * @param hadoopConfiguration file system settings passed to Hadoop
-   */
-  public static DeltaTable open(String uri, Map<String, String> hadoopConfiguration) {
-    return open(uri, hadoopConfiguration, false);
-  }
-
-  /**
    * @param filesOutsideTableAllowed whether the log may reference files outside the table's
    *     folder (shallow clones do); otherwise such references fail
    */
@@ -110,14 +103,8 @@ public final class DeltaTable implements AutoCloseable {
     }
   }
 
-  /** The table's newest committed version. */
-  public long latestVersion() {
+  private long latestVersion() {
     return TableAccess.latestSnapshot(context).getVersion();
-  }
-
-  /** The table's columns (logical names) at {@code version}. */
-  public FieldType.Struct schemaAt(long version) {
-    return KernelTypes.toStruct(TableAccess.snapshotAt(context, version).getSchema());
   }
 
   /**
@@ -154,7 +141,7 @@ public final class DeltaTable implements AutoCloseable {
           oldest.getVersion() + 1,
           latestVersion,
           (version, metadata) ->
-              schemas.add(new LoggedSchema(version, KernelTypes.toStruct(metadata.getSchema()))));
+              schemas.add(new LoggedSchema(version, KernelTypes.toStruct(metadata.schema()))));
     }
     return schemas;
   }
@@ -254,11 +241,11 @@ public final class DeltaTable implements AutoCloseable {
     Snapshot latest = TableAccess.latestSnapshot(context);
     long latestVersion = latest.getVersion();
     if (start instanceof StartSpec.Snapshot) {
-      requireReadable(latest.getMetadata(), latestVersion, latestVersion);
+      requireReadable(TableMetadata.of(latest), latestVersion, latestVersion);
       return ChangePosition.InSnapshot.start(latestVersion);
     }
     if (start instanceof StartSpec.Latest) {
-      requireReadable(latest.getMetadata(), latestVersion, latestVersion);
+      requireReadable(TableMetadata.of(latest), latestVersion, latestVersion);
       return ChangePosition.InVersion.start(latestVersion + 1);
     }
     if (start instanceof StartSpec.AtVersion at) {
@@ -308,37 +295,17 @@ public final class DeltaTable implements AutoCloseable {
               + ". Start there, or from a snapshot",
           e);
     }
-    requireReadable(snapshot.getMetadata(), version, latestVersion);
+    requireReadable(TableMetadata.of(snapshot), version, latestVersion);
     return version;
   }
 
   /** Fails unless the change data feed is on at {@code version}, naming where it is on. */
-  private void requireReadable(Metadata metadata, long version, long latestVersion) {
+  private void requireReadable(TableMetadata metadata, long version, long latestVersion) {
     if (rules.source() != ChangeSource.CDF || TableSchema.of(metadata).changeDataFeedEnabled()) {
       return;
     }
-    OptionalLong firstReadable = firstEnabledAfter(version, latestVersion);
-    String way =
-        firstReadable.isPresent()
-            ? "It is enabled from version "
-                + firstReadable.getAsLong()
-                + " on: start at version "
-                + firstReadable.getAsLong()
-                + " or later"
-            : "Enable it with ALTER TABLE ... SET TBLPROPERTIES ('"
-                + TableSchema.CDF_PROPERTY
-                + "'='true'); changes are recorded from then on";
-    way += ". Or set " + ChangeRules.SETTING + "=auto to derive the changes of versions without it";
-    throw new DeltaFeedException(
-        DeltaFeedException.Kind.CDF_DISABLED,
-        "The change data feed of table "
-            + context.table()
-            + " is not enabled at version "
-            + version
-            + " ("
-            + TableSchema.CDF_PROPERTY
-            + " is not true). "
-            + way);
+    throw TableAccess.changeDataFeedDisabled(
+        context, version, firstEnabledAfter(version, latestVersion));
   }
 
   /** The first version after {@code version} from which the feed stays enabled to the latest. */
@@ -361,24 +328,22 @@ public final class DeltaTable implements AutoCloseable {
   }
 
   /** Hands each metadata action of versions {@code from} to {@code to}, in log order. */
-  private void forEachMetadata(long from, long to, BiConsumer<Long, Metadata> action) {
+  private void forEachMetadata(long from, long to, BiConsumer<Long, TableMetadata> action) {
     try {
       CommitRange range =
           TableManager.loadCommitRange(context.tableRoot(), CommitBoundary.atVersion(from))
               .withEndBoundary(CommitBoundary.atVersion(to))
               .build(context.engine());
       try (CloseableIterator<CommitActions> commits =
-          range.getCommitActions(context.engine(), EnumSet.of(DeltaAction.METADATA))) {
+          LogActions.commits(range, context.engine(), EnumSet.of(LogAction.Kind.METADATA))) {
         while (commits.hasNext()) {
           try (CommitActions commit = commits.next();
               CloseableIterator<ColumnarBatch> batches = commit.getActions()) {
             while (batches.hasNext()) {
-              ColumnarBatch batch = batches.next();
-              ColumnVector metadata =
-                  batch.getColumnVector(batch.getSchema().indexOf(DeltaAction.METADATA.colName));
-              for (int row = 0; row < batch.getSize(); row++) {
-                if (!metadata.isNullAt(row)) {
-                  action.accept(commit.getVersion(), Metadata.fromColumnVector(metadata, row));
+              LogActions actions = LogActions.of(batches.next());
+              for (int row = 0; row < actions.size(); row++) {
+                if (actions.at(row) instanceof LogAction.MetadataAction changed) {
+                  action.accept(commit.getVersion(), changed.metadata());
                 }
               }
             }
@@ -394,12 +359,12 @@ public final class DeltaTable implements AutoCloseable {
     Snapshot snapshot = oldestSnapshot(latestVersion);
     long version = snapshot.getVersion();
     if (rules.source() != ChangeSource.CDF
-        || TableSchema.of(snapshot.getMetadata()).changeDataFeedEnabled()) {
+        || TableSchema.of(TableMetadata.of(snapshot)).changeDataFeedEnabled()) {
       return version;
     }
     OptionalLong enabled = firstEnabledAfter(version, latestVersion);
     if (enabled.isEmpty()) {
-      requireReadable(snapshot.getMetadata(), version, latestVersion);
+      requireReadable(TableMetadata.of(snapshot), version, latestVersion);
     }
     return enabled.getAsLong();
   }

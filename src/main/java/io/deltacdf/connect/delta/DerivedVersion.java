@@ -17,8 +17,11 @@ import java.util.stream.IntStream;
  * position the decisions have not reached first replays the rows before it; one opened behind
  * them starts over from a fresh first pass. Reading the version front to back costs two passes,
  * resuming inside it at most three.
+ *
+ * <p>A large version's diff spills to local temp files ({@link DiffSpill#defaults}); {@link
+ * #close} deletes them.
  */
-final class DerivedVersion implements DerivedRows {
+final class DerivedVersion implements DerivedRows, AutoCloseable {
 
   private final FeedContext context;
   private final long version;
@@ -63,6 +66,7 @@ final class DerivedVersion implements DerivedRows {
   /** A cursor on file {@code fileIndex} from {@code fromRow} that yields only changed rows. */
   FileRowCursor open(int fileIndex, long fromRow) {
     if (diff == null || decidedFiles > fileIndex) {
+      close();
       diff = firstPass();
       decidedFiles = 0;
     }
@@ -86,21 +90,32 @@ final class DerivedVersion implements DerivedRows {
     return diff.paired(change, fingerprints.ofColumns(values, keyColumns));
   }
 
-  private RowDiff firstPass() {
-    RowDiff.Builder builder = new RowDiff.Builder(keyColumns.length > 0);
-    for (int file = 0; file < files.size(); file++) {
-      try (FileRowCursor candidates = cursor(file, 0, Long.MAX_VALUE, null)) {
-        while (candidates.hasNext()) {
-          candidates.next();
-          Object[] values = candidates.values();
-          long key = keyColumns.length == 0 ? 0 : fingerprints.ofColumns(values, keyColumns);
-          builder.add(candidates.type(), fingerprints.of(values), key);
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+  /** Deletes the diff's spill files; a later {@link #open} starts over from a first pass. */
+  @Override
+  public void close() {
+    if (diff != null) {
+      diff.close();
+      diff = null;
     }
-    return builder.build();
+  }
+
+  private RowDiff firstPass() {
+    try (RowDiff.Builder builder =
+        new RowDiff.Builder(keyColumns.length > 0, DiffSpill.defaults())) {
+      for (int file = 0; file < files.size(); file++) {
+        try (FileRowCursor candidates = cursor(file, 0, Long.MAX_VALUE, null)) {
+          while (candidates.hasNext()) {
+            candidates.next();
+            Object[] values = candidates.values();
+            long key = keyColumns.length == 0 ? 0 : fingerprints.ofColumns(values, keyColumns);
+            builder.add(candidates.type(), fingerprints.of(values), key);
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+      return builder.build();
+    }
   }
 
   /** Makes the decisions for the rows of file {@code fileIndex} before {@code untilRow}. */

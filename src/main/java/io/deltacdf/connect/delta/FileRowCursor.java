@@ -2,14 +2,13 @@ package io.deltacdf.connect.delta;
 
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.ChangeType;
+import io.deltacdf.connect.delta.kernel.DeletedRows;
+import io.deltacdf.connect.delta.kernel.DeletionVector;
+import io.deltacdf.connect.delta.kernel.KernelIterators;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.engine.FileReadResult;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.internal.deletionvectors.DeletionVectorUtils;
-import io.delta.kernel.internal.deletionvectors.RoaringBitmapArray;
-import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
-import io.delta.kernel.internal.util.Utils;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
@@ -36,8 +35,8 @@ final class FileRowCursor implements Closeable {
   private final Object[] partitionValues;
   private final int[] dataOrdinal;
   private final int changeTypeOrdinal;
-  private final RoaringBitmapArray addDeleted;
-  private final RoaringBitmapArray removeDeleted;
+  private final DeletedRows addDeleted;
+  private final DeletedRows removeDeleted;
   /** Decides which candidate rows of a diffed derived version are changes; null otherwise. */
   private final DerivedRows derived;
   /** The physical row the cursor stops before. */
@@ -244,8 +243,8 @@ final class FileRowCursor implements Closeable {
     }
   }
 
-  private static boolean isDeleted(RoaringBitmapArray bitmap, long row) {
-    return bitmap != null && bitmap.contains(row);
+  private static boolean isDeleted(DeletedRows deleted, long row) {
+    return deleted != null && deleted.contains(row);
   }
 
   private Object[] readValues(int rowInBatch) {
@@ -260,18 +259,19 @@ final class FileRowCursor implements Closeable {
     return row;
   }
 
-  private RoaringBitmapArray loadDeletionVector(DeletionVectorDescriptor dv) {
+  private DeletedRows loadDeletionVector(DeletionVector dv) {
     if (dv == null) {
       return null;
     }
-    if (dv.isOnDisk()) {
-      TablePaths.requireInside(
-          context, version, dv.getPathOrInlineDv(), dv.getAbsolutePath(context.tableRoot()));
+    String location = dv.onDisk() ? dv.absolutePath(context.tableRoot()) : null;
+    if (location != null) {
+      TablePaths.requireInside(context, version, dv.pathOrInlineDv(), location);
     }
     try {
-      return DeletionVectorUtils.loadNewDvAndBitmap(context.engine(), context.tableRoot(), dv)._2;
+      return dv.load(context.engine(), context.tableRoot());
     } catch (RuntimeException e) {
-      throw KernelErrors.translate(context.table(), version, dv.toString(), e);
+      String named = location != null ? location : "the inline deletion vector of " + file.path();
+      throw KernelErrors.translate(context.table(), version, named, e);
     }
   }
 
@@ -281,7 +281,7 @@ final class FileRowCursor implements Closeable {
       return context
           .engine()
           .getParquetHandler()
-          .readParquetFiles(Utils.singletonCloseableIterator(status), readSchema, Optional.empty());
+          .readParquetFiles(KernelIterators.single(status), readSchema, Optional.empty());
     } catch (IOException | RuntimeException e) {
       throw KernelErrors.translate(context.table(), version, location, e);
     }

@@ -1,11 +1,10 @@
 package io.deltacdf.connect.delta;
 
+import io.deltacdf.connect.delta.kernel.SnapshotCheckpoints;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.exceptions.UnsupportedProtocolVersionException;
 import io.delta.kernel.exceptions.UnsupportedTableFeatureException;
-import io.delta.kernel.internal.SnapshotImpl;
-import io.delta.kernel.utils.FileStatus;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,7 +40,7 @@ final class KernelErrors {
               + " snapshot (DELETE its offsets with start.mode=snapshot)",
           error);
     }
-    return translate(table, "version " + version + " (" + file + ")", file, error);
+    return translate(table, "version " + version, file, error);
   }
 
   /** Explains a failure while reading the table's log at the place {@code where}. */
@@ -58,17 +57,16 @@ final class KernelErrors {
       String table, String where, Snapshot snapshot, Throwable error) {
     String checkpoint = null;
     if (ErrorShapes.fileNamed(error).isEmpty()
-        && !ErrorShapes.isUnparsableJson(error)
-        && snapshot instanceof SnapshotImpl replayed) {
-      List<String> parts = checkpointFiles(replayed);
+        && !ErrorShapes.isUnparsableJson(error)) {
+      List<String> parts = checkpointFiles(snapshot);
       checkpoint = parts.isEmpty() ? null : String.join(" or ", parts);
     }
     return translate(table, where, checkpoint, error);
   }
 
-  private static List<String> checkpointFiles(SnapshotImpl snapshot) {
+  private static List<String> checkpointFiles(Snapshot snapshot) {
     try {
-      return snapshot.getLogSegment().getCheckpoints().stream().map(FileStatus::getPath).toList();
+      return SnapshotCheckpoints.of(snapshot);
     } catch (RuntimeException e) {
       return List.of(); // the log segment is listed already; naming the file must not hide why
     }
@@ -129,18 +127,19 @@ final class KernelErrors {
           error);
     }
     // An unreachable store may also break a read half way: that must not pass for corruption.
+    String place = file == null ? where : where + " (" + file + ")";
     if (ErrorShapes.isTransient(error)) {
-      return transientFailure(table, where, error);
+      return transientFailure(table, place, error);
     }
     if (ErrorShapes.isCorrupt(error)) {
       return corruptFile(table, where, file, error);
     }
     if (isIoFailure(error)) {
-      return transientFailure(table, where, error);
+      return transientFailure(table, place, error);
     }
     return new DeltaFeedException(
         DeltaFeedException.Kind.UNSUPPORTED_TABLE,
-        "Reading table " + table + " at " + where + " failed: " + error.getMessage(),
+        "Reading table " + table + " at " + place + " failed: " + error.getMessage(),
         error);
   }
 

@@ -2,7 +2,7 @@ package io.deltacdf.connect.delta;
 
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.FieldType.PrimitiveKind;
-import io.delta.kernel.internal.util.ColumnMapping;
+import io.deltacdf.connect.delta.kernel.KernelColumns;
 import io.delta.kernel.types.ArrayType;
 import io.delta.kernel.types.BinaryType;
 import io.delta.kernel.types.BooleanType;
@@ -42,7 +42,7 @@ final class KernelTypes {
               field.getName(),
               toFieldType(field.getDataType(), path),
               field.isNullable(),
-              ColumnMapping.getPhysicalName(field)));
+              KernelColumns.physicalName(field)));
     }
     return new FieldType.Struct(fields);
   }

@@ -1,8 +1,9 @@
 package io.deltacdf.connect.delta;
 
 /**
- * Sorts records of {@code stride} longs laid out in one array by their first two longs, in place
- * (heapsort: no extra memory, no recursion, n log n at worst).
+ * Sorts records of {@code stride} longs laid out in one array by their first two longs (the
+ * first, for one-long records), in place (heapsort: no extra memory, no recursion, n log n at
+ * worst).
  */
 final class PairSort {
 
@@ -37,7 +38,7 @@ final class PairSort {
 
   private static boolean less(long[] entries, int a, int b, int stride) {
     int order = Long.compare(entries[a * stride], entries[b * stride]);
-    if (order == 0) {
+    if (order == 0 && stride > 1) {
       order = Long.compare(entries[a * stride + 1], entries[b * stride + 1]);
     }
     return order < 0;

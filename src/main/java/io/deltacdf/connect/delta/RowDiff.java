@@ -1,7 +1,6 @@
 package io.deltacdf.connect.delta;
 
 import io.deltacdf.connect.change.ChangeType;
-import java.util.Arrays;
 
 /**
  * The multiset difference between the rows that leave the table in one version and the rows that
@@ -15,27 +14,30 @@ import java.util.Arrays;
  * decision depends only on the rows decided before, so a reader resuming inside the version
  * replays the decisions up to its position and then continues exactly.
  *
- * <p>Memory: 16 bytes per candidate row while building (24 with key columns), then 20 (28) bytes
- * per changed row. Fingerprints keep 127 of their bits (one carries the side), so two distinct
- * rows among n collide with probability below n^2 / 2^128.
+ * <p>Memory: up to {@link DiffSpill#maxRecordsInMemory} candidate rows, the diff stays on the heap:
+ * 16 bytes per candidate row while building (24 with key columns), then 24 (32) bytes per changed
+ * row. Beyond it, candidates are sorted in runs on local disk and merged, and the changed
+ * fingerprints and keys are looked up in memory-mapped files, so the heap holds at most one run's
+ * buffer whatever the version's size; {@link #close} deletes the files. Fingerprints keep 127 of
+ * their bits (one carries the side), so two distinct rows among n collide with probability below
+ * n^2 / 2^128.
  */
-final class RowDiff {
+final class RowDiff implements AutoCloseable {
 
-  private final int stride;
-  /** Changed fingerprints, sorted: high, low (and key) per entry. */
-  private final long[] changed;
-  /** Per changed fingerprint: inserts still to emit (positive) or deletes (negative). */
-  private final int[] remaining;
-  private final long[] deletedKeys;
-  private final long[] insertedKeys;
+  /** Per changed fingerprint: high, low, then inserts still to emit (positive) or deletes. */
+  private static final int STRIDE = 3;
 
-  private RowDiff(int stride, long[] changed, int[] remaining, long[] deletedKeys,
-      long[] insertedKeys) {
-    this.stride = stride;
+  private final LongArray changed;
+  private final LongArray deletedKeys;
+  private final LongArray insertedKeys;
+  private final SpillDirectory spill;
+
+  private RowDiff(
+      LongArray changed, LongArray deletedKeys, LongArray insertedKeys, SpillDirectory spill) {
     this.changed = changed;
-    this.remaining = remaining;
     this.deletedKeys = deletedKeys;
     this.insertedKeys = insertedKeys;
+    this.spill = spill;
   }
 
   /**
@@ -44,15 +46,17 @@ final class RowDiff {
    * rewritten, else {@code side}. Consumes the row's share: call once per row, in order.
    */
   ChangeType decide(ChangeType side, RowFingerprints.Fingerprint fingerprint) {
-    int index = find(fingerprint.high(), fingerprint.low() & ~1L);
+    long index = find(fingerprint.high(), fingerprint.low() & ~1L);
     if (index < 0) {
       return null;
     }
+    long at = index * STRIDE + 2;
+    long remaining = changed.get(at);
     boolean leaving = side == ChangeType.DELETE;
-    if (leaving ? remaining[index] >= 0 : remaining[index] <= 0) {
+    if (leaving ? remaining >= 0 : remaining <= 0) {
       return null;
     }
-    remaining[index] += leaving ? 1 : -1;
+    changed.set(at, remaining + (leaving ? 1 : -1));
     return side;
   }
 
@@ -62,17 +66,26 @@ final class RowDiff {
    */
   ChangeType paired(ChangeType side, long key) {
     if (side == ChangeType.DELETE) {
-      return Arrays.binarySearch(insertedKeys, key) >= 0 ? ChangeType.UPDATE_PREIMAGE : side;
+      return contains(insertedKeys, key) ? ChangeType.UPDATE_PREIMAGE : side;
     }
-    return Arrays.binarySearch(deletedKeys, key) >= 0 ? ChangeType.UPDATE_POSTIMAGE : side;
+    return contains(deletedKeys, key) ? ChangeType.UPDATE_POSTIMAGE : side;
   }
 
-  private int find(long high, long low) {
-    int from = 0;
-    int to = remaining.length - 1;
+  /** Deletes the version's spill files, if it had any. */
+  @Override
+  public void close() {
+    spill.close();
+  }
+
+  private long find(long high, long low) {
+    long from = 0;
+    long to = changed.length() / STRIDE - 1;
     while (from <= to) {
-      int middle = (from + to) >>> 1;
-      int order = compare(changed, middle * stride, high, low);
+      long middle = (from + to) >>> 1;
+      int order = Long.compare(changed.get(middle * STRIDE), high);
+      if (order == 0) {
+        order = Long.compare(changed.get(middle * STRIDE + 1), low);
+      }
       if (order < 0) {
         from = middle + 1;
       } else if (order > 0) {
@@ -84,102 +97,113 @@ final class RowDiff {
     return -1;
   }
 
-  private static int compare(long[] entries, int at, long high, long low) {
-    int order = Long.compare(entries[at], high);
-    return order != 0 ? order : Long.compare(entries[at + 1], low);
+  private static boolean contains(LongArray sorted, long key) {
+    long from = 0;
+    long to = sorted.length() - 1;
+    while (from <= to) {
+      long middle = (from + to) >>> 1;
+      int order = Long.compare(sorted.get(middle), key);
+      if (order < 0) {
+        from = middle + 1;
+      } else if (order > 0) {
+        to = middle - 1;
+      } else {
+        return true;
+      }
+    }
+    return false;
   }
 
-  /** Collects the candidate rows of a version's first pass. */
-  static final class Builder {
-    private final int stride;
-    private long[] entries;
-    private int size;
+  /**
+   * Collects the candidate rows of a version's first pass. Closing it without {@link #build}ing
+   * deletes what it spilled.
+   */
+  static final class Builder implements AutoCloseable {
+    private final boolean keyed;
+    private final int maxInMemory;
+    private final SpillDirectory spill;
+    private final SortedRecords candidates;
+    private boolean built;
+
+    // The group of equal fingerprints being summed while building.
+    private long groupHigh;
+    private long groupLow;
+    private long groupKey;
+    private long groupNet;
 
     /** @param keyed whether rows carry a key fingerprint (key columns are set) */
-    Builder(boolean keyed) {
-      this.stride = keyed ? 3 : 2;
-      this.entries = new long[stride * 1024];
+    Builder(boolean keyed, DiffSpill limits) {
+      this.keyed = keyed;
+      this.maxInMemory = limits.maxRecordsInMemory();
+      this.spill = new SpillDirectory(limits.directory());
+      this.candidates = new SortedRecords(keyed ? 3 : 2, maxInMemory, spill);
     }
 
     void add(ChangeType side, RowFingerprints.Fingerprint fingerprint, long key) {
-      if ((size + 1) * stride > entries.length) {
-        long grown = Math.min((long) entries.length * 3 / 2 + stride, Integer.MAX_VALUE - 8);
-        if (grown <= entries.length) {
-          throw new IllegalStateException("Too many rows in one version to diff in memory");
-        }
-        entries = Arrays.copyOf(entries, (int) (grown - grown % stride));
-      }
-      int at = size * stride;
-      entries[at] = fingerprint.high();
-      entries[at + 1] = (fingerprint.low() & ~1L) | (side == ChangeType.INSERT ? 1 : 0);
-      if (stride == 3) {
-        entries[at + 2] = key;
-      }
-      size++;
+      long low = (fingerprint.low() & ~1L) | (side == ChangeType.INSERT ? 1 : 0);
+      candidates.add(fingerprint.high(), low, key);
     }
 
     RowDiff build() {
-      PairSort.sort(entries, size, stride);
-      int groups = 0;
-      for (int start = 0; start < size; start = groupEnd(start)) {
-        if (net(start) != 0) {
-          groups++;
-        }
-      }
-      long[] changed = new long[groups * stride];
-      int[] remaining = new int[groups];
-      long[] deleted = new long[groups];
-      long[] inserted = new long[groups];
-      int deletedCount = 0;
-      int insertedCount = 0;
-      int group = 0;
-      for (int start = 0; start < size; start = groupEnd(start)) {
-        int net = net(start);
-        if (net == 0) {
-          continue;
-        }
-        int at = start * stride;
-        changed[group * stride] = entries[at];
-        changed[group * stride + 1] = entries[at + 1] & ~1L;
-        if (stride == 3) {
-          changed[group * stride + 2] = entries[at + 2];
-          if (net < 0) {
-            deleted[deletedCount++] = entries[at + 2];
-          } else {
-            inserted[insertedCount++] = entries[at + 2];
+      LongArray.Writer changed = LongArray.Writer.of(candidates.spilled(), spill, "changed-");
+      SortedRecords deleted = new SortedRecords(1, maxInMemory, spill);
+      SortedRecords inserted = new SortedRecords(1, maxInMemory, spill);
+      try (SortedRecords.Cursor sorted = candidates.sorted()) {
+        boolean inGroup = false;
+        while (sorted.next()) {
+          long high = sorted.get(0);
+          long low = sorted.get(1);
+          if (!inGroup || high != groupHigh || (low & ~1L) != groupLow) {
+            if (inGroup) {
+              endGroup(changed, deleted, inserted);
+            }
+            groupHigh = high;
+            groupLow = low & ~1L;
+            groupKey = keyed ? sorted.get(2) : 0;
+            groupNet = 0;
+            inGroup = true;
           }
+          groupNet += (low & 1L) == 1 ? 1 : -1;
         }
-        remaining[group++] = net;
+        if (inGroup) {
+          endGroup(changed, deleted, inserted);
+        }
       }
-      entries = null;
-      long[] deletedKeys = Arrays.copyOf(deleted, deletedCount);
-      long[] insertedKeys = Arrays.copyOf(inserted, insertedCount);
-      Arrays.sort(deletedKeys);
-      Arrays.sort(insertedKeys);
-      return new RowDiff(stride, changed, remaining, deletedKeys, insertedKeys);
+      RowDiff diff =
+          new RowDiff(changed.finish(), sortedKeys(deleted, "deleted-"),
+              sortedKeys(inserted, "inserted-"), spill);
+      built = true;
+      return diff;
     }
 
-    /** The first entry after the group of equal fingerprints that starts at {@code start}. */
-    private int groupEnd(int start) {
-      int end = start + 1;
-      while (end < size && sameFingerprint(start, end)) {
-        end++;
+    private void endGroup(
+        LongArray.Writer changed, SortedRecords deleted, SortedRecords inserted) {
+      if (groupNet == 0) {
+        return;
       }
-      return end;
+      changed.add(groupHigh);
+      changed.add(groupLow);
+      changed.add(groupNet);
+      if (keyed) {
+        (groupNet < 0 ? deleted : inserted).add(groupKey, 0, 0);
+      }
     }
 
-    private boolean sameFingerprint(int a, int b) {
-      return entries[a * stride] == entries[b * stride]
-          && (entries[a * stride + 1] & ~1L) == (entries[b * stride + 1] & ~1L);
+    private LongArray sortedKeys(SortedRecords keys, String name) {
+      LongArray.Writer writer = LongArray.Writer.of(keys.spilled(), spill, name);
+      try (SortedRecords.Cursor sorted = keys.sorted()) {
+        while (sorted.next()) {
+          writer.add(sorted.get(0));
+        }
+      }
+      return writer.finish();
     }
 
-    /** Entering minus leaving occurrences of the group at {@code start}. */
-    private int net(int start) {
-      int net = 0;
-      for (int i = start, end = groupEnd(start); i < end; i++) {
-        net += (entries[i * stride + 1] & 1L) == 1 ? 1 : -1;
+    @Override
+    public void close() {
+      if (!built) {
+        spill.close();
       }
-      return net;
     }
   }
 }

@@ -1,18 +1,15 @@
 package io.deltacdf.connect.delta;
 
+import io.deltacdf.connect.delta.kernel.LogAction;
+import io.deltacdf.connect.delta.kernel.ScanFiles;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.FilteredColumnarBatch;
-import io.delta.kernel.internal.InternalScanFileUtils;
-import io.delta.kernel.internal.actions.AddFile;
-import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
-import io.delta.kernel.internal.util.VectorUtils;
 import io.delta.kernel.utils.CloseableIterator;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -25,12 +22,6 @@ import java.util.TreeMap;
  * scan per window and memory for one window.
  */
 final class SnapshotFiles {
-
-  private static final int ADD = InternalScanFileUtils.SCAN_FILE_SCHEMA.indexOf("add");
-  private static final int PATH = AddFile.FULL_SCHEMA.indexOf("path");
-  private static final int PARTITIONS = AddFile.FULL_SCHEMA.indexOf("partitionValues");
-  private static final int SIZE = AddFile.FULL_SCHEMA.indexOf("size");
-  private static final int DV = AddFile.FULL_SCHEMA.indexOf("deletionVector");
 
   private final FeedContext context;
   private final Snapshot snapshot;
@@ -65,13 +56,13 @@ final class SnapshotFiles {
         FilteredColumnarBatch filtered = batches.next();
         ColumnarBatch batch = filtered.getData();
         Optional<ColumnVector> selection = filtered.getSelectionVector();
-        ColumnVector adds = batch.getColumnVector(ADD);
+        ScanFiles files = ScanFiles.of(batch);
         for (int row = 0; row < batch.getSize(); row++) {
           if (selection.isPresent()
               && (selection.get().isNullAt(row) || !selection.get().getBoolean(row))) {
             continue;
           }
-          String path = adds.getChild(PATH).getString(row);
+          String path = files.path(row);
           total++;
           if (path.compareTo(fromPath) < 0) {
             before++;
@@ -80,7 +71,7 @@ final class SnapshotFiles {
           if (smallest.size() > windowSize && path.compareTo(smallest.lastKey()) > 0) {
             continue;
           }
-          smallest.put(path, added(adds, row, path));
+          smallest.put(path, added(files.at(row)));
           if (smallest.size() > windowSize + 1) {
             smallest.pollLastEntry();
           }
@@ -98,12 +89,13 @@ final class SnapshotFiles {
     return new Window(files, following, before, total);
   }
 
-  private static ChangeFile added(ColumnVector adds, int row, String path) {
-    ColumnVector partitions = adds.getChild(PARTITIONS);
-    Map<String, String> partitionValues =
-        partitions.isNullAt(row) ? Map.of() : VectorUtils.toJavaMap(partitions.getMap(row));
-    DeletionVectorDescriptor dv = DeletionVectorDescriptor.fromColumnVector(adds.getChild(DV), row);
+  private static ChangeFile added(LogAction.FileAction add) {
     return new ChangeFile(
-        ChangeFile.Kind.ADDED, path, partitionValues, adds.getChild(SIZE).getLong(row), dv, null);
+        ChangeFile.Kind.ADDED,
+        add.path(),
+        add.partitionValues(),
+        add.size(),
+        add.deletionVector(),
+        null);
   }
 }

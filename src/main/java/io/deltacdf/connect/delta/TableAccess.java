@@ -6,6 +6,7 @@ import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.exceptions.UnsupportedProtocolVersionException;
 import io.delta.kernel.exceptions.UnsupportedTableFeatureException;
+import java.util.OptionalLong;
 
 /** Loads snapshots and checks table-level preconditions, with errors that say what to do. */
 final class TableAccess {
@@ -62,20 +63,39 @@ final class TableAccess {
 
   static void requireChangeDataFeed(FeedContext context, TableSchema schema, long version) {
     if (!schema.changeDataFeedEnabled()) {
-      throw new DeltaFeedException(
-          DeltaFeedException.Kind.CDF_DISABLED,
-          "Table "
-              + context.table()
-              + " does not record its change data feed at version "
-              + version
-              + " (table property "
-              + TableSchema.CDF_PROPERTY
-              + " is not true), so its changes cannot be read from there. Enable it with ALTER"
-              + " TABLE ... SET TBLPROPERTIES ('"
-              + TableSchema.CDF_PROPERTY
-              + "'='true') and start at a version after that, or start from a snapshot; or set "
-              + ChangeRules.SETTING
-              + "=auto to derive the changes of versions without it from their data files");
+      throw changeDataFeedDisabled(context, version, OptionalLong.empty());
     }
+  }
+
+  /**
+   * The error for a version without a readable change data feed, with the ways out.
+   *
+   * @param enabledFrom the first later version from which the feed stays enabled, when known
+   */
+  static DeltaFeedException changeDataFeedDisabled(
+      FeedContext context, long version, OptionalLong enabledFrom) {
+    String way =
+        enabledFrom.isPresent()
+            ? "It is enabled from version "
+                + enabledFrom.getAsLong()
+                + " on: start at version "
+                + enabledFrom.getAsLong()
+                + " or later"
+            : "Enable it with ALTER TABLE ... SET TBLPROPERTIES ('"
+                + TableSchema.CDF_PROPERTY
+                + "'='true') and start at a version after that, or start from a snapshot";
+    return new DeltaFeedException(
+        DeltaFeedException.Kind.CDF_DISABLED,
+        "The change data feed of table "
+            + context.table()
+            + " is not enabled at version "
+            + version
+            + " ("
+            + TableSchema.CDF_PROPERTY
+            + " is not true), so its changes cannot be read from there. "
+            + way
+            + ". Or set "
+            + ChangeRules.SETTING
+            + "=auto to derive the changes of versions without it from their data files");
   }
 }

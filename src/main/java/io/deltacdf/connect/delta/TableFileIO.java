@@ -1,10 +1,10 @@
 package io.deltacdf.connect.delta;
 
+import io.deltacdf.connect.delta.kernel.KernelIterators;
 import io.delta.kernel.defaults.engine.fileio.FileIO;
 import io.delta.kernel.defaults.engine.fileio.InputFile;
 import io.delta.kernel.defaults.engine.fileio.OutputFile;
 import io.delta.kernel.defaults.engine.hadoopio.HadoopInputFile;
-import io.delta.kernel.internal.util.Utils;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import java.io.Closeable;
@@ -46,7 +46,7 @@ final class TableFileIO implements FileIO, Closeable {
     if (fileSystem instanceof S3AFileSystem s3a) {
       List<FileStatus> listed = S3StartAfterListing.listFrom(s3a, path);
       if (listed != null) {
-        return Utils.toCloseableIterator(listed.iterator());
+        return KernelIterators.of(listed.iterator());
       }
     }
     // Other stores have no listing from a name on: list the folder and keep the tail.
@@ -59,7 +59,7 @@ final class TableFileIO implements FileIO, Closeable {
       }
     }
     listed.sort(Comparator.comparing(status -> status.getPath().getName()));
-    return Utils.toCloseableIterator(
+    return KernelIterators.of(
         listed.stream()
             .map(s -> FileStatus.of(s.getPath().toString(), s.getLen(), s.getModificationTime()))
             .iterator());

@@ -1,6 +1,6 @@
 package io.deltacdf.connect.delta;
 
-import io.delta.kernel.internal.fs.Path;
+import io.deltacdf.connect.delta.kernel.KernelPaths;
 import java.net.URI;
 import java.net.URISyntaxException;
 
@@ -22,7 +22,7 @@ final class TablePaths {
   static String resolve(FeedContext context, long version, String logPath) {
     String resolved;
     try {
-      resolved = new Path(new Path(context.tableRoot()), new Path(new URI(logPath))).toString();
+      resolved = KernelPaths.resolve(context.tableRoot(), new URI(logPath));
     } catch (URISyntaxException | IllegalArgumentException e) {
       throw new DeltaFeedException(
           DeltaFeedException.Kind.UNSUPPORTED_TABLE,

@@ -1,12 +1,10 @@
 package io.deltacdf.connect.delta;
 
 import io.deltacdf.connect.change.FieldType;
-import io.delta.kernel.internal.actions.Metadata;
-import io.delta.kernel.internal.util.ColumnMapping;
+import io.deltacdf.connect.delta.kernel.TableMetadata;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -19,21 +17,21 @@ final class TableSchema {
 
   static final String CDF_PROPERTY = "delta.enableChangeDataFeed";
 
-  private final Metadata metadata;
+  private final TableMetadata metadata;
   private final FieldType.Struct logical;
   private final StructType physical;
   private final boolean[] partition;
   private final ValueReader[] readers;
 
-  private TableSchema(Metadata metadata) {
+  private TableSchema(TableMetadata metadata) {
     this.metadata = metadata;
-    this.logical = KernelTypes.toStruct(metadata.getSchema());
-    this.physical = metadata.getPhysicalSchema();
+    this.logical = KernelTypes.toStruct(metadata.schema());
+    this.physical = metadata.physicalSchema();
     Set<String> partitionColumns =
-        metadata.getPartitionColNames().stream()
+        metadata.partitionColumns().stream()
             .map(name -> name.toLowerCase(Locale.ROOT))
             .collect(Collectors.toSet());
-    StructType schema = metadata.getSchema();
+    StructType schema = metadata.schema();
     this.partition = new boolean[schema.length()];
     this.readers = new ValueReader[schema.length()];
     for (int i = 0; i < schema.length(); i++) {
@@ -42,12 +40,12 @@ final class TableSchema {
     }
   }
 
-  static TableSchema of(Metadata metadata) {
+  static TableSchema of(TableMetadata metadata) {
     return new TableSchema(metadata);
   }
 
   String tableId() {
-    return metadata.getId();
+    return metadata.id();
   }
 
   FieldType.Struct logical() {
@@ -55,11 +53,7 @@ final class TableSchema {
   }
 
   boolean changeDataFeedEnabled() {
-    return Boolean.parseBoolean(metadata.getConfiguration().getOrDefault(CDF_PROPERTY, "false"));
-  }
-
-  Map<String, String> configuration() {
-    return metadata.getConfiguration();
+    return Boolean.parseBoolean(metadata.configuration().getOrDefault(CDF_PROPERTY, "false"));
   }
 
   int columnCount() {
@@ -89,10 +83,5 @@ final class TableSchema {
       }
     }
     return result;
-  }
-
-  boolean columnMappingEnabled() {
-    return ColumnMapping.getColumnMappingMode(metadata.getConfiguration())
-        != ColumnMapping.ColumnMappingMode.NONE;
   }
 }

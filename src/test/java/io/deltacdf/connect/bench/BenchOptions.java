@@ -23,9 +23,10 @@ record BenchOptions(
     Path workDir) {
 
   static final String USAGE = """
-      usage: ./benchmark.sh [all|throughput|latency|idle-poll|memory|sink] [options]
+      usage: ./benchmark.sh [all|throughput|latency|idle-poll|memory|derived|sink] [options]
         --rows N               rows inserted into the throughput table (default 2000000;
-                               also the table the sink part mirrors into PostgreSQL)
+                               also the table the sink part mirrors into PostgreSQL and the
+                               derived part reads with change.source=derived and cdf)
         --variant V            throughput table variant: plain, dv (deletion vectors) or both (default)
         --snapshot-rows N      memory: rows of the initial snapshot (default 5000000)
         --commit-rows N        memory: rows of the single commit (default 1000000)
@@ -66,7 +67,7 @@ record BenchOptions(
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       if (!arg.startsWith("--")) {
-        if (!List.of("all", "throughput", "latency", "idle-poll", "memory", "sink")
+        if (!List.of("all", "throughput", "latency", "idle-poll", "memory", "derived", "sink")
             .contains(arg)) {
           throw new IllegalArgumentException("Unknown command " + arg);
         }

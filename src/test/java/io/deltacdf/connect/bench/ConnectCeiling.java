@@ -63,7 +63,7 @@ final class ConnectCeiling {
         config.topicFor(table), new TablePartition(table).toMap(), config.keyColumnsFor(table),
         config.recordSettings("connect-ceiling", "benchmark"), start);
     List<SourceRecord> records = new ArrayList<>();
-    try (DeltaTable delta = DeltaTable.open(table, Map.of());
+    try (DeltaTable delta = DeltaTable.open(table, Map.of(), false);
         DeltaChangeFeed feed = delta.openFeed(start)) {
       ChangeBatch batch;
       while (records.size() < SAMPLE_ROWS && (batch = feed.next(SAMPLE_ROWS)) != null) {

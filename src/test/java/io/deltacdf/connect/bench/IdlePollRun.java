@@ -1,8 +1,8 @@
 package io.deltacdf.connect.bench;
 
-import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaTable;
+import io.deltacdf.connect.delta.StartSpec;
 import java.util.Arrays;
 import java.util.Map;
 
@@ -43,9 +43,9 @@ final class IdlePollRun {
 
   /** Nanoseconds per idle {@code next}, sorted. */
   private static long[] measure(Tables.Table table) {
-    try (DeltaTable delta = DeltaTable.open(table.path().toString(), Map.of());
+    try (DeltaTable delta = DeltaTable.open(table.path().toString(), Map.of(), false);
         DeltaChangeFeed feed =
-            delta.openFeed(ChangePosition.InVersion.start(delta.latestVersion() + 1))) {
+            delta.openFeed(delta.resolveStart(new StartSpec.Latest()))) {
       for (int i = 0; i < WARMUP; i++) {
         requireIdle(feed);
       }

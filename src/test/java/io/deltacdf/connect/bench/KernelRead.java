@@ -19,7 +19,7 @@ public final class KernelRead {
     int batchRows = Integer.parseInt(args[1]);
     long start = System.nanoTime();
     long rows = 0;
-    try (DeltaTable table = DeltaTable.open(args[0], Map.of());
+    try (DeltaTable table = DeltaTable.open(args[0], Map.of(), false);
         DeltaChangeFeed feed = table.openFeed(ChangePosition.InVersion.start(0))) {
       ChangeBatch batch;
       while ((batch = feed.next(batchRows)) != null) {

@@ -215,7 +215,7 @@ class JsonOutputTest {
     RecordConverter json = converter(settings, "json", keys, start);
     List<SourceRecord> structRecords = new ArrayList<>();
     List<SourceRecord> jsonRecords = new ArrayList<>();
-    DeltaTable table = DeltaTable.open(path, Map.of());
+    DeltaTable table = DeltaTable.open(path, Map.of(), false);
     try (DeltaChangeFeed feed = table.openFeed(start)) {
       ChangeBatch batch;
       while ((batch = feed.next(1000)) != null) {

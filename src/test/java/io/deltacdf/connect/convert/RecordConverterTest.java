@@ -312,7 +312,8 @@ class RecordConverterTest {
     converter.convert(rows.get(1), SCHEMA);
     assertThatThrownBy(() -> converter.convert(rows.get(2), SCHEMA))
         .hasMessageContaining("envelope.max.pending.images")
-        .hasMessageContaining("version 7");
+        .hasMessageContaining("version 7")
+        .hasMessageContaining("change.source=derived");
   }
 
   @Test

@@ -46,7 +46,7 @@ class ChangeFeedErrorsTest {
   void pathWithoutTable() {
     String path = dir.resolve("nothing-here").toString();
     DeltaFeedException error =
-        failure(() -> DeltaTable.open(path, Map.of()).resolveStart(new StartSpec.Snapshot()));
+        failure(() -> DeltaTable.open(path, Map.of(), false).resolveStart(new StartSpec.Snapshot()));
     assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.TABLE_NOT_FOUND);
     assertThat(error.getMessage()).contains(path).contains("delta.table.paths");
   }
@@ -56,7 +56,7 @@ class ChangeFeedErrorsTest {
     String path = table("plain", "'delta.enableChangeDataFeed'='false'");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
     DeltaFeedException error =
-        failure(() -> DeltaTable.open(path, Map.of()).resolveStart(new StartSpec.Snapshot()));
+        failure(() -> DeltaTable.open(path, Map.of(), false).resolveStart(new StartSpec.Snapshot()));
     assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.CDF_DISABLED);
     assertThat(error.getMessage())
         .contains(path)
@@ -71,7 +71,7 @@ class ChangeFeedErrorsTest {
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
     sql("ALTER TABLE delta.`%s` SET TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", path);
     sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path);
-    DeltaTable table = DeltaTable.open(path, Map.of());
+    DeltaTable table = DeltaTable.open(path, Map.of(), false);
 
     DeltaFeedException error = failure(() -> table.resolveStart(new StartSpec.AtVersion(1)));
     assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.CDF_DISABLED);
@@ -87,7 +87,7 @@ class ChangeFeedErrorsTest {
   void startOutsideHistory() {
     String path = table("range", "'delta.enableChangeDataFeed'='true'");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
-    DeltaTable table = DeltaTable.open(path, Map.of());
+    DeltaTable table = DeltaTable.open(path, Map.of(), false);
 
     DeltaFeedException late = failure(() -> table.resolveStart(new StartSpec.AtVersion(5)));
     assertThat(late.kind()).isEqualTo(DeltaFeedException.Kind.INVALID_START);
@@ -109,7 +109,7 @@ class ChangeFeedErrorsTest {
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
     sql("ALTER TABLE delta.`%s` SET TBLPROPERTIES ('delta.enableChangeDataFeed'='false')", path);
     sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path);
-    DeltaTable table = DeltaTable.open(path, Map.of());
+    DeltaTable table = DeltaTable.open(path, Map.of(), false);
 
     DeltaFeedException error = failure(() -> readAll(table, ChangePosition.InVersion.start(0)));
     assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.CDF_DISABLED);
@@ -126,7 +126,7 @@ class ChangeFeedErrorsTest {
           files.filter(f -> f.getFileName().toString().endsWith(".parquet")).findFirst().orElseThrow();
     }
     Files.delete(dataFile);
-    DeltaTable table = DeltaTable.open(path, Map.of());
+    DeltaTable table = DeltaTable.open(path, Map.of(), false);
 
     DeltaFeedException error = failure(() -> readAll(table, ChangePosition.InVersion.start(0)));
     assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.HISTORY_MISSING);
@@ -150,7 +150,7 @@ class ChangeFeedErrorsTest {
     Path log = Path.of(path, "_delta_log");
     Files.delete(log.resolve("00000000000000000000.json"));
     Files.delete(log.resolve("00000000000000000001.json"));
-    DeltaTable table = DeltaTable.open(path, Map.of());
+    DeltaTable table = DeltaTable.open(path, Map.of(), false);
 
     DeltaFeedException error = failure(() -> table.resolveStart(new StartSpec.AtVersion(0)));
     assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.HISTORY_MISSING);
@@ -178,7 +178,7 @@ class ChangeFeedErrorsTest {
             + "{\"protocol\":{\"minReaderVersion\":3,\"minWriterVersion\":7,"
             + "\"readerFeatures\":[\"timeTravelToTheFuture\"],"
             + "\"writerFeatures\":[\"timeTravelToTheFuture\"]}}\n");
-    DeltaTable table = DeltaTable.open(path, Map.of());
+    DeltaTable table = DeltaTable.open(path, Map.of(), false);
 
     DeltaFeedException error = failure(() -> readAll(table, ChangePosition.InVersion.start(0)));
     assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.UNSUPPORTED_TABLE);
@@ -193,7 +193,7 @@ class ChangeFeedErrorsTest {
             + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
         path);
     sql("INSERT INTO delta.`%s` SELECT 1, parse_json('{\"a\": 1}')", path);
-    DeltaTable table = DeltaTable.open(path, Map.of());
+    DeltaTable table = DeltaTable.open(path, Map.of(), false);
 
     RuntimeException error =
         assertThrows(RuntimeException.class, () -> readAll(table, ChangePosition.InVersion.start(0)));
@@ -212,7 +212,7 @@ class ChangeFeedErrorsTest {
     String path = table("replaced", "'delta.enableChangeDataFeed'='true'");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
     try (DeltaChangeFeed feed =
-        DeltaTable.open(path, Map.of()).openFeed(ChangePosition.InVersion.start(0))) {
+        DeltaTable.open(path, Map.of(), false).openFeed(ChangePosition.InVersion.start(0))) {
       drain(feed);
       sql(
           "CREATE OR REPLACE TABLE delta.`%s` USING delta"
@@ -230,7 +230,7 @@ class ChangeFeedErrorsTest {
     String path = table("deleted", "'delta.enableChangeDataFeed'='true'");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
     try (DeltaChangeFeed feed =
-        DeltaTable.open(path, Map.of()).openFeed(ChangePosition.InVersion.start(0))) {
+        DeltaTable.open(path, Map.of(), false).openFeed(ChangePosition.InVersion.start(0))) {
       drain(feed);
       deleteRecursively(Path.of(path));
       DeltaFeedException error = failure(() -> feed.next(1000));
@@ -246,7 +246,7 @@ class ChangeFeedErrorsTest {
     Files.writeString(
         Path.of(path, "_delta_log", "00000000000000000002.json"), "{\"add\": {\"path\": tru");
     DeltaFeedException error =
-        failure(() -> readAll(DeltaTable.open(path, Map.of()), ChangePosition.InVersion.start(0)));
+        failure(() -> readAll(DeltaTable.open(path, Map.of(), false), ChangePosition.InVersion.start(0)));
     assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.CORRUPT_FILE);
     assertThat(error.getMessage())
         .contains(path)
@@ -261,7 +261,7 @@ class ChangeFeedErrorsTest {
     Path dataFile = parquetFileOf(path);
     Files.writeString(dataFile, "not parquet at all");
     DeltaFeedException error =
-        failure(() -> readAll(DeltaTable.open(path, Map.of()), ChangePosition.InVersion.start(0)));
+        failure(() -> readAll(DeltaTable.open(path, Map.of(), false), ChangePosition.InVersion.start(0)));
     assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.CORRUPT_FILE);
     assertThat(error.getMessage())
         .contains(path)
@@ -286,7 +286,7 @@ class ChangeFeedErrorsTest {
             + ",\"modificationTime\":1,\"dataChange\":true}}\n");
 
     DeltaFeedException error =
-        failure(() -> readAll(DeltaTable.open(path, Map.of()), ChangePosition.InVersion.start(0)));
+        failure(() -> readAll(DeltaTable.open(path, Map.of(), false), ChangePosition.InVersion.start(0)));
     assertThat(error.getMessage())
         .contains("version 2")
         .contains("outside the table's folder")

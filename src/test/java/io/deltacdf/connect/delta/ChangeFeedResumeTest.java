@@ -52,7 +52,7 @@ class ChangeFeedResumeTest {
 
   @Test
   void resumingInsideTheSnapshotAndVersionsYieldsTheRest() {
-    DeltaTable table = DeltaTable.open(path, Map.of()).withSnapshotWindow(2);
+    DeltaTable table = DeltaTable.open(path, Map.of(), false).withSnapshotWindow(2);
     ChangePosition start = ChangePosition.InSnapshot.start(snapshotVersion);
     List<FeedReads.ReadRow> full = FeedReads.readAll(table, start, 7);
 
@@ -77,7 +77,7 @@ class ChangeFeedResumeTest {
 
   @Test
   void everyRowOfAVersionFeedMatchesAReadStartedAtItsVersion() {
-    DeltaTable table = DeltaTable.open(path, Map.of());
+    DeltaTable table = DeltaTable.open(path, Map.of(), false);
     List<FeedReads.ReadRow> fromZero = FeedReads.readAll(table, ChangePosition.InVersion.start(0), 13);
     List<FeedReads.ReadRow> fromFour = FeedReads.readAll(table, ChangePosition.InVersion.start(4), 1000);
     assertThat(describe(fromFour))

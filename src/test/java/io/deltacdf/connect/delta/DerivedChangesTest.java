@@ -65,12 +65,12 @@ class DerivedChangesTest {
   }
 
   private static DeltaTable derived(String path, List<String> keys) {
-    return DeltaTable.open(path, Map.of()).withChangeSource(ChangeSource.DERIVED, keys);
+    return DeltaTable.open(path, Map.of(), false).withChangeSource(ChangeSource.DERIVED, keys);
   }
 
   @Test
   void cdfModeRefusesATableWithoutItAndNamesAuto() {
-    DeltaTable table = DeltaTable.open(plain, Map.of());
+    DeltaTable table = DeltaTable.open(plain, Map.of(), false);
     assertThatThrownBy(() -> table.resolveStart(new StartSpec.Snapshot()))
         .isInstanceOf(DeltaFeedException.class)
         .hasMessageContaining("change.source=auto");
@@ -127,7 +127,7 @@ class DerivedChangesTest {
   @Test
   void autoDerivesBeforeTheChangeDataFeedAndReadsItAfter() {
     DeltaTable auto =
-        DeltaTable.open(enabledLater, Map.of()).withChangeSource(ChangeSource.AUTO, List.of("id"));
+        DeltaTable.open(enabledLater, Map.of(), false).withChangeSource(ChangeSource.AUTO, List.of("id"));
     assertThat(auto.resolveStart(new StartSpec.Earliest())).isEqualTo(ChangePosition.InVersion.start(0));
     List<FeedReads.ReadRow> rows = FeedReads.readAll(auto, ChangePosition.InVersion.start(0), 1000);
     long latest = SparkOracle.latestVersion(enabledLater);
@@ -143,7 +143,7 @@ class DerivedChangesTest {
     Map<Long, List<String>> fromEnabled =
         FeedReads.byVersion(
             rows.stream().filter(r -> r.row().version() >= enabledAt).toList(),
-            auto.schemaAt(latest));
+            FeedReads.schemaAt(auto, latest));
     assertThat(fromEnabled).isEqualTo(SparkOracle.changesByVersion(enabledLater, enabledAt, latest));
   }
 

@@ -51,9 +51,9 @@ class DerivedCostTest {
 
   @Test
   void derivedUpdateEqualsTheChangeDataFeedAndItsCostIsReported() {
-    DeltaTable cdf = DeltaTable.open(path, Map.of()).withChangeSource(ChangeSource.CDF, List.of("id"));
+    DeltaTable cdf = DeltaTable.open(path, Map.of(), false).withChangeSource(ChangeSource.CDF, List.of("id"));
     DeltaTable derived =
-        DeltaTable.open(path, Map.of()).withChangeSource(ChangeSource.DERIVED, List.of("id"));
+        DeltaTable.open(path, Map.of(), false).withChangeSource(ChangeSource.DERIVED, List.of("id"));
 
     Timed ceiling = Timed.read(cdf, INSERT_VERSION);
     Timed fromCdf = Timed.read(cdf, UPDATE_VERSION);
@@ -68,10 +68,10 @@ class DerivedCostTest {
     assertThat(fromDerived.rows()).isEqualTo(2L * ((ROWS + 4) / 5));
     List<String> real = FeedReads.byVersion(
         FeedReads.readAll(cdf, ChangePosition.InVersion.start(UPDATE_VERSION), 10_000),
-        cdf.schemaAt(UPDATE_VERSION)).get(UPDATE_VERSION);
+        FeedReads.schemaAt(cdf, UPDATE_VERSION)).get(UPDATE_VERSION);
     List<String> ours = FeedReads.byVersion(
         FeedReads.readAll(derived, ChangePosition.InVersion.start(UPDATE_VERSION), 10_000),
-        derived.schemaAt(UPDATE_VERSION)).get(UPDATE_VERSION);
+        FeedReads.schemaAt(derived, UPDATE_VERSION)).get(UPDATE_VERSION);
     assertThat(ours).isEqualTo(real);
   }
 
@@ -130,10 +130,11 @@ class DerivedCostTest {
     public static void main(String[] args) {
       long version = Long.parseLong(args[1]);
       long start = THREADS.getCurrentThreadCpuTime();
+      long wallStart = System.nanoTime();
       long rows = 0;
       long pairs = 0;
       try (DeltaTable table =
-              DeltaTable.open(args[0], Map.of())
+              DeltaTable.open(args[0], Map.of(), false)
                   .withChangeSource(ChangeSource.DERIVED, List.of("id"));
           DeltaChangeFeed feed = table.openFeed(ChangePosition.InVersion.start(version))) {
         ChangeBatch batch;
@@ -150,9 +151,24 @@ class DerivedCostTest {
         }
       }
       System.out.printf(
-          "derived-heap rows=%d pairs=%d cpu-seconds=%.1f peak-heap-mib=%d max-heap-mib=%d%n",
-          rows, pairs, (THREADS.getCurrentThreadCpuTime() - start) / 1e9, peak >> 20,
-          Runtime.getRuntime().maxMemory() >> 20);
+          "derived-heap rows=%d pairs=%d cpu-seconds=%.1f wall-seconds=%.1f peak-heap-mib=%d"
+              + " max-heap-mib=%d peak-rss-mib=%d%n",
+          rows, pairs, (THREADS.getCurrentThreadCpuTime() - start) / 1e9,
+          (System.nanoTime() - wallStart) / 1e9, peak >> 20,
+          Runtime.getRuntime().maxMemory() >> 20, peakRssMib());
+    }
+
+    /** This JVM's peak resident set size (Linux's VmHWM), or -1 where /proc is missing. */
+    private static long peakRssMib() {
+      try {
+        return Files.readAllLines(Path.of("/proc/self/status")).stream()
+            .filter(line -> line.startsWith("VmHWM:"))
+            .mapToLong(line -> Long.parseLong(line.replaceAll("[^0-9]", "")) >> 10)
+            .findFirst()
+            .orElse(-1);
+      } catch (IOException e) {
+        return -1;
+      }
     }
   }
 }

@@ -49,11 +49,11 @@ class DerivedDifferentialTest {
     Map<Long, List<String>> spark =
         SparkOracle.changesByVersion(workload.path(), 0, workload.latestVersion());
     DeltaTable table =
-        DeltaTable.open(workload.path(), Map.of()).withChangeSource(ChangeSource.DERIVED, keys);
+        DeltaTable.open(workload.path(), Map.of(), false).withChangeSource(ChangeSource.DERIVED, keys);
     List<FeedReads.ReadRow> rows =
         FeedReads.readAll(table, ChangePosition.InVersion.start(0), 1000);
     Map<Long, List<String>> derived =
-        FeedReads.byVersion(rows, table.schemaAt(workload.latestVersion()));
+        FeedReads.byVersion(rows, FeedReads.schemaAt(table, workload.latestVersion()));
 
     for (long version = 0; version <= workload.latestVersion(); version++) {
       assertThat(net(derived.getOrDefault(version, List.of())))

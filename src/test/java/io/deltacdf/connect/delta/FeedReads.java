@@ -4,6 +4,7 @@ import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.testing.CanonicalRows;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +51,25 @@ final class FeedReads {
       }
     }
     return rows;
+  }
+
+  /** The table's columns at {@code version}, as the log's schema history says. */
+  static FieldType.Struct schemaAt(DeltaTable table, long version) {
+    FieldType.Struct schema = null;
+    for (LoggedSchema logged : table.loggedSchemas()) {
+      if (logged.version() <= version) {
+        schema = logged.schema();
+      }
+    }
+    if (schema == null) {
+      throw new AssertionError("The log holds no schema at or before version " + version);
+    }
+    return schema;
+  }
+
+  /** The table's columns at its latest version. */
+  static FieldType.Struct latestSchema(DeltaTable table) {
+    return schemaAt(table, Long.MAX_VALUE);
   }
 
   /**

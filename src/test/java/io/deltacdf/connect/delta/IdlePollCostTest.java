@@ -48,7 +48,7 @@ class IdlePollCostTest {
     Path path = dir.resolve("log-" + versions);
     SyntheticLog log = SyntheticLog.create(path, versions);
     String uri = CountingFileSystem.SCHEME + "://" + path.toAbsolutePath();
-    try (DeltaTable table = DeltaTable.open(uri, CountingFileSystem.settings());
+    try (DeltaTable table = DeltaTable.open(uri, CountingFileSystem.settings(), false);
         DeltaChangeFeed feed = table.openFeed(table.resolveStart(new StartSpec.Latest()))) {
       // Started at the latest version: polls wait for the first version after it.
       Map<String, Long> before = idlePollCalls(feed);

@@ -20,10 +20,10 @@ public final class LowMemoryReader {
     String path = args[0];
     ChangePosition start =
         args[1].equals("snapshot")
-            ? DeltaTable.open(path, Map.of()).resolveStart(new StartSpec.Snapshot())
+            ? DeltaTable.open(path, Map.of(), false).resolveStart(new StartSpec.Snapshot())
             : ChangePosition.InVersion.start(Long.parseLong(args[1]));
     Map<String, Long> counts = new TreeMap<>();
-    try (DeltaChangeFeed feed = DeltaTable.open(path, Map.of()).openFeed(start)) {
+    try (DeltaChangeFeed feed = DeltaTable.open(path, Map.of(), false).openFeed(start)) {
       ChangeBatch batch;
       while ((batch = feed.next(2_000)) != null) {
         for (ChangeRow row : batch.rows()) {

@@ -35,7 +35,7 @@ class OpenStreamsTest {
     sql("INSERT INTO delta.`%s` SELECT id, concat('name-', id) FROM range(0, 2000, 1, 1)", path);
     String uri = FailingDataReads.SCHEME + "://" + path;
 
-    try (DeltaTable table = DeltaTable.open(uri, FailingDataReads.settings())) {
+    try (DeltaTable table = DeltaTable.open(uri, FailingDataReads.settings(), false)) {
       FailingDataReads.failing = true;
       // From the start of the file, and from a row inside it (the rows before it are skipped).
       for (ChangePosition start :

@@ -38,11 +38,11 @@ class SparkDifferentialTest {
 
     Map<Long, List<String>> expected =
         SparkOracle.changesByVersion(workload.path(), 0, workload.latestVersion());
-    DeltaTable table = DeltaTable.open(workload.path(), Map.of());
+    DeltaTable table = DeltaTable.open(workload.path(), Map.of(), false);
     Map<Long, List<String>> actual =
         FeedReads.byVersion(
             FeedReads.readAll(table, ChangePosition.InVersion.start(0), 1000),
-            table.schemaAt(workload.latestVersion()));
+            FeedReads.schemaAt(table, workload.latestVersion()));
 
     for (long version = 0; version <= workload.latestVersion(); version++) {
       assertThat(actual.getOrDefault(version, List.of()))
@@ -60,14 +60,14 @@ class SparkDifferentialTest {
     List<Long> schemaChanges = RandomWorkload.renameAndDrop(tableDir);
     String path = tableDir.toString();
     long latest = SparkOracle.latestVersion(path);
-    DeltaTable table = DeltaTable.open(path, Map.of());
+    DeltaTable table = DeltaTable.open(path, Map.of(), false);
     List<FeedReads.ReadRow> rows = FeedReads.readAll(table, ChangePosition.InVersion.start(0), 1000);
 
     long from = 0;
     for (long boundary : append(schemaChanges, latest + 1)) {
       long to = boundary - 1;
       Map<Long, List<String>> expected = SparkOracle.changesByVersion(path, from, to);
-      Map<Long, List<String>> actual = FeedReads.byVersion(rows, table.schemaAt(to));
+      Map<Long, List<String>> actual = FeedReads.byVersion(rows, FeedReads.schemaAt(table, to));
       for (long version = from; version <= to; version++) {
         assertThat(actual.getOrDefault(version, List.of()))
             .as("version %d (Spark read versions %d..%d)", version, from, to)

@@ -33,7 +33,7 @@ class StartPositionsTest {
       Thread.sleep(20); // distinct commit times
       sql("INSERT INTO delta.`%s` VALUES (%d)", path, i);
     }
-    table = DeltaTable.open(path, Map.of());
+    table = DeltaTable.open(path, Map.of(), false);
   }
 
   @Test

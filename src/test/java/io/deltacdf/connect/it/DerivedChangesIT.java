@@ -103,7 +103,7 @@ class DerivedChangesIT {
   private static List<String> derivedFeed(String path) {
     List<String> rows = new ArrayList<>();
     try (DeltaTable table =
-            DeltaTable.open(path, Map.of())
+            DeltaTable.open(path, Map.of(), false)
                 .withChangeSource(ChangeSource.DERIVED, List.of("id"));
         DeltaChangeFeed feed = table.openFeed(ChangePosition.InSnapshot.start(1))) {
       ChangeBatch batch;

@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.kernel;
 
 import io.delta.kernel.Meta;
 import io.delta.kernel.exceptions.KernelException;

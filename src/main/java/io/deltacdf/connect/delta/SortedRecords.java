@@ -1,0 +1,218 @@
+package io.deltacdf.connect.delta;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/**
+ * Records of {@code stride} longs, given in any order and read back sorted by their first two
+ * longs (the first, for one-long records). Up to {@code maxInMemory} records are sorted on the
+ * heap; beyond that, each full buffer is sorted and written to a run file of {@code spill}, and
+ * reading merges the runs, holding one buffered block per run.
+ */
+final class SortedRecords {
+
+  private static final int READ_BUFFER_BYTES = 1 << 16;
+
+  private final int stride;
+  private final int maxInMemory;
+  private final SpillDirectory spill;
+  private final List<Path> runs = new ArrayList<>();
+  private long[] buffer;
+  private int buffered;
+
+  SortedRecords(int stride, int maxInMemory, SpillDirectory spill) {
+    this.stride = stride;
+    this.maxInMemory = maxInMemory;
+    this.spill = spill;
+    this.buffer = new long[stride * Math.min(maxInMemory, 1024)];
+  }
+
+  void add(long first, long second, long third) {
+    if (buffered == maxInMemory) {
+      writeRun();
+    }
+    if ((buffered + 1) * stride > buffer.length) {
+      int grown = (int) Math.min((long) maxInMemory, buffered + (buffered >> 1) + 1);
+      buffer = Arrays.copyOf(buffer, grown * stride);
+    }
+    int at = buffered * stride;
+    buffer[at] = first;
+    if (stride > 1) {
+      buffer[at + 1] = second;
+    }
+    if (stride > 2) {
+      buffer[at + 2] = third;
+    }
+    buffered++;
+  }
+
+  /** Whether records went to disk, so that what is built from them should too. */
+  boolean spilled() {
+    return !runs.isEmpty();
+  }
+
+  /** The records in order; this instance is used up. Run files go as the cursor is closed. */
+  Cursor sorted() {
+    if (runs.isEmpty()) {
+      PairSort.sort(buffer, buffered, stride);
+      long[] sorted = buffer;
+      int count = buffered;
+      buffer = null;
+      return new InMemory(sorted, count, stride);
+    }
+    if (buffered > 0) {
+      writeRun();
+    }
+    buffer = null;
+    return new Merge(List.copyOf(runs));
+  }
+
+  private void writeRun() {
+    PairSort.sort(buffer, buffered, stride);
+    Path run = spill.newFile("run-");
+    try (DataOutputStream out = new DataOutputStream(
+        new BufferedOutputStream(Files.newOutputStream(run), READ_BUFFER_BYTES))) {
+      for (int i = 0; i < buffered * stride; i++) {
+        out.writeLong(buffer[i]);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write spill file " + run, e);
+    }
+    runs.add(run);
+    buffered = 0;
+  }
+
+  /** Sorted records, one at a time: {@link #next} then {@link #get} the current one's longs. */
+  abstract static sealed class Cursor implements AutoCloseable {
+    abstract boolean next();
+
+    abstract long get(int field);
+
+    @Override
+    public void close() {}
+  }
+
+  private static final class InMemory extends Cursor {
+    private final long[] records;
+    private final int count;
+    private final int stride;
+    private int index = -1;
+
+    InMemory(long[] records, int count, int stride) {
+      this.records = records;
+      this.count = count;
+      this.stride = stride;
+    }
+
+    @Override
+    boolean next() {
+      return ++index < count;
+    }
+
+    @Override
+    long get(int field) {
+      return records[index * stride + field];
+    }
+  }
+
+  /** A k-way merge of the sorted runs. */
+  private final class Merge extends Cursor {
+    private final List<Path> files;
+    private final PriorityQueue<Run> heads = new PriorityQueue<>(Merge::compare);
+    private final List<Run> open = new ArrayList<>();
+    private Run current;
+
+    Merge(List<Path> files) {
+      this.files = files;
+      for (Path file : files) {
+        Run run = new Run(file, stride);
+        open.add(run);
+        if (run.advance()) {
+          heads.add(run);
+        }
+      }
+    }
+
+    private static int compare(Run a, Run b) {
+      int order = Long.compare(a.record[0], b.record[0]);
+      if (order == 0 && a.record.length > 1) {
+        order = Long.compare(a.record[1], b.record[1]);
+      }
+      return order;
+    }
+
+    @Override
+    boolean next() {
+      if (current != null && current.advance()) {
+        heads.add(current);
+      }
+      current = heads.poll();
+      return current != null;
+    }
+
+    @Override
+    long get(int field) {
+      return current.record[field];
+    }
+
+    @Override
+    public void close() {
+      open.forEach(Run::close);
+      files.forEach(spill::delete);
+    }
+  }
+
+  private static final class Run {
+    private final Path file;
+    private final DataInputStream in;
+    final long[] record;
+
+    Run(Path file, int stride) {
+      this.file = file;
+      this.record = new long[stride];
+      try {
+        this.in = new DataInputStream(
+            new BufferedInputStream(Files.newInputStream(file), READ_BUFFER_BYTES));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    boolean advance() {
+      try {
+        record[0] = in.readLong();
+      } catch (EOFException end) {
+        return false;
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read spill file " + file, e);
+      }
+      try {
+        for (int i = 1; i < record.length; i++) {
+          record[i] = in.readLong();
+        }
+        return true;
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read spill file " + file, e);
+      }
+    }
+
+    void close() {
+      try {
+        in.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+}
