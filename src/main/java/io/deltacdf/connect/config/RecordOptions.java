@@ -178,7 +178,8 @@ final class RecordOptions {
 
   static void problems(DeltaCdfSourceConfig config, Map<String, List<String>> problems) {
     boolean envelope =
-        EnumSettings.parse(RecordFormat.class, config.getString(RECORD_FORMAT)) == RecordFormat.ENVELOPE;
+        EnumSettings.parse(RecordFormat.class, config.getString(RECORD_FORMAT))
+            == RecordFormat.ENVELOPE;
     if (envelope && config.getBoolean(METADATA_FIELDS)) {
       DeltaCdfSourceConfig.add(
           problems,

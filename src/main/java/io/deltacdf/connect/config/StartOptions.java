@@ -98,10 +98,12 @@ final class StartOptions {
   static void problems(DeltaCdfSourceConfig config, Map<String, List<String>> problems) {
     StartMode mode = config.startMode();
     if (mode == StartMode.VERSION && config.startVersion().isEmpty()) {
-      DeltaCdfSourceConfig.add(problems, START_VERSION, "start.mode=version needs start.version (a commit version)");
+      DeltaCdfSourceConfig.add(
+          problems, START_VERSION, "start.mode=version needs start.version (a commit version)");
     }
     if (mode == StartMode.TIMESTAMP && config.startTimestamp().isEmpty()) {
-      DeltaCdfSourceConfig.add(problems, START_TIMESTAMP, "start.mode=timestamp needs start.timestamp");
+      DeltaCdfSourceConfig.add(
+          problems, START_TIMESTAMP, "start.mode=timestamp needs start.timestamp");
     }
     if (mode != StartMode.VERSION && config.startVersion().isPresent()) {
       DeltaCdfSourceConfig.add(

@@ -37,21 +37,13 @@ public final class RecordConverter {
   private final String schemaBase;
   private final JsonValues jsonValues;
   private final Map<FieldType.Struct, RowShape> shapes = new HashMap<>();
-  private final UpdatePairing pairing;
+  private final EnvelopeEvents events;
   /** The current row's records before their offsets are set; reused from row to row. */
-  private final List<Pending> pending = new ArrayList<>(2);
+  private final List<PendingRecord> pending = new ArrayList<>(2);
   private ChangePosition position;
   private final RecordHeaders headers = new RecordHeaders();
   private FieldType.Struct lastSchema;
   private RowShape lastShape;
-  private HeldSnapshotRow heldSnapshotRow;
-
-  /** A snapshot row whose envelope waits to learn whether it is the snapshot's last. */
-  private record HeldSnapshotRow(
-      RowShape shape, Object key, Object after, ChangeRow change, ChangePosition before) {}
-
-  /** A record about to be made: its offset is decided once a row's records are all known. */
-  private record Pending(Object key, Schema valueSchema, Object value, ChangeRow change) {}
 
   /**
    * @param table the table's URI
@@ -75,7 +67,7 @@ public final class RecordConverter {
     this.types = new ConnectTypes(settings.temporalPrecision(), settings.fieldNameAdjustment());
     this.jsonValues = new JsonValues(settings.temporalPrecision(), settings.fieldNameAdjustment());
     this.schemaBase = SchemaNames.base(tableName);
-    this.pairing = new UpdatePairing(settings.maxPendingImages());
+    this.events = new EnvelopeEvents(table, tableName, settings);
     this.position = start;
   }
 
@@ -98,23 +90,17 @@ public final class RecordConverter {
   /** The records for the next row of the feed (none, one, or a few). */
   public List<SourceRecord> convert(ChangeRow row, FieldType.Struct schema) {
     ChangePosition before = position;
-    ChangePosition safeBefore = pairing.isEmpty() ? before : pairing.earliestBefore();
+    ChangePosition safeBefore = orElse(events.earliestWaitingImage(), before);
     position = row.after();
     RowShape shape = shape(schema, row.version());
     pending.clear();
     if (settings.format() == RecordFormat.ROW) {
       rowRecords(row, shape, pending);
-    } else if (before instanceof ChangePosition.InSnapshot) {
-      snapshotRecords(row, before, shape, pending);
     } else {
-      envelopeRecords(row, before, shape, pending);
+      events.add(row, before, shape, pending);
     }
-    ChangePosition safeAfter;
-    if (heldSnapshotRow != null) {
-      safeAfter = heldSnapshotRow.before();
-    } else {
-      safeAfter = pairing.isEmpty() ? row.after() : pairing.earliestBefore();
-    }
+    ChangePosition safeAfter =
+        orElse(events.heldSnapshotRow(), orElse(events.earliestWaitingImage(), row.after()));
     return records(safeBefore, safeAfter);
   }
 
@@ -126,25 +112,9 @@ public final class RecordConverter {
     if (lastShape == null || settled()) {
       return List.of();
     }
-    ChangePosition safeBefore = pairing.isEmpty() ? position : pairing.earliestBefore();
+    ChangePosition safeBefore = orElse(events.earliestWaitingImage(), position);
     pending.clear();
-    if (heldSnapshotRow != null) {
-      HeldSnapshotRow last = heldSnapshotRow;
-      heldSnapshotRow = null;
-      pending.add(snapshotEnvelope(last, SnapshotMark.LAST));
-    }
-    // Images left without a partner belong to updates that changed the key: the old key is
-    // deleted and the new one created, as Debezium reports a primary-key change.
-    for (UpdatePairing.Image image : pairing.drain()) {
-      if (image.isPre()) {
-        Object before = beforeImage(image);
-        pending.add(envelope(lastShape, image.key(), EnvelopeOp.DELETE, before, null, image.change(), SnapshotMark.FALSE));
-        addTombstone(image.key(), image.change(), pending);
-      } else {
-        Object after = image.row();
-        pending.add(envelope(lastShape, image.key(), EnvelopeOp.CREATE, null, after, image.change(), SnapshotMark.FALSE));
-      }
-    }
+    events.release(lastShape, pending);
     return records(safeBefore, position);
   }
 
@@ -166,7 +136,7 @@ public final class RecordConverter {
    * transaction may end after them.
    */
   public boolean noImagesWaiting() {
-    return pairing.isEmpty();
+    return events.earliestWaitingImage() == null;
   }
 
   /**
@@ -174,17 +144,16 @@ public final class RecordConverter {
    * last converted row is where a restart would continue.
    */
   public boolean settled() {
-    return pairing.isEmpty() && heldSnapshotRow == null;
+    return noImagesWaiting() && events.heldSnapshotRow() == null;
   }
 
   /** Forgets waiting images: the feed starts over at {@code start} (e.g. a new snapshot). */
   public void restartAt(ChangePosition start) {
-    pairing.clear();
-    heldSnapshotRow = null;
+    events.clear();
     position = start;
   }
 
-  private void rowRecords(ChangeRow row, RowShape shape, List<Pending> out) {
+  private void rowRecords(ChangeRow row, RowShape shape, List<PendingRecord> out) {
     // change.types chooses among the standard types; rows of other types always pass, as they
     // do in Spark's table_changes.
     if (row.type() != ChangeType.CUSTOM && !settings.changeTypes().contains(row.type())) {
@@ -192,117 +161,17 @@ public final class RecordConverter {
     }
     Object value = shape.row(row);
     Object key = shape.key(row, value);
-    out.add(new Pending(key, shape.rowSchema(), value, row));
+    out.add(new PendingRecord(key, shape.rowSchema(), value, row));
     if (row.type() == ChangeType.DELETE) {
-      addTombstone(key, row, out);
+      PendingRecord.addTombstone(settings, key, row, out);
     }
   }
 
-  private void envelopeRecords(
-      ChangeRow row, ChangePosition before, RowShape shape, List<Pending> out) {
-    boolean wanted = settings.changeTypes().contains(row.type());
-    switch (row.type()) {
-      case INSERT:
-        if (wanted) {
-          Object after = shape.row(row);
-          out.add(envelope(shape, shape.key(row, after), EnvelopeOp.CREATE, null, after, row, SnapshotMark.FALSE));
-        }
-        break;
-      case DELETE:
-        if (wanted) {
-          Object deleted = shape.row(row);
-          Object key = shape.key(row, deleted);
-          out.add(envelope(shape, key, EnvelopeOp.DELETE, deleted, null, row, SnapshotMark.FALSE));
-          addTombstone(key, row, out);
-        }
-        break;
-      case CUSTOM:
-        throw new IllegalArgumentException(
-            "_change_type '"
-                + row.label()
-                + "' is not insert, update_preimage, update_postimage or delete, so"
-                + " record.format=envelope has no op for it; use record.format=row, which passes"
-                + " such rows through with their _change_type");
-      default:
-        if (settings.changeTypes().contains(ChangeType.UPDATE_POSTIMAGE)) {
-          Object image = shape.row(row);
-          pairing
-              .offer(new UpdatePairing.Image(shape.key(row, image), image, row, before))
-              .ifPresent(pair -> out.add(update(shape, pair)));
-        }
-    }
+  private static ChangePosition orElse(ChangePosition position, ChangePosition otherwise) {
+    return position != null ? position : otherwise;
   }
 
-  /**
-   * A snapshot row is held back until the next one comes, so that the snapshot's last row can be
-   * marked {@code snapshot=last} when the end of the snapshot is signalled, even if the files
-   * read after it turn out to be empty.
-   */
-  private void snapshotRecords(
-      ChangeRow row, ChangePosition before, RowShape shape, List<Pending> out) {
-    if (heldSnapshotRow != null) {
-      out.add(snapshotEnvelope(heldSnapshotRow, SnapshotMark.TRUE));
-      heldSnapshotRow = null;
-    }
-    if (settings.changeTypes().contains(row.type())) {
-      Object after = shape.row(row);
-      heldSnapshotRow = new HeldSnapshotRow(shape, shape.key(row, after), after, row, before);
-    }
-  }
-
-  private Pending snapshotEnvelope(HeldSnapshotRow held, SnapshotMark snapshot) {
-    return envelope(held.shape(), held.key(), EnvelopeOp.READ, null, held.after(), held.change(), snapshot);
-  }
-
-  private Pending update(RowShape shape, UpdatePairing.Pair pair) {
-    return envelope(
-        shape,
-        pair.post().key(),
-        EnvelopeOp.UPDATE,
-        beforeImage(pair.pre()),
-        pair.post().row(),
-        pair.post().change(),
-        SnapshotMark.FALSE);
-  }
-
-  /** A pre-image as {@code before}, unless update_preimage is filtered out. */
-  private Object beforeImage(UpdatePairing.Image pre) {
-    return settings.changeTypes().contains(ChangeType.UPDATE_PREIMAGE) ? pre.row() : null;
-  }
-
-  private Pending envelope(
-      RowShape shape,
-      Object key,
-      EnvelopeOp op,
-      Object before,
-      Object after,
-      ChangeRow change,
-      SnapshotMark snapshot) {
-    Object value =
-        shape.envelope(op, before, after, source(change, snapshot), System.currentTimeMillis());
-    return new Pending(key, shape.envelopeSchema(), value, change);
-  }
-
-  /** The envelope's source block. */
-  private EnvelopeSchema.Source source(ChangeRow change, SnapshotMark snapshot) {
-    return new EnvelopeSchema.Source(
-        settings.connectorVersion(),
-        settings.connectorName(),
-        tableName,
-        table,
-        change.version(),
-        change.commitTimestampMs(),
-        snapshot);
-  }
-
-  /** A null-value record with the delete's key, so compacted topics and sinks drop the key. */
-  private void addTombstone(Object key, ChangeRow delete, List<Pending> out) {
-    if (settings.tombstonesOnDelete() && key != null) {
-      out.add(new Pending(key, null, null, delete));
-    }
-  }
-
-  private SourceRecord record(Pending pending, Schema keySchema, ChangePosition offset) {
+  private SourceRecord record(PendingRecord pending, Schema keySchema, ChangePosition offset) {
     return new SourceRecord(
         sourcePartition,
         OffsetCodec.toMap(offset),

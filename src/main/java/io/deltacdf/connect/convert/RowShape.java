@@ -26,5 +26,6 @@ interface RowShape {
   Object key(ChangeRow change, Object row);
 
   /** A Debezium change event; {@code before} and {@code after} are values from {@link #row}. */
-  Object envelope(EnvelopeOp op, Object before, Object after, EnvelopeSchema.Source source, long tsMs);
+  Object envelope(
+      EnvelopeOp op, Object before, Object after, EnvelopeSchema.Source source, long tsMs);
 }

@@ -3,25 +3,12 @@ package io.deltacdf.connect.delta;
 import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
-import io.deltacdf.connect.change.ChangeSource;
-import io.deltacdf.connect.change.ChangeType;
-import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.FeedProgress;
-import io.deltacdf.connect.delta.kernel.LogActions;
-import io.deltacdf.connect.delta.kernel.TableMetadata;
-import io.delta.kernel.CommitActions;
-import io.delta.kernel.CommitRange;
-import io.delta.kernel.CommitRangeBuilder.CommitBoundary;
-import io.delta.kernel.Snapshot;
-import io.delta.kernel.TableManager;
-import io.delta.kernel.utils.CloseableIterator;
+import io.deltacdf.connect.change.FieldType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Reads a table's change feed from a position on, in bounded batches, and keeps tailing the log
@@ -43,15 +30,15 @@ import java.util.Optional;
  * window of snapshot files are held at once; a version or snapshot of any size streams through.
  * A derived version that rewrites rows also holds its {@link RowDiff}: 16 to 24 bytes per
  * rewritten row while its first pass runs, then 24 to 32 bytes per changed row, up to a bounded
- * number of rows; larger diffs spill to local temp files, deleted when the feed plans the next
+ * number of rows; larger diffs spill to local temp files, deleted when the feed leaves the
  * version or closes.
+ *
+ * <p><b>Phases.</b> A {@link SnapshotPhase} knows the snapshot's files and a {@link VersionPhase}
+ * the versions' plans; this class owns the position, the open file and where versions end.
  *
  * <p>Not thread-safe: one feed is read by one thread.
  */
 public final class DeltaChangeFeed implements AutoCloseable {
-
-  /** How many commits one log listing plans ahead. */
-  private static final int COMMITS_PER_LISTING = 500;
 
   /**
    * How long one call may pass over versions without rows before it returns, so that a caller
@@ -61,65 +48,41 @@ public final class DeltaChangeFeed implements AutoCloseable {
 
   private final FeedContext context;
   private final DeltaLog log;
-  private final int snapshotWindowSize;
   private final ChangeRules rules;
+  /** The initial snapshot, when the feed starts inside one. */
+  private final SnapshotPhase snapshot;
+  /** The versions, from the first time the position is in one. */
+  private VersionPhase versions;
 
   private ChangePosition position;
-  private TableSchema schema;
-  private CommitTimestamps timestamps;
-
-  // Snapshot phase.
-  private SnapshotFiles snapshotFiles;
-  private SnapshotFiles.Window window;
-  private int windowIndex;
-  private long snapshotTimestamp;
-
-  // Version phase.
-  private final Deque<DeltaLog.Commit> pendingCommits = new ArrayDeque<>();
-  private CloseableIterator<CommitActions> commitActions;
-  private VersionPlan plan;
-  private long planTimestamp;
-  /** The files the planned version's rows come from: its change files, or derived from. */
-  private List<ChangeFile> planFiles;
-  /** The planned version's derived changes, when they need a diff. */
-  private DerivedVersion derivedVersion;
-
-  private FileRowCursor cursor;
-  private TableSchema cursorSchema;
+  private OpenedFile file;
   /** The version (or snapshot) whose rows were returned and whose end is not yet reported. */
   private Segment openSegment;
-
-  // Progress, for metrics.
-  private long latestKnownVersion = -1;
   private long bytesRead;
 
+  /** A feed from {@code start} on; reads nothing before the first call of {@link #next}. */
   DeltaChangeFeed(
       FeedContext context, ChangePosition start, int snapshotWindowSize, ChangeRules rules) {
     this.context = context;
-    this.rules = rules;
     this.log = new DeltaLog(context);
-    this.snapshotWindowSize = snapshotWindowSize;
+    this.rules = rules;
     this.position = start;
+    this.snapshot =
+        start instanceof ChangePosition.InSnapshot
+            ? new SnapshotPhase(context, log, rules, start.version(), snapshotWindowSize)
+            : null;
     // A feed resumed inside a version reports that version's end, even if no row is left in it.
     this.openSegment = atSegmentStart(start) ? null : segmentOf(start);
-    if (start instanceof ChangePosition.InSnapshot inSnapshot) {
-      startSnapshot(inSnapshot.version());
-    } else {
-      startVersions(start.version());
-    }
   }
 
   /** How far the feed has come. */
   public FeedProgress progress() {
-    long done = 0;
-    long total = 0;
-    if (window != null) {
-      total = window.total();
-      done = Math.min(total, window.before() + windowIndex);
-      if (!(position instanceof ChangePosition.InSnapshot)) {
-        done = total;
-      }
-    }
+    long latestKnownVersion =
+        Math.max(
+            snapshot == null ? -1 : snapshot.loadedVersion(),
+            versions == null ? -1 : versions.latestListed());
+    long total = snapshot == null ? 0 : snapshot.filesTotal();
+    long done = position instanceof ChangePosition.InSnapshot ? snapshot.filesDone() : total;
     return new FeedProgress(latestKnownVersion, done, total, bytesRead);
   }
 
@@ -145,8 +108,8 @@ public final class DeltaChangeFeed implements AutoCloseable {
       if (openSegmentEnded()) {
         return new ChangeBatch(batchSchema, rows, position, true);
       }
-      if (cursor == null) {
-        Opening opening = openNextCursor(deadline);
+      if (file == null) {
+        Opening opening = openNextFile(deadline);
         if (opening == Opening.SEGMENT_ENDED) {
           continue;
         }
@@ -157,8 +120,9 @@ public final class DeltaChangeFeed implements AutoCloseable {
           return new ChangeBatch(batchSchema, rows, position, false);
         }
       }
-      batchSchema = cursorSchema.logical();
+      batchSchema = file.schema().logical();
       openSegment = segmentOf(position);
+      FileRowCursor cursor = file.cursor();
       while (rows.size() < maxRows && cursor.hasNext()) {
         cursor.next();
         rows.add(currentRow());
@@ -168,6 +132,14 @@ public final class DeltaChangeFeed implements AutoCloseable {
       }
     }
     return new ChangeBatch(batchSchema, rows, position, openSegmentEnded());
+  }
+
+  @Override
+  public void close() {
+    closeFile();
+    if (versions != null) {
+      versions.close();
+    }
   }
 
   /**
@@ -194,218 +166,6 @@ public final class DeltaChangeFeed implements AutoCloseable {
     return new Segment(position instanceof ChangePosition.InSnapshot, position.version());
   }
 
-  @Override
-  public void close() {
-    closeCursor();
-    closeDerivedVersion();
-    closeCommitActions();
-  }
-
-  // ---- snapshot phase ----
-
-  private void startSnapshot(long version) {
-    Snapshot snapshot = TableAccess.snapshotAt(context, version);
-    schema = TableSchema.of(TableMetadata.of(snapshot));
-    if (rules.source() == ChangeSource.CDF) {
-      TableAccess.requireChangeDataFeed(context, schema, version);
-    }
-    snapshotFiles = new SnapshotFiles(context, snapshot, snapshotWindowSize);
-    latestKnownVersion = version;
-    timestamps = CommitTimestamps.startingAt(log, version);
-    snapshotTimestamp = snapshotCommitTimestamp(snapshot);
-  }
-
-  /** The snapshot rows carry the timestamp of the snapshot's own commit. */
-  private long snapshotCommitTimestamp(Snapshot snapshot) {
-    long version = snapshot.getVersion();
-    List<DeltaLog.Commit> commits = log.commitsFrom(version, 1);
-    if (commits.isEmpty()) {
-      // The commit was cleaned up; the snapshot (from a checkpoint) still knows its time.
-      return snapshot.getTimestamp(context.engine());
-    }
-    VersionPlan commit = planSingle(version);
-    return timestamps.next(commits.get(0), commit.inCommitTimestamp());
-  }
-
-  private boolean openNextSnapshotCursor() {
-    ChangePosition.InSnapshot at = (ChangePosition.InSnapshot) position;
-    if (window == null || windowIndex >= window.files().size()) {
-      window = snapshotFiles.window(at.path());
-      windowIndex = 0;
-      if (window.files().isEmpty()) {
-        position = ChangePosition.InVersion.start(at.version() + 1);
-        return false;
-      }
-    }
-    ChangeFile file = window.files().get(windowIndex);
-    long fromRow = file.path().equals(at.path()) ? at.nextRow() : 0;
-    openCursor(at.version(), file, fromRow);
-    return true;
-  }
-
-  // ---- version phase ----
-
-  private void startVersions(long version) {
-    // Fails first, with the ways out, if the log no longer reaches back to this version.
-    log.nextCommits(version, 1);
-    schema = version == 0 ? null : schemaBefore(version);
-    timestamps = CommitTimestamps.startingAt(log, version);
-  }
-
-  /** The schema in force just before {@code version}, i.e. at {@code version - 1}. */
-  private TableSchema schemaBefore(long version) {
-    Snapshot snapshot;
-    try {
-      snapshot = TableAccess.snapshotAt(context, version - 1);
-    } catch (DeltaFeedException e) {
-      if (e.kind() != DeltaFeedException.Kind.HISTORY_MISSING) {
-        throw e;
-      }
-      // The log was cleaned up to a checkpoint at `version`: its snapshot includes the version's
-      // own metadata, which the version's commit re-applies anyway.
-      snapshot = TableAccess.snapshotAt(context, version);
-    }
-    return TableSchema.of(TableMetadata.of(snapshot));
-  }
-
-  private boolean openNextVersionCursor() {
-    ChangePosition.InVersion at = (ChangePosition.InVersion) position;
-    if (plan == null || plan.version() != at.version()) {
-      if (!planNextVersion(at.version())) {
-        return false;
-      }
-    }
-    if (at.fileIndex() >= planFiles.size()) {
-      if (derivedVersion != null) {
-        // Done with the version: its spill files go now, not when the next commit arrives.
-        derivedVersion.close();
-      }
-      position = ChangePosition.InVersion.start(at.version() + 1);
-      return false;
-    }
-    if (derivedVersion != null) {
-      cursor = derivedVersion.open(at.fileIndex(), at.nextRow());
-      cursorSchema = schema;
-      return true;
-    }
-    openCursor(at.version(), planFiles.get(at.fileIndex()), at.nextRow());
-    return true;
-  }
-
-  /** Plans {@code version}, or returns false when it has not been committed yet. */
-  private boolean planNextVersion(long version) {
-    if (pendingCommits.isEmpty()) {
-      closeCommitActions();
-      List<DeltaLog.Commit> commits =
-          plan == null
-              ? log.nextCommits(version, COMMITS_PER_LISTING)
-              : log.commitsAfterRead(version, COMMITS_PER_LISTING);
-      if (commits.isEmpty()) {
-        return false;
-      }
-      latestKnownVersion =
-          Math.max(latestKnownVersion, commits.get(commits.size() - 1).version());
-      pendingCommits.addAll(commits);
-      commitActions = openCommitRange(version, commits.get(commits.size() - 1).version());
-    }
-    DeltaLog.Commit commit = pendingCommits.removeFirst();
-    try (CommitActions actions = nextCommitActions(commit.version())) {
-      plan = CommitPlanner.plan(context.table(), actions);
-    } catch (DeltaFeedException e) {
-      throw e;
-    } catch (Exception e) {
-      throw KernelErrors.translate(
-          context.table(), "version " + commit.version(), log.commitFile(commit.version()), e);
-    }
-    planTimestamp = timestamps.next(commit, plan.inCommitTimestamp());
-    if (plan.newSchema().isPresent()) {
-      TableSchema next = plan.newSchema().get();
-      if (schema != null && !schema.tableId().equals(next.tableId())) {
-        throw new DeltaFeedException(
-            DeltaFeedException.Kind.TABLE_REPLACED,
-            "Table "
-                + context.table()
-                + " was replaced at version "
-                + version
-                + " (its table id changed, as CREATE OR REPLACE TABLE does): rows before and"
-                + " after it belong to different tables. Restart the connector from a fresh"
-                + " snapshot (DELETE its offsets, or set on.history.missing=resnapshot)");
-      }
-      schema = next;
-    }
-    if (schema == null) {
-      throw new DeltaFeedException(
-          DeltaFeedException.Kind.UNSUPPORTED_TABLE,
-          "Table " + context.table() + " version " + version + " has no metadata");
-    }
-    boolean fromChangeData = rules.readsChangeData(schema);
-    if (fromChangeData) {
-      TableAccess.requireChangeDataFeed(context, schema, version);
-    }
-    planFiles = fromChangeData ? plan.files() : plan.dataFiles();
-    closeDerivedVersion();
-    derivedVersion =
-        !fromChangeData && plan.derivationNeedsDiff()
-            ? new DerivedVersion(context, version, planFiles, schema, rules.keyColumns())
-            : null;
-    return true;
-  }
-
-  private VersionPlan planSingle(long version) {
-    try (CloseableIterator<CommitActions> single = openCommitRange(version, version);
-        CommitActions actions = single.next()) {
-      return CommitPlanner.plan(context.table(), actions);
-    } catch (DeltaFeedException e) {
-      throw e;
-    } catch (Exception e) {
-      throw KernelErrors.translate(
-          context.table(), "version " + version, log.commitFile(version), e);
-    }
-  }
-
-  private CloseableIterator<CommitActions> openCommitRange(long from, long to) {
-    try {
-      CommitRange range =
-          TableManager.loadCommitRange(context.tableRoot(), CommitBoundary.atVersion(from))
-              .withEndBoundary(CommitBoundary.atVersion(to))
-              .build(context.engine());
-      return LogActions.commits(range, context.engine(), CommitPlanner.ACTIONS);
-    } catch (RuntimeException e) {
-      throw KernelErrors.translate(context.table(), "versions " + from + " to " + to, e);
-    }
-  }
-
-  private CommitActions nextCommitActions(long version) {
-    CommitActions actions = commitActions.next();
-    if (actions.getVersion() != version) {
-      throw new IllegalStateException(
-          "Expected commit " + version + " but the log returned " + actions.getVersion());
-    }
-    return actions;
-  }
-
-  /** Deletes the spill files of the derived version before the feed leaves it. */
-  private void closeDerivedVersion() {
-    if (derivedVersion != null) {
-      derivedVersion.close();
-      derivedVersion = null;
-    }
-  }
-
-  private void closeCommitActions() {
-    if (commitActions != null) {
-      try {
-        commitActions.close();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      commitActions = null;
-    }
-    pendingCommits.clear();
-  }
-
-  // ---- cursors and positions ----
-
   /** What looking for the next file with rows came to. */
   private enum Opening {
     OPENED,
@@ -415,38 +175,47 @@ public final class DeltaChangeFeed implements AutoCloseable {
   }
 
   /**
-   * Opens a cursor on the next file that has rows, passing over empty files and versions without
-   * rows, but stopping where the open version ends and, between versions that are already
-   * listed, once past {@code deadline}.
+   * Opens the next file that has rows, passing over empty files and versions without rows, but
+   * stopping where the open version ends and, between versions that are already listed, once
+   * past {@code deadline}.
    */
-  private Opening openNextCursor(long deadline) {
+  private Opening openNextFile(long deadline) {
     while (true) {
       ChangePosition before = position;
-      boolean opened =
-          position instanceof ChangePosition.InSnapshot
-              ? openNextSnapshotCursor()
-              : openNextVersionCursor();
-      if (opened && cursor.hasNext()) {
-        return Opening.OPENED;
-      }
-      if (opened) {
+      FeedStep step =
+          position instanceof ChangePosition.InSnapshot at
+              ? snapshot.open(at)
+              : versions().open((ChangePosition.InVersion) position);
+      if (step.file() != null) {
+        file = step.file();
+        if (file.cursor().hasNext()) {
+          return Opening.OPENED;
+        }
         finishFile();
-      } else if (position.equals(before)) {
+      } else if (step.moveTo() != null) {
+        position = step.moveTo();
+      } else {
         return Opening.CAUGHT_UP;
       }
       if (openSegment != null && !openSegment.equals(segmentOf(position))) {
         return Opening.SEGMENT_ENDED;
       }
-      boolean moreListed = !pendingCommits.isEmpty();
+      boolean moreListed = versions != null && versions.moreListed();
       if (position.version() != before.version() && moreListed && System.nanoTime() - deadline > 0) {
         return Opening.OUT_OF_TIME;
       }
     }
   }
 
-  private void openCursor(long version, ChangeFile file, long fromRow) {
-    cursor = new FileRowCursor(context, version, file, schema, fromRow);
-    cursorSchema = schema;
+  /** The versions phase, which a snapshot before it hands its schema and timestamps. */
+  private VersionPhase versions() {
+    if (versions == null) {
+      versions =
+          snapshot == null
+              ? new VersionPhase(context, log, rules)
+              : new VersionPhase(context, log, rules, snapshot.schema(), snapshot.timestamps());
+    }
+    return versions;
   }
 
   /**
@@ -454,64 +223,50 @@ public final class DeltaChangeFeed implements AutoCloseable {
    * the position after a file's last row is left to {@link #finishFile()}.
    */
   private ChangeRow currentRow() {
+    FileRowCursor cursor = file.cursor();
     boolean lastInFile = !cursor.hasNext();
     ChangePosition after = lastInFile ? afterFile() : within(cursor.physicalRow() + 1);
     long version = position.version();
-    long timestamp = position instanceof ChangePosition.InSnapshot ? snapshotTimestamp : planTimestamp;
     if (!lastInFile) {
       position = after;
     }
     return new ChangeRow(
-        cursor.type(), cursor.label(), version, timestamp, cursor.values(), after);
+        cursor.type(), cursor.label(), version, file.commitTimestamp(), cursor.values(), after);
   }
 
-  /** Moves past the file the cursor reads. */
+  /** Moves past the file being read. */
   private void finishFile() {
-    bytesRead += Math.max(0, cursor.file().size());
-    closeCursor();
-    boolean inSnapshot = position instanceof ChangePosition.InSnapshot;
-    position = afterFile();
-    if (inSnapshot) {
-      windowIndex++;
+    bytesRead += Math.max(0, file.cursor().file().size());
+    closeFile();
+    ChangePosition after = afterFile();
+    if (position instanceof ChangePosition.InSnapshot) {
+      snapshot.fileFinished();
     }
+    position = after;
   }
 
-  /** The position of row {@code nextRow} in the file the cursor reads. */
+  /** The position of row {@code nextRow} in the file being read. */
   private ChangePosition within(long nextRow) {
-    if (position instanceof ChangePosition.InSnapshot at) {
-      return new ChangePosition.InSnapshot(at.version(), cursor.file().path(), nextRow);
-    }
-    ChangePosition.InVersion at = (ChangePosition.InVersion) position;
-    return new ChangePosition.InVersion(at.version(), at.fileIndex(), nextRow);
+    return position instanceof ChangePosition.InSnapshot
+        ? snapshot.within(file.cursor().file(), nextRow)
+        : versions.within((ChangePosition.InVersion) position, nextRow);
   }
 
-  /** The position right after the file the cursor reads (or just read). */
+  /** The position right after the file being read (or just read). */
   private ChangePosition afterFile() {
-    if (position instanceof ChangePosition.InSnapshot at) {
-      int next = windowIndex + 1;
-      if (next < window.files().size()) {
-        return new ChangePosition.InSnapshot(at.version(), window.files().get(next).path(), 0);
-      }
-      if (window.last()) {
-        return ChangePosition.InVersion.start(at.version() + 1);
-      }
-      return new ChangePosition.InSnapshot(at.version(), window.following(), 0);
-    }
-    ChangePosition.InVersion at = (ChangePosition.InVersion) position;
-    if (at.fileIndex() + 1 < planFiles.size()) {
-      return new ChangePosition.InVersion(at.version(), at.fileIndex() + 1, 0);
-    }
-    return ChangePosition.InVersion.start(at.version() + 1);
+    return position instanceof ChangePosition.InSnapshot
+        ? snapshot.afterFile()
+        : versions.afterFile((ChangePosition.InVersion) position);
   }
 
-  private void closeCursor() {
-    if (cursor != null) {
+  private void closeFile() {
+    if (file != null) {
       try {
-        cursor.close();
+        file.cursor().close();
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      cursor = null;
+      file = null;
     }
   }
 }

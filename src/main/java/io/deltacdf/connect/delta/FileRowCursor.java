@@ -8,7 +8,6 @@ import io.deltacdf.connect.delta.kernel.KernelIterators;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.engine.FileReadResult;
-import io.delta.kernel.engine.Engine;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;

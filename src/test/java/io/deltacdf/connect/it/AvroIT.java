@@ -3,14 +3,13 @@ package io.deltacdf.connect.it;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.deltacdf.connect.DeltaCdfSourceConnector;
 import io.deltacdf.connect.it.ApicurioRegistry.Compatibility;
 import io.deltacdf.connect.it.ConfluentAvroDecoder.Decoded;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.SparkOracle;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -477,14 +476,13 @@ class AvroIT {
   }
 
   private static Map<String, String> config(String path, String topic) {
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", DeltaCdfSourceConnector.class.getName());
-    config.put("tasks.max", "1");
-    config.put("delta.table.paths", path);
-    config.put("topic.template", topic);
-    config.put("key.columns", "id");
-    config.put("start.mode", "earliest");
-    config.put("poll.interval.ms", "200");
+    Map<String, String> config =
+        ConnectorConfig.forTables(path)
+            .topicTemplate(topic)
+            .keyColumns("id")
+            .startMode("earliest")
+            .pollIntervalMs(200)
+            .build();
     for (String side : List.of("key", "value")) {
       String prefix = side + ".converter";
       config.put(prefix, "io.apicurio.registry.utils.converter.AvroConverter");

@@ -3,13 +3,12 @@ package io.deltacdf.connect.it;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -162,15 +161,10 @@ class CorruptFilesIT {
   }
 
   private static Map<String, String> config(String path, String... extra) {
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", DeltaCdfSourceConnector.class.getName());
-    config.put("tasks.max", "1");
-    config.put("delta.table.paths", path);
-    config.put("key.columns", "id");
-    config.put("poll.interval.ms", "200");
-    for (int i = 0; i < extra.length; i += 2) {
-      config.put(extra[i], extra[i + 1]);
-    }
-    return config;
+    return ConnectorConfig.forTables(path)
+        .keyColumns("id")
+        .pollIntervalMs(200)
+        .with(extra)
+        .build();
   }
 }

@@ -4,11 +4,10 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -188,17 +187,12 @@ class DeliveryGuaranteesIT {
   }
 
   private static Map<String, String> config(String path, String... extra) {
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", DeltaCdfSourceConnector.class.getName());
-    config.put("tasks.max", "1");
-    config.put("delta.table.paths", path);
-    config.put("key.columns", "id");
-    config.put("tombstones.on.delete", "false");
-    config.put("poll.interval.ms", "200");
-    for (int i = 0; i < extra.length; i += 2) {
-      config.put(extra[i], extra[i + 1]);
-    }
-    return config;
+    return ConnectorConfig.forTables(path)
+        .keyColumns("id")
+        .with("tombstones.on.delete", "false")
+        .pollIntervalMs(200)
+        .with(extra)
+        .build();
   }
 
   private static List<ConsumerRecord<byte[], byte[]>> read(String topic, int count) {

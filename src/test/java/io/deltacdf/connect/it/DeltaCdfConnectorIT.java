@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -274,16 +275,12 @@ class DeltaCdfConnectorIT {
   }
 
   private static Map<String, String> config(String paths, String topicTemplate, String... extra) {
-    Map<String, String> config = withClass(Map.of());
-    config.put("tasks.max", "1");
-    config.put("delta.table.paths", paths);
-    config.put("topic.template", topicTemplate);
-    config.put("key.columns", "id");
-    config.put("poll.interval.ms", "200");
-    for (int i = 0; i < extra.length; i += 2) {
-      config.put(extra[i], extra[i + 1]);
-    }
-    return config;
+    return ConnectorConfig.forTables(paths)
+        .topicTemplate(topicTemplate)
+        .keyColumns("id")
+        .pollIntervalMs(200)
+        .with(extra)
+        .build();
   }
 
   private static Map<String, String> withClass(Map<String, String> settings) {

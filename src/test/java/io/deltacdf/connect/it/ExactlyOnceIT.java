@@ -4,10 +4,9 @@ import static io.deltacdf.connect.testing.SparkHarness.spark;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -60,15 +59,13 @@ class ExactlyOnceIT {
     List<String> expected =
         ChangeDescriptions.ofSparkFeedWithoutTombstones(path, 0, "id", "amount");
 
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", DeltaCdfSourceConnector.class.getName());
-    config.put("tasks.max", "1");
-    config.put("delta.table.paths", path);
-    config.put("start.mode", "earliest");
-    config.put("key.columns", "id");
-    config.put("batch.max.rows", "200");
-    config.put("exactly.once.support", "required");
-    config.put("transaction.boundary", "connector");
+    Map<String, String> config =
+        ConnectorConfig.forTables(path)
+            .startMode("earliest")
+            .keyColumns("id")
+            .with("batch.max.rows", "200")
+            .exactlyOnce()
+            .build();
     cluster.rest().putConfig("eos", config);
     cluster.rest().awaitRunning("eos", 1, WAIT);
 
@@ -131,16 +128,12 @@ class ExactlyOnceIT {
   }
 
   private static Map<String, String> transactional(String paths, String name) {
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", DeltaCdfSourceConnector.class.getName());
-    config.put("tasks.max", "1");
-    config.put("delta.table.paths", paths);
-    config.put("start.mode", "earliest");
-    config.put("key.columns", "id");
-    config.put("topic.template", name);
-    config.put("exactly.once.support", "required");
-    config.put("transaction.boundary", "connector");
-    return config;
+    return ConnectorConfig.forTables(paths)
+        .startMode("earliest")
+        .keyColumns("id")
+        .topicTemplate(name)
+        .exactlyOnce()
+        .build();
   }
 
   /** Groups the topic's records (one partition) into transactions by the markers between them. */

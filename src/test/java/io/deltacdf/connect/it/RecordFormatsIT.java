@@ -5,10 +5,9 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -224,16 +223,13 @@ class RecordFormatsIT {
   }
 
   private static void deploy(String name, String... settings) {
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", DeltaCdfSourceConnector.class.getName());
-    config.put("tasks.max", "1");
-    config.put("delta.table.paths", path);
-    config.put("topic.template", name + ".${table}");
-    config.put("key.columns", "id");
-    config.put("poll.interval.ms", "200");
-    for (int i = 0; i < settings.length; i += 2) {
-      config.put(settings[i], settings[i + 1]);
-    }
+    Map<String, String> config =
+        ConnectorConfig.forTables(path)
+            .topicTemplate(name + ".${table}")
+            .keyColumns("id")
+            .pollIntervalMs(200)
+            .with(settings)
+            .build();
     cluster.rest().putConfig(name, config);
     cluster.rest().awaitRunning(name, 1, WAIT);
   }

@@ -7,10 +7,10 @@ import io.deltacdf.connect.it.ChangingTable;
 import io.deltacdf.connect.it.ConnectRest;
 import io.deltacdf.connect.it.FeedCheck;
 import io.deltacdf.connect.it.TopicReader;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -102,16 +102,12 @@ class CompatibilityMatrixIT {
 
   /** Exactly-once with a transaction per commit version: what a production setup would use. */
   private static Map<String, String> config(String path) {
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", "io.deltacdf.connect.DeltaCdfSourceConnector");
-    config.put("tasks.max", "1");
-    config.put("delta.table.paths", path);
-    config.put("start.mode", "snapshot");
-    config.put("key.columns", "id");
-    config.put("batch.max.rows", "200");
-    config.put("exactly.once.support", "required");
-    config.put("transaction.boundary", "connector");
-    return config;
+    return ConnectorConfig.forTables(path)
+        .startMode("snapshot")
+        .keyColumns("id")
+        .with("batch.max.rows", "200")
+        .exactlyOnce()
+        .build();
   }
 
   /**

@@ -11,6 +11,7 @@ import io.deltacdf.connect.it.ChangeDescriptions;
 import io.deltacdf.connect.it.ConnectRest;
 import io.deltacdf.connect.it.KafkaCluster;
 import io.deltacdf.connect.it.TopicReader;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.net.http.HttpClient;
@@ -392,14 +393,12 @@ class AdlsGen2IT {
   }
 
   private static Map<String, String> config(String paths, String topicTemplate) {
-    Map<String, String> config = new HashMap<>(azurite.connectorSettings());
-    config.put("connector.class", DeltaCdfSourceConnector.class.getName());
-    config.put("tasks.max", "1");
-    config.put("delta.table.paths", paths);
-    config.put("topic.template", topicTemplate);
-    config.put("key.columns", "id");
-    config.put("poll.interval.ms", "200");
-    return config;
+    return ConnectorConfig.forTables(paths)
+        .withAll(azurite.connectorSettings())
+        .topicTemplate(topicTemplate)
+        .keyColumns("id")
+        .pollIntervalMs(200)
+        .build();
   }
 
   private static Map<String, String> sasConfig(String path, String topicTemplate,

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.deltacdf.connect.DeltaCdfSourceConnector;
 import io.deltacdf.connect.it.KafkaCluster;
 import io.deltacdf.connect.it.TopicReader;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -17,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -135,17 +134,15 @@ class BackoffTransactionsIT {
   }
 
   private static Map<String, String> config(String paths) {
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", DeltaCdfSourceConnector.class.getName());
-    config.put("tasks.max", "1");
-    config.put("delta.table.paths", paths);
-    config.put("topic.template", "backoff.${table}");
-    config.put("poll.interval.ms", "200");
-    config.put("start.mode", "earliest");
-    config.put("key.columns", "id");
-    config.put("batch.max.rows", "500");
-    config.put("exactly.once.support", "required");
-    config.put("transaction.boundary", "connector");
+    Map<String, String> config =
+        ConnectorConfig.forTables(paths)
+            .topicTemplate("backoff.${table}")
+            .pollIntervalMs(200)
+            .startMode("earliest")
+            .keyColumns("id")
+            .with("batch.max.rows", "500")
+            .exactlyOnce()
+            .build();
     config.put("s3.credentials", "static");
     config.put("s3.access.key.id", S3Mock.ACCESS_KEY);
     config.put("s3.secret.access.key", S3Mock.SECRET_KEY);

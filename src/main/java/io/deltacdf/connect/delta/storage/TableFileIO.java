@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.storage;
 
 import io.deltacdf.connect.delta.kernel.KernelIterators;
 import io.delta.kernel.defaults.engine.fileio.FileIO;
@@ -30,12 +30,12 @@ import org.apache.hadoop.fs.s3a.S3AFileSystem;
  * whichever came first, and a rotated key would not take effect until a restart. Each table
  * therefore gets its own uncached instances, closed with the table.
  */
-final class TableFileIO implements FileIO, Closeable {
+public final class TableFileIO implements FileIO, Closeable {
 
   private final Configuration configuration;
   private final Map<String, FileSystem> fileSystems = new ConcurrentHashMap<>();
 
-  TableFileIO(Configuration configuration) {
+  public TableFileIO(Configuration configuration) {
     this.configuration = configuration;
   }
 

@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.storage;
 
 import io.delta.kernel.utils.FileStatus;
 import java.io.IOException;

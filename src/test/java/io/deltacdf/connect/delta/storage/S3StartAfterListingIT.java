@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,0 +1,20 @@
+package io.deltacdf.connect.delta;
+
+import io.deltacdf.connect.change.ChangePosition;
+
+/**
+ * What a phase of the feed found at a position: a file to read, a position to move on to (there
+ * was nothing left to read where it was), or neither (the table has no such commit yet).
+ */
+record FeedStep(OpenedFile file, ChangePosition moveTo) {
+
+  static final FeedStep CAUGHT_UP = new FeedStep(null, null);
+
+  static FeedStep read(OpenedFile file) {
+    return new FeedStep(file, null);
+  }
+
+  static FeedStep moveTo(ChangePosition position) {
+    return new FeedStep(null, position);
+  }
+}
