@@ -30,6 +30,11 @@ class DerivedCostTest {
   private static final java.lang.management.ThreadMXBean THREADS =
       java.lang.management.ManagementFactory.getThreadMXBean();
   private static final int ROWS = Integer.getInteger("derived.cost.rows", 200_000);
+  /**
+   * Up to this size both feeds' rows are compared one by one, holding them all in the test's
+   * heap; larger runs (5,000,000 rows ran out of a 1 GiB heap there) compare the counts only.
+   */
+  private static final int ROWS_COMPARED_ONE_BY_ONE = 1_000_000;
 
   @TempDir static Path dir;
   private static String path;
@@ -66,6 +71,9 @@ class DerivedCostTest {
 
     // Every updated row changed, so the derived feed holds exactly the real feed's rows.
     assertThat(fromDerived.rows()).isEqualTo(2L * ((ROWS + 4) / 5));
+    if (ROWS > ROWS_COMPARED_ONE_BY_ONE) {
+      return;
+    }
     List<String> real = FeedReads.byVersion(
         FeedReads.readAll(cdf, ChangePosition.InVersion.start(UPDATE_VERSION), 10_000),
         FeedReads.schemaAt(cdf, UPDATE_VERSION)).get(UPDATE_VERSION);
