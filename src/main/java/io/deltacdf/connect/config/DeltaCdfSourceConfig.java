@@ -46,6 +46,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   public static final String OUTPUT_FORMAT = "output.format";
   public static final String UNKNOWN_KEYS = "config.unknown.keys";
   public static final String CHANGE_SOURCE = "change.source";
+  public static final String DERIVED_DIFF_MEMORY_ROWS = "derived.diff.memory.rows";
 
   /** Settings with this prefix go, without it, to the Hadoop file systems (S3, ADLS, GCS). */
   public static final String HADOOP_PREFIX = "hadoop.";
@@ -190,6 +191,10 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
 
   public ChangeSource changeSource() {
     return EnumSettings.parse(ChangeSource.class, getString(CHANGE_SOURCE));
+  }
+
+  public int derivedDiffMemoryRows() {
+    return getInt(DERIVED_DIFF_MEMORY_ROWS);
   }
 
   public StartMode startMode() {

@@ -1,6 +1,7 @@
 package io.deltacdf.connect.config;
 
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.CHANGE_SOURCE;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.DERIVED_DIFF_MEMORY_ROWS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.ON_HISTORY_MISSING;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.START_MODE;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.START_TIMESTAMP;
@@ -92,6 +93,22 @@ final class StartOptions {
         5,
         Width.SHORT,
         "Change source");
+    def.define(
+        DERIVED_DIFF_MEMORY_ROWS,
+        Type.INT,
+        1 << 20,
+        ConfigDef.Range.atLeast(2),
+        Importance.LOW,
+        "With change.source=derived or auto: how many candidate rows (rows of the files one"
+            + " version removes and adds) are diffed on the heap, at 24 to 32 bytes each. A"
+            + " larger rewrite spills its row fingerprints to sorted temp files under the"
+            + " worker's java.io.tmpdir (16 to 24 bytes per candidate row on disk, deleted once"
+            + " the version is read) and keeps about 40 MiB of heap. Raise it to diff large"
+            + " rewrites faster on a worker with heap to spare.",
+        group,
+        6,
+        Width.SHORT,
+        "Derived diff rows in memory");
   }
 
   /** Start options that do not fit the start mode. */

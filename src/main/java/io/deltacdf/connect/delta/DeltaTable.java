@@ -77,7 +77,16 @@ public final class DeltaTable implements AutoCloseable {
    * derived changes pair a delete and an insert of one key into an update.
    */
   public DeltaTable withChangeSource(ChangeSource source, List<String> keyColumns) {
-    return new DeltaTable(context, snapshotWindow, fileIO, new ChangeRules(source, keyColumns));
+    return new DeltaTable(
+        context, snapshotWindow, fileIO, new ChangeRules(source, keyColumns, rules.diffSpill()));
+  }
+
+  /**
+   * The same table, diffing up to {@code rows} candidate rows of a derived version on the heap;
+   * larger rewrites spill to temp files.
+   */
+  public DeltaTable withDiffMemoryRows(int rows) {
+    return new DeltaTable(context, snapshotWindow, fileIO, rules.withDiffMemoryRows(rows));
   }
 
   /** Closes the table's file system connections; feeds opened from it stop working. */

@@ -18,7 +18,7 @@ import java.util.stream.IntStream;
  * them starts over from a fresh first pass. Reading the version front to back costs two passes,
  * resuming inside it at most three.
  *
- * <p>A large version's diff spills to local temp files ({@link DiffSpill#defaults}); {@link
+ * <p>A large version's diff spills to local temp files ({@link ChangeRules#diffSpill}); {@link
  * #close} deletes them.
  */
 final class DerivedVersion implements DerivedRows, AutoCloseable {
@@ -28,6 +28,7 @@ final class DerivedVersion implements DerivedRows, AutoCloseable {
   private final List<ChangeFile> files;
   private final TableSchema schema;
   private final int[] keyColumns;
+  private final DiffSpill spill;
   private final RowFingerprints fingerprints = new RowFingerprints();
   private RowDiff diff;
   /** Decisions were made for every row of the files before this one, and for none after. */
@@ -38,12 +39,13 @@ final class DerivedVersion implements DerivedRows, AutoCloseable {
       long version,
       List<ChangeFile> files,
       TableSchema schema,
-      List<String> keyColumnNames) {
+      ChangeRules rules) {
     this.context = context;
     this.version = version;
     this.files = files;
     this.schema = schema;
-    this.keyColumns = keyColumnIndexes(schema.logical(), keyColumnNames);
+    this.keyColumns = keyColumnIndexes(schema.logical(), rules.keyColumns());
+    this.spill = rules.diffSpill();
   }
 
   /** Key columns by position; none when a name is missing (the converter reports that). */
@@ -101,7 +103,7 @@ final class DerivedVersion implements DerivedRows, AutoCloseable {
 
   private RowDiff firstPass() {
     try (RowDiff.Builder builder =
-        new RowDiff.Builder(keyColumns.length > 0, DiffSpill.defaults())) {
+        new RowDiff.Builder(keyColumns.length > 0, spill)) {
       for (int file = 0; file < files.size(); file++) {
         try (FileRowCursor candidates = cursor(file, 0, Long.MAX_VALUE, null)) {
           while (candidates.hasNext()) {

@@ -147,7 +147,7 @@ final class VersionPhase implements AutoCloseable {
     closeDerivedVersion();
     derivedVersion =
         !fromChangeData && plan.derivationNeedsDiff()
-            ? new DerivedVersion(context, version, planFiles, schema, rules.keyColumns())
+            ? new DerivedVersion(context, version, planFiles, schema, rules)
             : null;
     return true;
   }

@@ -36,7 +36,8 @@ public final class TableOpener {
   /** The table, read through the configured storage and change source. */
   public DeltaTable table(String table) {
     return DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed())
-        .withChangeSource(config.changeSource(), config.keyColumnsFor(table));
+        .withChangeSource(config.changeSource(), config.keyColumnsFor(table))
+        .withDiffMemoryRows(config.derivedDiffMemoryRows());
   }
 
   /** Where start.mode (with start.version or start.timestamp) starts a table without offset. */

@@ -43,13 +43,17 @@ class DerivedDifferentialTest {
     RandomWorkload.Description workload = RandomWorkload.run(seed, dir);
     // Half the tables pair updates by key, half leave them as deletes and inserts.
     List<String> keys = seed % 2 == 0 ? List.of("id") : List.of();
-    System.out.println("DerivedDifferentialTest seed=" + seed + " keys=" + keys + " "
-        + workload.options());
+    // Half of each half diffs on the heap, the other half spills every rewrite to temp files.
+    int diffMemoryRows = seed % 4 >= 2 ? 16 : DiffSpill.DEFAULT_MAX_RECORDS_IN_MEMORY;
+    System.out.println("DerivedDifferentialTest seed=" + seed + " keys=" + keys
+        + " diffMemoryRows=" + diffMemoryRows + " " + workload.options());
 
     Map<Long, List<String>> spark =
         SparkOracle.changesByVersion(workload.path(), 0, workload.latestVersion());
     DeltaTable table =
-        DeltaTable.open(workload.path(), Map.of(), false).withChangeSource(ChangeSource.DERIVED, keys);
+        DeltaTable.open(workload.path(), Map.of(), false)
+            .withChangeSource(ChangeSource.DERIVED, keys)
+            .withDiffMemoryRows(diffMemoryRows);
     List<FeedReads.ReadRow> rows =
         FeedReads.readAll(table, ChangePosition.InVersion.start(0), 1000);
     Map<Long, List<String>> derived =

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A table that never had a change data feed, streamed with change.source=derived through a real
  * worker with exactly-once delivery: its snapshot, then an UPDATE rewriting every file, a DELETE
- * and a MERGE, with the worker killed (SIGKILL) in the middle of the large derived UPDATE version.
+ * and a MERGE, with the worker killed (SIGKILL) in the middle of the large derived UPDATE version,
+ * whose diff spills to temp files.
  * A read_committed consumer sees exactly the derived feed, which DerivedDifferentialTest checks
  * against Spark: nothing lost, nothing twice.
  */
@@ -66,6 +67,9 @@ class DerivedChangesIT {
     config.put("key.columns", "id");
     config.put("tombstones.on.delete", "false");
     config.put("batch.max.rows", "500");
+    // The UPDATE's 60,000 candidate rows spill to temp files, as a version ten times larger
+    // would under the default, so the kill lands in a spilled diff.
+    config.put("derived.diff.memory.rows", "10000");
     config.put("exactly.once.support", "required");
     config.put("transaction.boundary", "connector");
     cluster.rest().putConfig("derived", config);
