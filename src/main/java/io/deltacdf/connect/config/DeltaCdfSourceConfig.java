@@ -74,71 +74,9 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
 
   private static ConfigDef buildConfigDef() {
     ConfigDef def = new ConfigDef();
-    int order = 0;
-    def.define(
-        TABLE_PATHS,
-        Type.LIST,
-        ConfigDef.NO_DEFAULT_VALUE,
-        Validators.nonEmptyList(),
-        Importance.HIGH,
-        "Comma-separated Delta table URIs whose change data feed to stream: plain paths, file:,"
-            + " s3a:, abfs:, abfss: or gs: URIs. Each table needs"
-            + " delta.enableChangeDataFeed=true.",
-        GROUP_TABLES,
-        ++order,
-        Width.LONG,
-        "Delta table paths");
-    def.define(
-        TOPIC_TEMPLATE,
-        Type.STRING,
-        TABLE_PLACEHOLDER,
-        Validators.topicTemplate(TABLE_PLACEHOLDER),
-        Importance.HIGH,
-        "The topic each table's changes go to. ${table} stands for the last segment of the"
-            + " table's path, so the default sends s3a://bucket/lake/orders to topic 'orders'."
-            + " Two tables may not share a topic.",
-        GROUP_TABLES,
-        ++order,
-        Width.MEDIUM,
-        "Topic template");
-    def.define(
-        KEY_COLUMNS,
-        Type.LIST,
-        "",
-        Importance.MEDIUM,
-        "Comma-separated columns that form each record's key (a struct of these columns)."
-            + " Empty: records have a null key. Records of one key keep their commit order.",
-        GROUP_TABLES,
-        ++order,
-        Width.MEDIUM,
-        "Key columns");
-    def.define(
-        KEY_COLUMNS_BY_TABLE,
-        Type.STRING,
-        "",
-        Validators.keyColumnsByTable(),
-        Importance.MEDIUM,
-        "Per-table key columns that override key.columns, as table:col1,col2;table2:col."
-            + " 'table' is the last segment of the table's path.",
-        GROUP_TABLES,
-        ++order,
-        Width.LONG,
-        "Key columns by table");
+    TableOptions.define(def, GROUP_TABLES);
     StartOptions.define(def, GROUP_START);
     PollingOptions.define(def, GROUP_POLLING);
-    def.define(
-        FILES_OUTSIDE_TABLE,
-        Type.BOOLEAN,
-        false,
-        Importance.LOW,
-        "Whether the table's log may point at files outside the table's folder (absolute paths"
-            + " or '..' segments). Shallow clones legitimately do; otherwise such an entry is"
-            + " refused, so a crafted log cannot make the connector read other files.",
-        GROUP_TABLES,
-        5,
-        Width.SHORT,
-        "Allow files outside the table");
-    StoreEndpoints.define(def, GROUP_TABLES, 6);
     RecordOptions.define(def, GROUP_RECORDS);
     StorageSettings.define(def);
     def.define(
