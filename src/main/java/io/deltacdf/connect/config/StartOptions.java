@@ -100,7 +100,7 @@ final class StartOptions {
         ConfigDef.Range.atLeast(2),
         Importance.LOW,
         "With change.source=derived or auto: how many candidate rows (rows of the files one"
-            + " version removes and adds) are diffed on the heap, at 24 to 32 bytes each. A"
+            + " version removes and adds) are diffed on the heap, at 16 to 24 bytes each. A"
             + " larger rewrite spills its row fingerprints to sorted temp files under the"
             + " worker's java.io.tmpdir (16 to 24 bytes per candidate row on disk, deleted once"
             + " the version is read) and keeps about 40 MiB of heap. Raise it to diff large"
