@@ -27,7 +27,7 @@ final class TableOptions {
         Importance.HIGH,
         "Comma-separated Delta table URIs whose change data feed to stream: plain paths, file:,"
             + " s3a:, abfs:, abfss: or gs: URIs. Each table needs"
-            + " delta.enableChangeDataFeed=true.",
+            + " delta.enableChangeDataFeed=true, unless change.source is derived or auto.",
         group,
         ++order,
         Width.LONG,
