@@ -242,6 +242,8 @@ public final class DeltaChangeFeed implements AutoCloseable {
     ChangePosition after = afterFile();
     if (position instanceof ChangePosition.InSnapshot) {
       snapshot.fileFinished();
+    } else {
+      versions.fileFinished((ChangePosition.InVersion) position);
     }
     position = after;
   }

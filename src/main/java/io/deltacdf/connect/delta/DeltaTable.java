@@ -3,11 +3,13 @@ package io.deltacdf.connect.delta;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.LoggedSchema;
+import io.deltacdf.connect.delta.derived.DiffSpill;
 import io.deltacdf.connect.delta.storage.TableFileIO;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -92,6 +94,20 @@ public final class DeltaTable implements AutoCloseable {
    */
   public DeltaTable withDiffMemoryRows(int rows) {
     return new DeltaTable(context, snapshotWindow, fileIO, rules.withDiffMemoryRows(rows));
+  }
+
+  /**
+   * The same table, its derived versions spilling into folders under {@code directory} instead
+   * of {@code java.io.tmpdir}. Package-private and only for tests, which watch the folders appear
+   * and go; the connector spills where the JVM keeps its temp files.
+   */
+  DeltaTable withDiffSpillDirectory(Path directory) {
+    DiffSpill spill = new DiffSpill(rules.diffSpill().maxRecordsInMemory(), directory);
+    return new DeltaTable(
+        context,
+        snapshotWindow,
+        fileIO,
+        new ChangeRules(rules.source(), rules.keyColumns(), spill));
   }
 
   /** Closes the table's file system connections; feeds opened from it stop working. */

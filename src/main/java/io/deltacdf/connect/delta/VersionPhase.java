@@ -87,6 +87,17 @@ final class VersionPhase implements AutoCloseable {
     return FeedStep.read(new OpenedFile(cursor, schema, planTimestamp));
   }
 
+  /**
+   * File {@code at.fileIndex()} was read to its end. After the version's last file the version is
+   * finished: a derived version's spill files go now, not when the next commit is planned (the
+   * position after the last file is already the next version's, so {@link #open} never sees it).
+   */
+  void fileFinished(ChangePosition.InVersion at) {
+    if (derivedVersion != null && at.fileIndex() + 1 >= planFiles.size()) {
+      derivedVersion.close();
+    }
+  }
+
   /** The position of row {@code nextRow} in file {@code at.fileIndex()}. */
   ChangePosition within(ChangePosition.InVersion at, long nextRow) {
     return new ChangePosition.InVersion(at.version(), at.fileIndex(), nextRow);
