@@ -102,7 +102,7 @@ class AvroIT {
     SparkOracle.changesByVersion(path, 0, latest).values().forEach(expected::addAll);
 
     String topic = "avro.all_types";
-    deploy("all-types", config(path, topic));
+    cluster.rest().deploy("all-types", config(path, topic), WAIT);
     // Plus the tombstone that follows the delete of row 3.
     List<ConsumerRecord<byte[], byte[]>> records = rows(read(topic, expected.size() + 1));
 
@@ -152,7 +152,7 @@ class AvroIT {
     sql("CREATE TABLE delta.`%s` (id BIGINT NOT NULL, name STRING, qty INT, score FLOAT,"
         + " note STRING) USING delta TBLPROPERTIES (%s)", path, EVOLVABLE);
     sql("INSERT INTO delta.`%s` VALUES (1, 'ann', 1, 1.5, 'first')", path);
-    deploy("evolving", config(path, topic));
+    cluster.rest().deploy("evolving", config(path, topic), WAIT);
     // Each change lands while the task streams: it has sent the previous schema's records.
     read(topic, 1);
     sql("ALTER TABLE delta.`%s` ADD COLUMNS (city STRING)", path);
@@ -232,7 +232,7 @@ class AvroIT {
     // avro.strict.none-value keeps the registry's default, NONE.
     registry.setCompatibility("avro.strict.rename-value", Compatibility.BACKWARD);
     registry.setCompatibility("avro.strict.decimal-value", Compatibility.BACKWARD);
-    deploy("strict-none", config(path, "avro.strict.none"));
+    cluster.rest().deploy("strict-none", config(path, "avro.strict.none"), WAIT);
     cluster.rest().putConfig("strict-rename", config(path, "avro.strict.rename"));
     Map<String, String> decimal = config(path, "avro.strict.decimal");
     decimal.put("start.mode", "version");
@@ -288,7 +288,7 @@ class AvroIT {
     sql("ALTER TABLE delta.`%s` ALTER COLUMN day TYPE TIMESTAMP_NTZ", path);
     sql("ALTER TABLE delta.`%s` ALTER COLUMN price TYPE DECIMAL(12,4)", path);
     sql("INSERT INTO delta.`%s` VALUES (2, TIMESTAMP_NTZ'2024-03-01 10:00:00', 56.78)", path);
-    deploy("widened", config(path, topic));
+    cluster.rest().deploy("widened", config(path, topic), WAIT);
 
     List<ConsumerRecord<byte[], byte[]>> records = read(topic, 2);
     assertThat(records).map(AvroIT::describe).containsExactly(
@@ -318,10 +318,10 @@ class AvroIT {
         + " (1, TIMESTAMP'2024-02-29 13:45:56.789123', TIMESTAMP_NTZ'2024-02-29 13:45:56.789123'),"
         + " (2, TIMESTAMP'1969-12-31 23:59:59.999999', TIMESTAMP_NTZ'1969-12-31 23:59:59.999999')",
         path);
-    deploy("moments-ms", config(path, "avro.moments.ms"));
+    cluster.rest().deploy("moments-ms", config(path, "avro.moments.ms"), WAIT);
     Map<String, String> micros = config(path, "avro.moments.us");
     micros.put("temporal.precision.mode", "microseconds");
-    deploy("moments-us", micros);
+    cluster.rest().deploy("moments-us", micros, WAIT);
 
     String millis = "id long, at timestamp-millis?, local_at timestamp-millis?";
     assertThat(read("avro.moments.ms", 2)).map(AvroIT::describe).containsExactly(
@@ -354,7 +354,7 @@ class AvroIT {
     Map<String, String> adjusted = config(path, "avro.names.adjusted");
     adjusted.put("key.columns", "order id");
     adjusted.put("field.name.adjustment", "avro");
-    deploy("names-adjusted", adjusted);
+    cluster.rest().deploy("names-adjusted", adjusted, WAIT);
     Map<String, String> verbatim = config(path, "avro.names.verbatim");
     verbatim.put("key.columns", "order id");
     cluster.rest().putConfig("names-verbatim", verbatim);
@@ -384,7 +384,7 @@ class AvroIT {
     sql("DELETE FROM delta.`%s` WHERE id = 2", path);
     Map<String, String> config = config(path, "avro.enveloped");
     config.put("record.format", "envelope");
-    deploy("enveloped", config);
+    cluster.rest().deploy("enveloped", config, WAIT);
 
     // Plus the tombstone that follows the delete.
     List<ConsumerRecord<byte[], byte[]>> records = rows(read("avro.enveloped", 5));
@@ -494,11 +494,6 @@ class AvroIT {
       config.put(prefix + ".apicurio.registry.headers.enabled", "false");
     }
     return config;
-  }
-
-  private static void deploy(String name, Map<String, String> config) {
-    cluster.rest().putConfig(name, config);
-    cluster.rest().awaitRunning(name, 1, WAIT);
   }
 
   private static List<ConsumerRecord<byte[], byte[]>> read(String topic, int count) {

@@ -77,6 +77,20 @@ public final class ConnectRest {
     return expectOk(send("PUT", connector(name) + "/config", json(config)));
   }
 
+  /**
+   * Creates (or reconfigures) the connector and waits until it and {@code tasks} tasks are
+   * RUNNING on this worker (see {@link #awaitRunning}).
+   */
+  public void deploy(String name, Map<String, String> config, int tasks, Duration timeout) {
+    putConfig(name, config);
+    awaitRunning(name, tasks, timeout);
+  }
+
+  /** {@link #deploy(String, Map, int, Duration)} with one task. */
+  public void deploy(String name, Map<String, String> config, Duration timeout) {
+    deploy(name, config, 1, timeout);
+  }
+
   /** PUT /connectors/{name}/config, returning the response whatever its status. */
   public Response tryPutConfig(String name, Map<String, String> config) {
     return send("PUT", connector(name) + "/config", json(config));

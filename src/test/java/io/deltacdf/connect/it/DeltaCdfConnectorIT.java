@@ -133,7 +133,7 @@ class DeltaCdfConnectorIT {
     }
     Map<String, String> config = config(String.join(",", paths), "many.${table}");
     config.put("tasks.max", "2");
-    deploy("many", config, 2);
+    cluster.rest().deploy("many", config, 2, WAIT);
 
     for (String name : List.of("alpha", "beta", "gamma")) {
       List<ConsumerRecord<byte[], byte[]>> records = read("many." + name, 2);
@@ -290,12 +290,7 @@ class DeltaCdfConnectorIT {
   }
 
   private static void deploy(String name, Map<String, String> config) {
-    deploy(name, config, 1);
-  }
-
-  private static void deploy(String name, Map<String, String> config, int tasks) {
-    cluster.rest().putConfig(name, config);
-    cluster.rest().awaitRunning(name, tasks, WAIT);
+    cluster.rest().deploy(name, config, WAIT);
   }
 
   /** A latest-mode task resolves "latest" when it starts; give it that moment. */

@@ -4,17 +4,16 @@ import static io.deltacdf.connect.testing.SparkHarness.spark;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.deltacdf.connect.DeltaCdfSourceConnector;
 import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaTable;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -58,22 +57,19 @@ class DerivedChangesIT {
     spark().range(0, ROWS, 1, 3).selectExpr("id", "id * 10 AS amount")
         .write().format("delta").mode("append").save(path);
 
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", DeltaCdfSourceConnector.class.getName());
-    config.put("tasks.max", "1");
-    config.put("delta.table.paths", path);
-    config.put("start.mode", "snapshot");
-    config.put("change.source", "derived");
-    config.put("key.columns", "id");
-    config.put("tombstones.on.delete", "false");
-    config.put("batch.max.rows", "500");
-    // The UPDATE's 60,000 candidate rows spill to temp files, as a version ten times larger
-    // would under the default, so the kill lands in a spilled diff.
-    config.put("derived.diff.memory.rows", "10000");
-    config.put("exactly.once.support", "required");
-    config.put("transaction.boundary", "connector");
-    cluster.rest().putConfig("derived", config);
-    cluster.rest().awaitRunning("derived", 1, WAIT);
+    Map<String, String> config =
+        ConnectorConfig.forTables(path)
+            .startMode("snapshot")
+            .keyColumns("id")
+            .with("change.source", "derived")
+            .with("tombstones.on.delete", "false")
+            .with("batch.max.rows", "500")
+            // The UPDATE's 60,000 candidate rows spill to temp files, as a version ten times
+            // larger would under the default, so the kill lands in a spilled diff.
+            .with("derived.diff.memory.rows", "10000")
+            .exactlyOnce()
+            .build();
+    cluster.rest().deploy("derived", config, WAIT);
     TopicReader.readAll(cluster.bootstrapServers(), "accounts", ROWS, WAIT, true);
 
     // v2: half the rows change, every file is rewritten; v3, v4: a delete and a merge.

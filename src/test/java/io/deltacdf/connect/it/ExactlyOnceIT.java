@@ -66,8 +66,7 @@ class ExactlyOnceIT {
             .with("batch.max.rows", "200")
             .exactlyOnce()
             .build();
-    cluster.rest().putConfig("eos", config);
-    cluster.rest().awaitRunning("eos", 1, WAIT);
+    cluster.rest().deploy("eos", config, WAIT);
 
     List<ConsumerRecord<byte[], byte[]>> beforeKill =
         TopicReader.readAll(cluster.bootstrapServers(), "orders", 8_000, WAIT, false);

@@ -230,8 +230,7 @@ class RecordFormatsIT {
             .pollIntervalMs(200)
             .with(settings)
             .build();
-    cluster.rest().putConfig(name, config);
-    cluster.rest().awaitRunning(name, 1, WAIT);
+    cluster.rest().deploy(name, config, WAIT);
   }
 
   private static List<ConsumerRecord<byte[], byte[]>> read(String topic) {

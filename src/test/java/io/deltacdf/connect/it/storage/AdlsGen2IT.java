@@ -82,7 +82,7 @@ class AdlsGen2IT {
   void snapshotThenLiveChangesMatchSparkTableChanges() {
     String path = table("lake" + RUN, "customers");
     sql("INSERT INTO delta.`%s` VALUES (1, 'ann', 10), (2, 'bob', 20), (3, 'cy', 30)", path);
-    deploy("adls-live", config(path, "adls-live.${table}"));
+    cluster.rest().deploy("adls-live", config(path, "adls-live.${table}"), WAIT);
 
     List<ConsumerRecord<byte[], byte[]>> snapshot = read("adls-live.customers", 3);
     assertThat(snapshot).extracting(r -> TopicReader.header(r, "_change_type"))
@@ -110,7 +110,7 @@ class AdlsGen2IT {
   void tableWhosePathHasASpaceStreams() {
     String path = table("lake" + RUN, "my lake/spaced");
     sql("INSERT INTO delta.`%s` VALUES (1, 'ann', 10), (2, 'bob', 20)", path);
-    deploy("adls-spaced", config(path, "adls-spaced.${table}"));
+    cluster.rest().deploy("adls-spaced", config(path, "adls-spaced.${table}"), WAIT);
     assertThat(read("adls-spaced.spaced", 2)).extracting(r -> TopicReader.header(r, "_change_type"))
         .containsOnly("insert");
 
@@ -128,7 +128,7 @@ class AdlsGen2IT {
     String container = "keys" + RUN;
     String path = table(container, "secrets");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a', 1)", path);
-    deploy("adls-keys", config(path, "adls-keys.${table}"));
+    cluster.rest().deploy("adls-keys", config(path, "adls-keys.${table}"), WAIT);
     read("adls-keys.secrets", 1);
     String key = azurite.accountKey();
 
@@ -198,7 +198,7 @@ class AdlsGen2IT {
     sql("INSERT INTO delta.`%s` VALUES (1, 'a', 1), (2, 'b', 2)", path);
     Instant expiry = Instant.now().plus(Duration.ofHours(2));
     String token = Azurite.accountSas("rl", expiry, Azurite.ACCOUNT_KEY);
-    deploy("adls-sas", sasConfig(path, "adls-sas.${table}", token));
+    cluster.rest().deploy("adls-sas", sasConfig(path, "adls-sas.${table}", token), WAIT);
     try {
       assertThat(ChangeDescriptions.ofRecords(read("adls-sas.events", 2), COLUMNS))
           .containsExactlyInAnyOrderElementsOf(ChangeDescriptions.ofSparkFeed(path, 1, COLUMNS));
@@ -236,7 +236,7 @@ class AdlsGen2IT {
     // A wrong key on a container a running connector reads with the right one.
     String path = table("shared" + RUN, "items");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a', 1)", path);
-    deploy("adls-shared", config(path, "adls-shared.${table}"));
+    cluster.rest().deploy("adls-shared", config(path, "adls-shared.${table}"), WAIT);
     try {
       read("adls-shared.items", 1);
       Map<String, String> wrong = config(path, "adls-shared-wrong.${table}");
@@ -303,7 +303,7 @@ class AdlsGen2IT {
     config.put("start.mode", "earliest");
     config.put("batch.max.rows", "100");
     config.putAll(extra);
-    deploy(name, config);
+    cluster.rest().deploy(name, config, WAIT);
 
     for (int round = 1; round <= 2; round++) {
       writeRound(path, round);
@@ -419,11 +419,6 @@ class AdlsGen2IT {
     Map<String, String> named = new HashMap<>(config);
     named.put("name", name);
     return named;
-  }
-
-  private static void deploy(String name, Map<String, String> config) {
-    cluster.rest().putConfig(name, config);
-    cluster.rest().awaitRunning(name, 1, WAIT);
   }
 
   private static ConnectRest.Response put(String name, Map<String, String> config) {

@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
@@ -50,8 +49,7 @@ class BackoffTransactionsIT {
   @BeforeAll
   static void start() {
     s3 = S3Mock.start("cdf-eos");
-    Configuration hadoop = spark().sparkContext().hadoopConfiguration();
-    s3.hadoopSettings().forEach(hadoop::set);
+    s3.configure(spark());
     gate = S3Gate.start(s3.endpoint());
     cluster = KafkaCluster.builder().exactlyOnce(true).start();
   }
@@ -67,8 +65,6 @@ class BackoffTransactionsIT {
         gate.close();
       }
       if (s3 != null) {
-        Configuration hadoop = spark().sparkContext().hadoopConfiguration();
-        s3.hadoopSettings().keySet().forEach(hadoop::unset);
         s3.close();
       }
     }

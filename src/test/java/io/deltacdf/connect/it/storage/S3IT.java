@@ -27,7 +27,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
@@ -64,8 +63,7 @@ class S3IT {
   @BeforeAll
   static void start() {
     s3 = S3Mock.start("cdf-live", "cdf-outage", "cdf-auth", "cdf-revoked");
-    Configuration hadoop = spark().sparkContext().hadoopConfiguration();
-    s3.hadoopSettings().forEach(hadoop::set);
+    s3.configure(spark());
     cluster = KafkaCluster.builder().separateWorkerJvm(true).start();
   }
 
@@ -77,8 +75,6 @@ class S3IT {
       }
     } finally {
       if (s3 != null) {
-        Configuration hadoop = spark().sparkContext().hadoopConfiguration();
-        s3.hadoopSettings().keySet().forEach(hadoop::unset);
         s3.close();
       }
     }
@@ -89,7 +85,8 @@ class S3IT {
     String path = table("cdf-live", "customers");
     sql("INSERT INTO delta.`%s` VALUES (1, 'ann'), (2, 'bob'), (3, 'cy')", path);
     String topic = "s3-live.customers";
-    deploy("s3-live", config(path, "s3-live.${table}", s3.endpoint(), S3Mock.SECRET_KEY));
+    cluster.rest().deploy(
+        "s3-live", config(path, "s3-live.${table}", s3.endpoint(), S3Mock.SECRET_KEY), WAIT);
     try {
       List<ConsumerRecord<byte[], byte[]>> snapshot = read(topic, 3);
       assertThat(snapshot).extracting(r -> TopicReader.header(r, "_change_type"))
@@ -114,7 +111,8 @@ class S3IT {
     String path = table("cdf-live", "my lake/spaced");
     sql("INSERT INTO delta.`%s` VALUES (1, 'ann'), (2, 'bob')", path);
     String topic = "s3-spaced.spaced";
-    deploy("s3-spaced", config(path, "s3-spaced.${table}", s3.endpoint(), S3Mock.SECRET_KEY));
+    cluster.rest().deploy(
+        "s3-spaced", config(path, "s3-spaced.${table}", s3.endpoint(), S3Mock.SECRET_KEY), WAIT);
     try {
       assertThat(read(topic, 2)).extracting(r -> TopicReader.header(r, "_change_type"))
           .containsOnly("insert");
@@ -166,7 +164,7 @@ class S3IT {
         config(path, "s3-restart.${table}", s3.endpoint(), S3Mock.SECRET_KEY);
     config.putAll(BOUNDED_RETRIES);
     config.put("poll.interval.ms", "600000");
-    deploy(name, config);
+    cluster.rest().deploy(name, config, WAIT);
     try {
       read(topic, 2);
       sql("INSERT INTO delta.`%s` VALUES (3, 'r3')", path);
@@ -211,7 +209,7 @@ class S3IT {
     Map<String, String> config =
         config(path, "s3-outage.${table}", s3.endpoint(), S3Mock.SECRET_KEY);
     config.putAll(extraConfig);
-    deploy(name, config);
+    cluster.rest().deploy(name, config, WAIT);
     Writer writer = new Writer(path, 20);
     Thread writing = new Thread(writer, "delta-writer");
     try {
@@ -338,7 +336,8 @@ class S3IT {
     String secret = "revoked-secret-" + UUID.randomUUID();
     String topic = "revoked.ledger";
     try (S3Gate gate = S3Gate.start(s3.endpoint())) {
-      deploy("s3-revoked", config(path, "revoked.${table}", gate.endpoint(), secret));
+      cluster.rest().deploy(
+          "s3-revoked", config(path, "revoked.${table}", gate.endpoint(), secret), WAIT);
       try {
         read(topic, 2);
         long start = System.nanoTime();
@@ -423,11 +422,6 @@ class S3IT {
     config.put("s3.path.style.access", "true");
     config.put("s3.region", S3Mock.REGION);
     return config;
-  }
-
-  private static void deploy(String name, Map<String, String> config) {
-    cluster.rest().putConfig(name, config);
-    cluster.rest().awaitRunning(name, 1, WAIT);
   }
 
   /** POST /connectors/{name}/tasks/{task}/restart (ConnectRest has no POST helper). */

@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.SparkSession;
 
 /**
  * Adobe's S3Mock ({@code com.adobe.testing:s3mock:4.12.4:jar:exec}, copied to
@@ -45,6 +47,8 @@ public final class S3Mock implements AutoCloseable {
   private final Path log;
   private final int port;
   private ChildProcess process;
+  /** The Hadoop configuration {@link #configure} set S3A's settings on, unset on close. */
+  private Configuration configured;
 
   private S3Mock(Path dir, int port) {
     this.dir = dir;
@@ -165,10 +169,23 @@ public final class S3Mock implements AutoCloseable {
     return settings;
   }
 
-  /** Stops S3Mock and deletes its store. */
+  /**
+   * Sets {@link #hadoopSettings()} on the Spark session's Hadoop configuration, so that Spark
+   * writes {@code s3a://} tables here; {@link #close} unsets them again, for the next test class
+   * in this JVM.
+   */
+  public void configure(SparkSession spark) {
+    configured = spark.sparkContext().hadoopConfiguration();
+    hadoopSettings().forEach(configured::set);
+  }
+
+  /** Stops S3Mock, deletes its store and unsets what {@link #configure} set. */
   @Override
   public void close() {
     try {
+      if (configured != null) {
+        hadoopSettings().keySet().forEach(configured::unset);
+      }
       stop();
     } finally {
       TestSupport.deleteRecursively(dir);
