@@ -4,15 +4,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.deltacdf.connect.it.ConnectRest;
 import io.deltacdf.connect.it.TestSupport;
 import io.deltacdf.connect.it.external.ExternalKafka;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A broker and a Connect worker in JVMs of their own, from plain Kafka 4.4.0 jars, the worker
- * loading the packaged plugin folder connector/ (see {@link ExternalKafka}), and a way to time
- * one connector from registration to its last record.
+ * The tests' {@link ExternalKafka} (a broker and a Connect worker in JVMs of their own, from
+ * plain Kafka 4.4.0 jars, the worker loading the packaged plugin folder connector/) with what
+ * only the benchmark needs: producer settings for the worker, the topics it counts, and a way to
+ * time one connector from registration to its last record. Not a harness of its own.
  */
 final class BenchKafka implements AutoCloseable {
 
@@ -61,19 +63,16 @@ final class BenchKafka implements AutoCloseable {
    * tombstones, so that it sends exactly the change rows Spark's job sends.
    */
   static Map<String, String> connectorConfig(String table, String topic, String startMode) {
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", "io.deltacdf.connect.DeltaCdfSourceConnector");
-    config.put("tasks.max", "1");
-    config.put("delta.table.paths", table);
-    config.put("topic.template", topic);
-    config.put("key.columns", "id");
-    config.put("start.mode", startMode);
-    config.put("tombstones.on.delete", "false");
-    config.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
-    config.put("key.converter.schemas.enable", "false");
-    config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-    config.put("value.converter.schemas.enable", "false");
-    return config;
+    return ConnectorConfig.forTables(table)
+        .topicTemplate(topic)
+        .keyColumns("id")
+        .startMode(startMode)
+        .with("tombstones.on.delete", "false")
+        .with("key.converter", "org.apache.kafka.connect.json.JsonConverter")
+        .with("key.converter.schemas.enable", "false")
+        .with("value.converter", "org.apache.kafka.connect.json.JsonConverter")
+        .with("value.converter.schemas.enable", "false")
+        .build();
   }
 
   /**

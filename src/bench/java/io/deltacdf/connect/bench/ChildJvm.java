@@ -1,23 +1,25 @@
 package io.deltacdf.connect.bench;
 
+import io.deltacdf.connect.it.ChildProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A benchmark step in a JVM of its own (so its speed, heap and RSS are its own): runs a main
- * class, logs to a file, and collects the {@code key=value} result lines it prints on stdout
+ * class to completion through the tests' {@link ChildProcess}, logs to a file, and collects the {@code key=value} result lines it prints on stdout
  * prefixed with {@value #RESULT_PREFIX}.
  */
 public final class ChildJvm {
 
   static final String RESULT_PREFIX = "bench-result ";
+  private static final int TAIL_LINES = 40;
 
   /**
    * The options Spark needs on Java 17, as the Java argument file in the repository root that the
@@ -46,25 +48,17 @@ public final class ChildJvm {
     command.addAll(List.of(args));
     try {
       Files.createDirectories(log.getParent());
-      Process process = new ProcessBuilder(command)
-          .redirectErrorStream(true)
-          .redirectOutput(log.toFile())
-          .directory(log.getParent().toFile())
-          .start();
-      Thread reaper = new Thread(process::destroyForcibly);
-      Runtime.getRuntime().addShutdownHook(reaper);
-      try {
-        if (!process.waitFor(timeoutMinutes, TimeUnit.MINUTES)) {
-          process.destroyForcibly().waitFor();
-          throw new IllegalStateException(mainClass + " overran " + timeoutMinutes + " min\n"
-              + tail(log));
-        }
-      } finally {
-        Runtime.getRuntime().removeShutdownHook(reaper);
+      Files.deleteIfExists(log); // the results are read from this run's log alone
+      ChildProcess process = ChildProcess.start(mainClass,
+          new ProcessBuilder(command).directory(log.getParent().toFile()), log);
+      if (!process.awaitExit(Duration.ofMinutes(timeoutMinutes))) {
+        process.kill();
+        throw new IllegalStateException(mainClass + " overran " + timeoutMinutes + " min\n"
+            + process.logTail(TAIL_LINES));
       }
       if (process.exitValue() != 0) {
         throw new IllegalStateException(mainClass + " " + String.join(" ", args) + " exited with "
-            + process.exitValue() + "\n" + tail(log));
+            + process.exitValue() + "\n" + process.logTail(TAIL_LINES));
       }
       Map<String, String> results = new HashMap<>();
       for (String line : Files.readAllLines(log)) {
@@ -77,18 +71,6 @@ public final class ChildJvm {
       return results;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  static String tail(Path log) {
-    try {
-      List<String> lines = Files.readAllLines(log);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-    } catch (IOException e) {
-      return "(no log at " + log + ")";
     }
   }
 }

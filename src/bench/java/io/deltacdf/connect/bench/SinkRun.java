@@ -2,6 +2,7 @@ package io.deltacdf.connect.bench;
 
 import io.deltacdf.connect.it.external.ExternalKafka;
 import io.deltacdf.connect.it.sink.PostgresServer;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -146,19 +147,16 @@ final class SinkRun {
   }
 
   private Map<String, String> source(Tables.Table table, String topic, String startMode) {
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", "io.deltacdf.connect.DeltaCdfSourceConnector");
-    config.put("tasks.max", "1");
-    config.put("delta.table.paths", table.path().toString());
-    config.put("topic.template", topic);
-    config.put("key.columns", "id");
-    config.put("start.mode", startMode);
-    config.put("record.format", "envelope");
-    config.put("tombstones.on.delete", "true");
-    config.put("temporal.precision.mode", "microseconds");
-    config.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
-    config.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-    return config;
+    return ConnectorConfig.forTables(table.path().toString())
+        .topicTemplate(topic)
+        .keyColumns("id")
+        .startMode(startMode)
+        .with("record.format", "envelope")
+        .with("tombstones.on.delete", "true")
+        .with("temporal.precision.mode", "microseconds")
+        .with("key.converter", "org.apache.kafka.connect.json.JsonConverter")
+        .with("value.converter", "org.apache.kafka.connect.json.JsonConverter")
+        .build();
   }
 
   private static Map<String, String> sink(PostgresServer postgres, String topic) {

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A child process of the tests (registry, emulator, forked worker) with its standard output and
- * error appended to a log file. A shutdown hook kills it if the test JVM exits while it runs, so
+ * A child process of the tests and the benchmark (registry, emulator, broker, worker, a measured
+ * JVM) with its standard output and error appended to a log file: the one launcher they share. A shutdown hook kills it if the test JVM exits while it runs, so
  * that no child outlives an aborted build and keeps its port; the hook goes when the process
  * ends, however it ends.
  */
@@ -48,6 +48,15 @@ public final class ChildProcess {
   public static ChildProcess start(String name, List<String> command, Path log)
       throws IOException {
     return start(name, new ProcessBuilder(command), log);
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  /** Waits at most {@code timeout} for the process to exit; returns whether it has. */
+  public boolean awaitExit(Duration timeout) {
+    return waitFor(timeout);
   }
 
   public boolean isAlive() {

@@ -16,7 +16,12 @@ import kafka.tools.StorageTool;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
 
-/** One in-process KRaft node acting as both broker and controller. */
+/**
+ * One in-process KRaft node acting as both broker and controller: the broker of {@link
+ * KafkaCluster}. Its settings, and those of a Connect worker on such a one-node cluster, are
+ * also what {@code external.ExternalKafka} gives its broker and worker JVMs, so the two harnesses
+ * differ only in where they run Kafka.
+ */
 public final class KafkaBroker implements AutoCloseable {
 
   private final KafkaRaftServer server;
@@ -83,6 +88,32 @@ public final class KafkaBroker implements AutoCloseable {
     p.put("num.network.threads", "1");
     p.put("num.io.threads", "2");
     p.put("background.threads", "2");
+    return p;
+  }
+
+  /**
+   * The settings every distributed worker on a one-node cluster needs: group {@code group}, its
+   * internal topics named after it with one replica (and one partition where Connect allows),
+   * JSON converters, plugins found through META-INF/services (scanning a Spark-sized classpath
+   * costs ~10 s and ~500 MB) and no delayed rebalance.
+   */
+  public static Map<String, String> singleNodeWorkerProperties(
+      String bootstrapServers, String group) {
+    Map<String, String> p = new HashMap<>();
+    p.put("bootstrap.servers", bootstrapServers);
+    p.put("group.id", group);
+    p.put("config.storage.topic", group + "-configs");
+    p.put("offset.storage.topic", group + "-offsets");
+    p.put("status.storage.topic", group + "-status");
+    p.put("config.storage.replication.factor", "1");
+    p.put("offset.storage.replication.factor", "1");
+    p.put("status.storage.replication.factor", "1");
+    p.put("offset.storage.partitions", "1");
+    p.put("status.storage.partitions", "1");
+    p.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+    p.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+    p.put("plugin.discovery", "service_load");
+    p.put("scheduled.rebalance.max.delay.ms", "0");
     return p;
   }
 

@@ -15,6 +15,11 @@ import java.util.UUID;
 /**
  * One in-process KRaft broker plus one distributed Connect worker, for end-to-end tests.
  *
+ * <p>It loads the connector from the test classpath; {@code external.ExternalKafka}, the other
+ * harness, runs plain Kafka jars in JVMs of their own with the packaged plugin folder, which only
+ * the packaging tests and the benchmark need (it costs a Maven classpath resolution and two JVM
+ * starts). Both take their broker and base worker settings from {@link KafkaBroker}.
+ *
  * <p>The worker can be stopped and started again on the same broker and internal topics, so a
  * restarted worker resumes from the stored offsets. Build with {@code separateWorkerJvm(true)}
  * to also be able to {@link #killWorker() kill} it, and to {@link #startAdditionalWorker() add}
@@ -198,31 +203,16 @@ public final class KafkaCluster implements AutoCloseable {
   private static Map<String, String> workerProps(String bootstrapServers, Builder builder) {
     // A fresh group and fresh internal topics per cluster: clusters never share state.
     String group = "connect-" + UUID.randomUUID().toString().substring(0, 8);
-    Map<String, String> p = new HashMap<>();
-    p.put("bootstrap.servers", bootstrapServers);
-    p.put("group.id", group);
-    p.put("config.storage.topic", group + "-configs");
-    p.put("offset.storage.topic", group + "-offsets");
-    p.put("status.storage.topic", group + "-status");
-    p.put("config.storage.replication.factor", "1");
-    p.put("offset.storage.replication.factor", "1");
-    p.put("status.storage.replication.factor", "1");
-    p.put("offset.storage.partitions", "1");
-    p.put("status.storage.partitions", "1");
-    p.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
-    p.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+    Map<String, String> p = KafkaBroker.singleNodeWorkerProperties(bootstrapServers, group);
     p.put("key.converter.schemas.enable", "true");
     p.put("value.converter.schemas.enable", "true");
     p.put("offset.flush.interval.ms", "500");
     p.put("listeners", "http://localhost:0");
-    // Scanning the whole (Spark-sized) classpath for plugins costs ~10 s and ~500 MB.
-    p.put("plugin.discovery", "service_load");
     // Short enough that a killed worker leaves the group within seconds; the rebalance timeout
     // also caps every REST call to the herder, so it stays generous.
     p.put("session.timeout.ms", "5000");
     p.put("heartbeat.interval.ms", "1000");
     p.put("rebalance.timeout.ms", "20000");
-    p.put("scheduled.rebalance.max.delay.ms", "0");
     if (builder.exactlyOnce) {
       p.put("exactly.once.source.support", "enabled");
       // Transactions of a killed worker time out quickly (see KafkaBroker).

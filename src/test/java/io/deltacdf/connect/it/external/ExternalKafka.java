@@ -1,5 +1,6 @@
 package io.deltacdf.connect.it.external;
 
+import io.deltacdf.connect.it.ChildProcess;
 import io.deltacdf.connect.it.KafkaBroker;
 import io.deltacdf.connect.it.TestSupport;
 import java.io.IOException;
@@ -34,7 +35,9 @@ import org.apache.kafka.common.Uuid;
  * Kafka 4.4.0; the worker is 4.4.0 too unless a {@link WorkerRuntime} names another version or
  * JDK.
  *
- * <p>The worker's classpath holds Kafka only: it loads the connector from the packaged plugin
+ * <p>Broker and base worker settings come from {@link KafkaBroker}, as {@code KafkaCluster}'s
+ * (the in-process harness most tests use, which loads the connector from the test classpath);
+ * this one exists for what only separate JVMs show. The worker's classpath holds Kafka only: it loads the connector from the packaged plugin
  * folder {@code connector/} through {@code plugin.path}, with plugin isolation. A runtime jar
  * missing from {@code connector/lib} therefore fails here, while in-process tests (which load
  * the connector from the test classpath, next to Spark) would pass.
@@ -59,8 +62,8 @@ public final class ExternalKafka implements AutoCloseable {
 
   private final Path repo;
   private final Path workDir;
-  private final List<Process> processes = new ArrayList<>();
-  private final Thread reaper = new Thread(this::killAll, "external-kafka-reaper");
+  /** The broker, then the worker; each killed by its own shutdown hook if the JVM exits. */
+  private final List<ChildProcess> processes = new ArrayList<>();
   private String bootstrapServers;
   private URI connectUrl;
   private int restPort;
@@ -73,7 +76,6 @@ public final class ExternalKafka implements AutoCloseable {
   private ExternalKafka(Path repo, Path workDir) {
     this.repo = repo;
     this.workDir = workDir;
-    Runtime.getRuntime().addShutdownHook(reaper);
   }
 
   /** Starts a broker and a worker with the default worker settings. */
@@ -163,14 +165,9 @@ public final class ExternalKafka implements AutoCloseable {
   @Override
   public void close() {
     for (int i = processes.size() - 1; i >= 0; i--) {
-      stop(processes.get(i));
+      processes.get(i).stop(STOP_GRACE);
     }
     processes.clear();
-    try {
-      Runtime.getRuntime().removeShutdownHook(reaper);
-    } catch (IllegalStateException shuttingDown) {
-      // The reaper is running or about to: nothing left to do.
-    }
   }
 
   /**
@@ -178,7 +175,7 @@ public final class ExternalKafka implements AutoCloseable {
    * same runtime and properties; returns once it is healthy again.
    */
   public void restartWorker() {
-    stop(processes.remove(processes.size() - 1));
+    processes.remove(processes.size() - 1).stop(STOP_GRACE);
     launchWorker();
   }
 
@@ -187,13 +184,7 @@ public final class ExternalKafka implements AutoCloseable {
    * and starts it again with the same runtime and properties; returns once it is healthy again.
    */
   public void killAndRestartWorker() {
-    Process worker = processes.remove(processes.size() - 1);
-    try {
-      worker.destroyForcibly().waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    processes.remove(processes.size() - 1).kill();
     launchWorker();
   }
 
@@ -213,33 +204,27 @@ public final class ExternalKafka implements AutoCloseable {
     Path config = write(workDir.resolve("server.properties"), props);
 
     Path formatLog = workDir.resolve("format.log");
-    Process format = java(brokerJava(), classpath, JVM_OPTIONS, formatLog,
+    ChildProcess format = java("storage format", brokerJava(), classpath, JVM_OPTIONS, formatLog,
         "kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(),
         "-c", config.toString());
-    try {
-      if (!format.waitFor(FORMAT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-        format.destroyForcibly();
-        throw new IllegalStateException("Formatting the broker's storage timed out\n"
-            + tail(formatLog));
-      }
-    } catch (InterruptedException e) {
-      format.destroyForcibly();
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
+    if (!format.awaitExit(FORMAT_TIMEOUT)) {
+      format.kill();
+      throw new IllegalStateException("Formatting the broker's storage timed out\n"
+          + tail(formatLog));
     }
     if (format.exitValue() != 0) {
       throw new IllegalStateException("Formatting the broker's storage failed (exit "
           + format.exitValue() + ")\n" + tail(formatLog));
     }
 
-    Process broker =
-        java(brokerJava(), classpath, jvm, brokerLog(), "kafka.Kafka", config.toString());
+    ChildProcess broker = java("broker JVM", brokerJava(), classpath, jvm, brokerLog(),
+        "kafka.Kafka", config.toString());
     processes.add(broker);
     bootstrapServers = "localhost:" + brokerPort;
     awaitBroker(broker);
   }
 
-  private void awaitBroker(Process broker) {
+  private void awaitBroker(ChildProcess broker) {
     long deadline = System.nanoTime() + BROKER_TIMEOUT.toNanos();
     Properties props = new Properties();
     props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -247,7 +232,7 @@ public final class ExternalKafka implements AutoCloseable {
     props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "3000");
     try (Admin admin = Admin.create(props)) {
       while (true) {
-        requireAlive(broker, "broker", brokerLog());
+        requireAlive(broker);
         try {
           if (!admin.describeCluster().nodes().get(3, TimeUnit.SECONDS).isEmpty()) {
             return;
@@ -273,25 +258,11 @@ public final class ExternalKafka implements AutoCloseable {
 
   private void startWorker(WorkerRuntime runtime, String classpath, Path pluginDir,
       Map<String, String> overrides, List<String> jvm) {
-    Map<String, String> props = new LinkedHashMap<>();
-    props.put("bootstrap.servers", bootstrapServers);
-    props.put("group.id", "external-connect");
+    Map<String, String> props = new LinkedHashMap<>(
+        KafkaBroker.singleNodeWorkerProperties(bootstrapServers, "external-connect"));
     props.put("listeners", "http://localhost:" + restPort);
     props.put("plugin.path", pluginDir.toString());
-    // The connector ships META-INF/services; scanning every jar would cost ~10 s.
-    props.put("plugin.discovery", "service_load");
-    props.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
-    props.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-    props.put("config.storage.topic", "connect-configs");
-    props.put("offset.storage.topic", "connect-offsets");
-    props.put("status.storage.topic", "connect-status");
-    props.put("config.storage.replication.factor", "1");
-    props.put("offset.storage.replication.factor", "1");
-    props.put("status.storage.replication.factor", "1");
-    props.put("offset.storage.partitions", "1");
-    props.put("status.storage.partitions", "1");
     props.put("offset.flush.interval.ms", "1000");
-    props.put("scheduled.rebalance.max.delay.ms", "0");
     props.putAll(overrides);
     Path config = write(workDir.resolve("worker.properties"), props);
     workerLaunch = new WorkerLaunch(runtime, classpath, jvm, config);
@@ -300,19 +271,20 @@ public final class ExternalKafka implements AutoCloseable {
   }
 
   private void launchWorker() {
-    Process worker = java(workerLaunch.runtime().javaExecutable(), workerLaunch.classpath(),
+    ChildProcess worker = java("Connect worker JVM", workerLaunch.runtime().javaExecutable(),
+        workerLaunch.classpath(),
         workerLaunch.jvm(), workerLog(), "org.apache.kafka.connect.cli.ConnectDistributed",
         workerLaunch.config().toString());
     processes.add(worker);
     awaitHealthy(worker);
   }
 
-  private void awaitHealthy(Process worker) {
+  private void awaitHealthy(ChildProcess worker) {
     long deadline = System.nanoTime() + WORKER_TIMEOUT.toNanos();
     HttpRequest health = HttpRequest.newBuilder(connectUrl.resolve("health"))
         .timeout(Duration.ofSeconds(5)).GET().build();
     while (true) {
-      requireAlive(worker, "Connect worker", workerLog());
+      requireAlive(worker);
       try {
         if (HTTP.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
           return;
@@ -331,8 +303,8 @@ public final class ExternalKafka implements AutoCloseable {
     }
   }
 
-  private Process java(Path java, String classpath, List<String> jvm, Path log, String mainClass,
-      String... args) {
+  private ChildProcess java(String name, Path java, String classpath, List<String> jvm, Path log,
+      String mainClass, String... args) {
     List<String> command = new ArrayList<>();
     command.add(java.toString());
     command.addAll(jvm);
@@ -344,43 +316,20 @@ public final class ExternalKafka implements AutoCloseable {
     command.add(classpath);
     command.add(mainClass);
     command.addAll(Arrays.asList(args));
-    ProcessBuilder builder = new ProcessBuilder(command)
-        .directory(workDir.toFile())
-        .redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile());
     // The worker must see no classpath but the one given here.
     builder.environment().remove("CLASSPATH");
     try {
-      return builder.start();
+      return ChildProcess.start(name, builder, log);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  private static void requireAlive(Process process, String what, Path log) {
+  private static void requireAlive(ChildProcess process) {
     if (!process.isAlive()) {
-      throw new IllegalStateException("The " + what + " JVM exited with " + process.exitValue()
-          + "\n" + tail(log));
+      throw new IllegalStateException(process.exitReport(LOG_TAIL_LINES));
     }
-  }
-
-  private static void stop(Process process) {
-    if (!process.isAlive()) {
-      return;
-    }
-    process.destroy();
-    try {
-      if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private void killAll() {
-    processes.forEach(Process::destroyForcibly);
   }
 
   /** The folder holding pom.xml and kafka-runtime/, from the working directory upwards. */
