@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Data flows one way and Delta Kernel stays inside one package: {@code change} and {@code offset}
- * are plain values, only {@code delta} imports Kernel, and each package imports only the packages
+ * are plain values, only {@code delta} imports Kernel (its internals only {@code delta/kernel}),
+ * {@code delta/derived} is a diff on plain values, and each package imports only the packages
  * below it.
  */
 class ArchitectureTest {
@@ -47,6 +48,34 @@ class ArchitectureTest {
                           .map(l -> f + ": " + l.strip()))
               .toList();
       assertThat(uses).isEmpty();
+    }
+  }
+
+  /**
+   * The diff of derived changes (fingerprints, sorting, spill files) works on plain values: it
+   * imports neither Kernel nor the rest of {@code delta}, which feeds it rows and reads its
+   * decisions; only {@code delta} itself may use it.
+   */
+  @Test
+  void derivedDiffStandsOnItsOwn() throws IOException {
+    assertThat(importsIn("delta/derived", "import io.delta.")).isEmpty();
+    assertThat(
+            importsIn("delta/derived", "import io.deltacdf.connect.").stream()
+                .filter(l -> !l.contains("import io.deltacdf.connect.change."))
+                .toList())
+        .isEmpty();
+    try (Stream<Path> files = Files.walk(SOURCES)) {
+      List<String> users =
+          files
+              .filter(f -> f.toString().endsWith(".java"))
+              .filter(f -> !f.startsWith(SOURCES.resolve("delta")))
+              .flatMap(
+                  f ->
+                      lines(f)
+                          .filter(l -> l.contains("io.deltacdf.connect.delta.derived"))
+                          .map(l -> f + ": " + l.strip()))
+              .toList();
+      assertThat(users).isEmpty();
     }
   }
 

@@ -1,6 +1,7 @@
 package io.deltacdf.connect.delta;
 
 import io.deltacdf.connect.change.ChangeSource;
+import io.deltacdf.connect.delta.derived.DiffSpill;
 import java.util.List;
 
 /**

@@ -6,6 +6,7 @@ import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.FeedProgress;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.delta.derived.RowDiff;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

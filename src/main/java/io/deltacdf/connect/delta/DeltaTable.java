@@ -68,7 +68,12 @@ public final class DeltaTable implements AutoCloseable {
         ChangeRules.CDF_ONLY);
   }
 
-  /** The same table, handing out snapshot files in windows of {@code files}. */
+  /**
+   * The same table, handing out snapshot files in windows of {@code files}. Package-private and
+   * only for tests: the connector always uses {@link #DEFAULT_SNAPSHOT_WINDOW}, and a test that
+   * resumes across windows (ChangeFeedResumeTest) cannot write 10,000 files to get two. A setting
+   * would be a knob no user needs; a constructor parameter the same seam, less visible.
+   */
   DeltaTable withSnapshotWindow(int files) {
     return new DeltaTable(context, files, fileIO, rules);
   }

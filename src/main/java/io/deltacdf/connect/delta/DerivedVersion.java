@@ -2,6 +2,9 @@ package io.deltacdf.connect.delta;
 
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.delta.derived.DiffSpill;
+import io.deltacdf.connect.delta.derived.RowDiff;
+import io.deltacdf.connect.delta.derived.RowFingerprints;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;

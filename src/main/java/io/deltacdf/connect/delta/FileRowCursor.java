@@ -23,8 +23,6 @@ import java.util.Optional;
  */
 final class FileRowCursor implements Closeable {
 
-  private static final String CHANGE_TYPE_COLUMN = "_change_type";
-
   private final FeedContext context;
   private final long version;
   private final ChangeFile file;
@@ -89,7 +87,7 @@ final class FileRowCursor implements Closeable {
       dataOrdinal[i] = schema.isPartitionColumn(i) ? -1 : next++;
     }
     if (file.kind() == ChangeFile.Kind.CDC) {
-      readSchema = readSchema.add(CHANGE_TYPE_COLUMN, StringType.STRING);
+      readSchema = readSchema.add(ChangeType.COLUMN, StringType.STRING);
       changeTypeOrdinal = next;
     } else {
       changeTypeOrdinal = -1;

@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.derived;
 
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;

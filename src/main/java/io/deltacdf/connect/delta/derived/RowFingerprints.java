@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.derived;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -21,13 +21,13 @@ import java.util.Map;
  *
  * <p>One instance per thread: it reuses its buffer and digest.
  */
-final class RowFingerprints {
+public final class RowFingerprints {
 
   private final MessageDigest digest;
   private byte[] buffer = new byte[256];
   private int length;
 
-  RowFingerprints() {
+  public RowFingerprints() {
     try {
       digest = MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
@@ -36,9 +36,9 @@ final class RowFingerprints {
   }
 
   /** A 128-bit fingerprint, as two longs. */
-  record Fingerprint(long high, long low) {}
+  public record Fingerprint(long high, long low) {}
 
-  Fingerprint of(Object[] row) {
+  public Fingerprint of(Object[] row) {
     length = 0;
     encodeStruct(row);
     digest.update(buffer, 0, length);
@@ -47,7 +47,7 @@ final class RowFingerprints {
   }
 
   /** A 64-bit fingerprint of the values at {@code columns}, to tell keys apart. */
-  long ofColumns(Object[] row, int[] columns) {
+  public long ofColumns(Object[] row, int[] columns) {
     length = 0;
     for (int column : columns) {
       encode(row[column]);

@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.derived;
 
 import io.deltacdf.connect.change.ChangeType;
 
@@ -22,7 +22,7 @@ import io.deltacdf.connect.change.ChangeType;
  * their bits (one carries the side), so two distinct rows among n collide with probability below
  * n^2 / 2^128.
  */
-final class RowDiff implements AutoCloseable {
+public final class RowDiff implements AutoCloseable {
 
   /** Per changed fingerprint: high, low, then inserts still to emit (positive) or deletes. */
   private static final int STRIDE = 3;
@@ -45,7 +45,7 @@ final class RowDiff implements AutoCloseable {
    * table and {@link ChangeType#INSERT} for one entering it. Returns null for a row that is only
    * rewritten, else {@code side}. Consumes the row's share: call once per row, in order.
    */
-  ChangeType decide(ChangeType side, RowFingerprints.Fingerprint fingerprint) {
+  public ChangeType decide(ChangeType side, RowFingerprints.Fingerprint fingerprint) {
     long index = find(fingerprint.high(), fingerprint.low() & ~1L);
     if (index < 0) {
       return null;
@@ -64,7 +64,7 @@ final class RowDiff implements AutoCloseable {
    * A changed row of key fingerprint {@code key} as an update image when the other side of the
    * version changes a row of the same key, else as {@code side}.
    */
-  ChangeType paired(ChangeType side, long key) {
+  public ChangeType paired(ChangeType side, long key) {
     if (side == ChangeType.DELETE) {
       return contains(insertedKeys, key) ? ChangeType.UPDATE_PREIMAGE : side;
     }
@@ -118,7 +118,7 @@ final class RowDiff implements AutoCloseable {
    * Collects the candidate rows of a version's first pass. Closing it without {@link #build}ing
    * deletes what it spilled.
    */
-  static final class Builder implements AutoCloseable {
+  public static final class Builder implements AutoCloseable {
     private final boolean keyed;
     private final int maxInMemory;
     private final SpillDirectory spill;
@@ -132,19 +132,19 @@ final class RowDiff implements AutoCloseable {
     private long groupNet;
 
     /** @param keyed whether rows carry a key fingerprint (key columns are set) */
-    Builder(boolean keyed, DiffSpill limits) {
+    public Builder(boolean keyed, DiffSpill limits) {
       this.keyed = keyed;
       this.maxInMemory = limits.maxRecordsInMemory();
       this.spill = new SpillDirectory(limits.directory());
       this.candidates = new SortedRecords(keyed ? 3 : 2, maxInMemory, spill);
     }
 
-    void add(ChangeType side, RowFingerprints.Fingerprint fingerprint, long key) {
+    public void add(ChangeType side, RowFingerprints.Fingerprint fingerprint, long key) {
       long low = (fingerprint.low() & ~1L) | (side == ChangeType.INSERT ? 1 : 0);
       candidates.add(fingerprint.high(), low, key);
     }
 
-    RowDiff build() {
+    public RowDiff build() {
       LongArray.Writer changed = LongArray.Writer.of(candidates.spilled(), spill, "changed-");
       SortedRecords deleted = new SortedRecords(1, maxInMemory, spill);
       SortedRecords inserted = new SortedRecords(1, maxInMemory, spill);

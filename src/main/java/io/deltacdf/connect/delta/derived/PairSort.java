@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.derived;
 
 /**
  * Sorts records of {@code stride} longs laid out in one array by their first two longs (the

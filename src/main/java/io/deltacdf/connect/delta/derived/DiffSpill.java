@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.derived;
 
 import java.nio.file.Path;
 
@@ -10,19 +10,19 @@ import java.nio.file.Path;
  * @param maxRecordsInMemory candidate rows (and key fingerprints) held on the heap at most
  * @param directory where a version's temp folder is made
  */
-record DiffSpill(int maxRecordsInMemory, Path directory) {
+public record DiffSpill(int maxRecordsInMemory, Path directory) {
 
   /** About 24 MiB of heap at most for the candidates of one version (three longs each). */
-  static final int DEFAULT_MAX_RECORDS_IN_MEMORY = 1 << 20;
+  public static final int DEFAULT_MAX_RECORDS_IN_MEMORY = 1 << 20;
 
-  DiffSpill {
+  public DiffSpill {
     if (maxRecordsInMemory < 2) {
       throw new IllegalArgumentException("At least two records must fit in memory");
     }
   }
 
   /** The default threshold, in the JVM's temp folder ({@code java.io.tmpdir}). */
-  static DiffSpill defaults() {
+  public static DiffSpill defaults() {
     return new DiffSpill(
         DEFAULT_MAX_RECORDS_IN_MEMORY, Path.of(System.getProperty("java.io.tmpdir")));
   }

@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.derived;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
