@@ -11,11 +11,17 @@ import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
 import io.deltacdf.connect.stream.Redaction;
+import io.deltacdf.connect.stream.SnapshotSlices;
 import io.deltacdf.connect.stream.TableOpener;
+import io.deltacdf.connect.stream.TaskUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigValue;
@@ -24,15 +30,29 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.ConnectorTransactionBoundaries;
 import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.apache.kafka.connect.source.SourceConnector;
+import org.apache.kafka.connect.source.SourceConnectorContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Streams the change data feed of Delta tables: one source partition per table, tables spread
- * over up to {@code tasks.max} tasks, one task per table at a time.
+ * over up to {@code tasks.max} tasks, one task per table at a time. With snapshot.max.tasks > 1
+ * a table's initial snapshot is read in slices by several tasks (see {@link SnapshotSlices});
+ * the connector follows their offsets and asks Connect for new task configurations once every
+ * slice of a table is complete, so that one task reads the table's changes from there.
  */
 public final class DeltaCdfSourceConnector extends SourceConnector {
 
+  private static final Logger log = LoggerFactory.getLogger(DeltaCdfSourceConnector.class);
+
+  /** How often the connector looks at the offsets of the snapshot slices being read. */
+  static final long SLICE_CHECK_INTERVAL_MS = 5_000;
+
   private Map<String, String> settings;
   private DeltaCdfSourceConfig config;
+  /** The snapshots whose slices the current task configurations read. */
+  private volatile List<SnapshotSlices.Sliced> following = List.of();
+  private ScheduledExecutorService sliceChecks;
 
   @Override
   public String version() {
@@ -49,6 +69,20 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
     this.settings = Map.copyOf(settings);
     this.config = new DeltaCdfSourceConfig(settings);
     config.requireConsistent();
+    if (config.snapshotMaxTasks() > 1) {
+      sliceChecks =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread thread = new Thread(r, "delta-cdf-snapshot-slices");
+                thread.setDaemon(true);
+                return thread;
+              });
+      sliceChecks.scheduleWithFixedDelay(
+          this::followSlicesSafely,
+          SLICE_CHECK_INTERVAL_MS,
+          SLICE_CHECK_INTERVAL_MS,
+          TimeUnit.MILLISECONDS);
+    }
   }
 
   @Override
@@ -56,28 +90,76 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
     return DeltaCdfSourceTask.class;
   }
 
+  /**
+   * Spreads the tables, and the slices of snapshots read in parallel, round robin over up to
+   * {@code maxTasks} tasks; the slices of one snapshot go to different tasks.
+   */
   @Override
   public List<Map<String, String>> taskConfigs(int maxTasks) {
-    List<String> tables = config.tablePaths();
-    int tasks = Math.min(maxTasks, tables.size());
-    List<List<String>> groups = new ArrayList<>();
-    for (int i = 0; i < tasks; i++) {
-      groups.add(new ArrayList<>());
+    SnapshotSlices slices = slices();
+    List<TaskUnit> units = new ArrayList<>();
+    List<SnapshotSlices.Sliced> sliced = new ArrayList<>();
+    for (String table : config.tablePaths()) {
+      SnapshotSlices.Plan plan = slices.plan(table, maxTasks);
+      units.addAll(plan.units());
+      if (plan.sliced() != null) {
+        sliced.add(plan.sliced());
+        log.info(
+            "Table {}: the snapshot of version {} is read in {} slices by as many tasks",
+            table,
+            plan.sliced().version(),
+            plan.sliced().count());
+      }
     }
-    for (int i = 0; i < tables.size(); i++) {
-      groups.get(i % tasks).add(tables.get(i));
+    following = List.copyOf(sliced);
+    return TaskUnit.taskConfigs(settings, units, maxTasks);
+  }
+
+  private SnapshotSlices slices() {
+    TableOpener opener = new TableOpener(config, settings.getOrDefault("name", "delta-cdf"), version());
+    return new SnapshotSlices(
+        config,
+        ((SourceConnectorContext) context).offsetStorageReader(),
+        opener::configuredStart);
+  }
+
+  /**
+   * Asks Connect for new task configurations once every slice of a snapshot being read is
+   * complete: the table's changes are then read by one task.
+   */
+  void followSlices() {
+    List<SnapshotSlices.Sliced> current = following;
+    if (current.isEmpty()) {
+      return;
     }
-    List<Map<String, String>> configs = new ArrayList<>();
-    for (List<String> group : groups) {
-      Map<String, String> taskSettings = new HashMap<>(settings);
-      taskSettings.put(DeltaCdfSourceConfig.TASK_TABLES, String.join(",", group));
-      configs.add(taskSettings);
+    SnapshotSlices slices = slices();
+    List<SnapshotSlices.Sliced> done = current.stream().filter(slices::complete).toList();
+    if (!done.isEmpty()) {
+      log.info(
+          "Every snapshot slice of {} is complete: the tasks are reconfigured so that one task"
+              + " reads each table's changes",
+          done.stream().map(SnapshotSlices.Sliced::table).toList());
+      following = List.of(); // taskConfigs sets what to follow next
+      context.requestTaskReconfiguration();
     }
-    return configs;
+  }
+
+  private void followSlicesSafely() {
+    try {
+      followSlices();
+    } catch (RuntimeException e) {
+      // The next check tries again; the slices go on meanwhile.
+      log.warn("Could not check the snapshot slices' offsets: {}", Objects.toString(e.getMessage()));
+    }
   }
 
   @Override
-  public void stop() {}
+  public void stop() {
+    if (sliceChecks != null) {
+      sliceChecks.shutdownNow();
+      sliceChecks = null;
+    }
+  }
 
   /**
    * Checks each setting, then what needs several settings or the tables themselves: that each

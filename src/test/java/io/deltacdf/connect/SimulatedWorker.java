@@ -130,6 +130,11 @@ final class SimulatedWorker {
     return offsets.get(Map.of("table", table));
   }
 
+  /** The offset stored for a source partition, such as a snapshot slice's. */
+  Map<String, Object> storedOffset(Map<String, ?> partition) {
+    return offsets.get(partition);
+  }
+
   List<SourceRecord> delivered() {
     return delivered;
   }

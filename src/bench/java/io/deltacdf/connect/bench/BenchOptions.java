@@ -19,7 +19,7 @@ record BenchOptions(
     Map<String, String> producer,
     Map<String, String> connector,
     boolean profile,
-    boolean jsonFirst,
+    boolean cold,
     Path workDir) {
 
   static final String USAGE = """
@@ -39,8 +39,9 @@ record BenchOptions(
         --connector K=V,...    settings added to our connector's config in the throughput part
                                (e.g. batch.max.rows=50000)
         --profile              record a JFR profile of the throughput worker (worker.jfr)
-        --json-first           throughput: run output.format=json before struct in the shared
-                               worker (the first run also warms the worker's JIT)
+        --cold                 throughput: measure every writer on its first pass, JIT
+                               warm-up included (default: each writer first makes one untimed
+                               pass over the same feed, so all are measured warm)
         --work DIR             tables, logs and results (default target/benchmark)
         --no-build             (benchmark.sh) skip building connector/ and the test classes
       """;
@@ -62,7 +63,7 @@ record BenchOptions(
             + "enable.idempotence=true,max.in.flight.requests.per.connection=5";
     String connector = "";
     boolean profile = false;
-    boolean jsonFirst = false;
+    boolean cold = false;
     Path work = repo.resolve("target/benchmark");
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
@@ -78,8 +79,8 @@ record BenchOptions(
         profile = true;
         continue;
       }
-      if (arg.equals("--json-first")) {
-        jsonFirst = true;
+      if (arg.equals("--cold")) {
+        cold = true;
         continue;
       }
       if (i + 1 >= args.length) {
@@ -110,7 +111,7 @@ record BenchOptions(
       }
     }
     return new BenchOptions(command, rows, dv, snapshotRows, commitRows, small, large, commits,
-        heap, settings(producer), settings(connector), profile, jsonFirst,
+        heap, settings(producer), settings(connector), profile, cold,
         work);
   }
 

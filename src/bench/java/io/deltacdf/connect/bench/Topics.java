@@ -41,6 +41,11 @@ final class Topics implements AutoCloseable {
     get(admin.createTopics(List.of(newTopic)).all());
   }
 
+  /** Deletes a topic and its data (a warm-up pass writes as much as a measured one). */
+  void delete(String topic) {
+    get(admin.deleteTopics(List.of(topic)).all());
+  }
+
   long count(String topic) {
     TopicPartition partition = new TopicPartition(topic, 0);
     return get(admin.listOffsets(Map.of(partition, OffsetSpec.latest())).all())

@@ -47,12 +47,22 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   public static final String UNKNOWN_KEYS = "config.unknown.keys";
   public static final String CHANGE_SOURCE = "change.source";
   public static final String DERIVED_DIFF_MEMORY_ROWS = "derived.diff.memory.rows";
+  public static final String SNAPSHOT_MAX_TASKS = "snapshot.max.tasks";
+
+  /** The largest snapshot.max.tasks: the connector looks up the offsets of every slice count. */
+  public static final int SNAPSHOT_MAX_TASKS_LIMIT = 64;
 
   /** Settings with this prefix go, without it, to the Hadoop file systems (S3, ADLS, GCS). */
   public static final String HADOOP_PREFIX = "hadoop.";
 
   /** Task-only: the tables one task reads; set by the connector, never by users. */
   public static final String TASK_TABLES = "task.tables";
+
+  /** Task-only: "version:uri" for each task table that starts after its snapshot's slices. */
+  public static final String TASK_TABLE_STARTS = "task.table.starts";
+
+  /** Task-only: "version:index/count:uri" for each snapshot slice one task reads. */
+  public static final String TASK_SLICES = "task.slices";
 
   public static final String TABLE_PLACEHOLDER = "${table}";
 
@@ -97,6 +107,8 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         Width.SHORT,
         "Unknown settings");
     def.defineInternal(TASK_TABLES, Type.LIST, "", Importance.HIGH);
+    def.defineInternal(TASK_TABLE_STARTS, Type.LIST, "", Importance.HIGH);
+    def.defineInternal(TASK_SLICES, Type.LIST, "", Importance.HIGH);
     return def;
   }
 
@@ -111,6 +123,11 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
 
   public List<String> taskTables() {
     return getList(TASK_TABLES);
+  }
+
+  /** At most how many tasks read one table's initial snapshot, each a slice of its files. */
+  public int snapshotMaxTasks() {
+    return getInt(SNAPSHOT_MAX_TASKS);
   }
 
   public String topicFor(String tablePath) {

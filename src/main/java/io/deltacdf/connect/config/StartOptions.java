@@ -3,6 +3,7 @@ package io.deltacdf.connect.config;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.CHANGE_SOURCE;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.DERIVED_DIFF_MEMORY_ROWS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.ON_HISTORY_MISSING;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.SNAPSHOT_MAX_TASKS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.START_MODE;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.START_TIMESTAMP;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.START_VERSION;
@@ -109,6 +110,23 @@ final class StartOptions {
         6,
         Width.SHORT,
         "Derived diff rows in memory");
+    def.define(
+        SNAPSHOT_MAX_TASKS,
+        Type.INT,
+        1,
+        ConfigDef.Range.between(1, DeltaCdfSourceConfig.SNAPSHOT_MAX_TASKS_LIMIT),
+        Importance.MEDIUM,
+        "At most how many tasks read one table's initial snapshot (when its start is a"
+            + " snapshot), each a slice of the snapshot's data files, so that tasks on several"
+            + " workers share it; the count is also bounded by tasks.max. Each slice stores its"
+            + " own offset under {\"table\": <uri>, \"slice\": \"<index>/<count>\"}; once every"
+            + " slice is complete, one task reads the table's changes from the snapshot version"
+            + " + 1. The snapshot version and the slice count are fixed once a slice has stored"
+            + " an offset. 1 = one task reads the whole snapshot.",
+        group,
+        7,
+        Width.SHORT,
+        "Snapshot tasks per table");
   }
 
   /** Start options that do not fit the start mode. */

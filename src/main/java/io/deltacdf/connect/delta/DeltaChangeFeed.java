@@ -5,6 +5,7 @@ import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.FeedProgress;
 import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.delta.derived.RowDiff;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,6 +35,10 @@ import java.util.List;
  * number of rows; larger diffs spill to local temp files, deleted when the feed leaves the
  * version or closes.
  *
+ * <p><b>Slices.</b> A feed of one slice of the snapshot (see {@link SnapshotSlice}) reads only that
+ * slice's files and ends with the snapshot: at version + 1 it has caught up for good, as the
+ * versions after the snapshot are read by another feed once every slice is complete.
+ *
  * <p><b>Phases.</b> A {@link SnapshotPhase} knows the snapshot's files and a {@link VersionPhase}
  * the versions' plans; this class owns the position, the open file and where versions end.
  *
@@ -52,6 +57,8 @@ public final class DeltaChangeFeed implements AutoCloseable {
   private final ChangeRules rules;
   /** The initial snapshot, when the feed starts inside one. */
   private final SnapshotPhase snapshot;
+  /** Whether the feed ends with its snapshot (a slice of it). */
+  private final boolean snapshotOnly;
   /** The versions, from the first time the position is in one. */
   private VersionPhase versions;
 
@@ -61,17 +68,25 @@ public final class DeltaChangeFeed implements AutoCloseable {
   private Segment openSegment;
   private long bytesRead;
 
-  /** A feed from {@code start} on; reads nothing before the first call of {@link #next}. */
+  /**
+   * A feed from {@code start} on, of {@code slice} of the snapshot when {@code start} is in one;
+   * reads nothing before the first call of {@link #next}.
+   */
   DeltaChangeFeed(
-      FeedContext context, ChangePosition start, int snapshotWindowSize, ChangeRules rules) {
+      FeedContext context,
+      ChangePosition start,
+      SnapshotSlice slice,
+      int snapshotWindowSize,
+      ChangeRules rules) {
     this.context = context;
     this.log = new DeltaLog(context);
     this.rules = rules;
     this.position = start;
     this.snapshot =
         start instanceof ChangePosition.InSnapshot
-            ? new SnapshotPhase(context, log, rules, start.version(), snapshotWindowSize)
+            ? new SnapshotPhase(context, log, rules, start.version(), snapshotWindowSize, slice)
             : null;
+    this.snapshotOnly = !slice.whole();
     // A feed resumed inside a version reports that version's end, even if no row is left in it.
     this.openSegment = atSegmentStart(start) ? null : segmentOf(start);
   }
@@ -183,6 +198,9 @@ public final class DeltaChangeFeed implements AutoCloseable {
   private Opening openNextFile(long deadline) {
     while (true) {
       ChangePosition before = position;
+      if (snapshotOnly && position instanceof ChangePosition.InVersion) {
+        return Opening.CAUGHT_UP;
+      }
       FeedStep step =
           position instanceof ChangePosition.InSnapshot at
               ? snapshot.open(at)

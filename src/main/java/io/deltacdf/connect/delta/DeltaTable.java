@@ -1,6 +1,7 @@
 package io.deltacdf.connect.delta;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.delta.derived.DiffSpill;
@@ -173,7 +174,15 @@ public final class DeltaTable implements AutoCloseable {
 
   /** Opens a feed that yields every change after {@code position}. */
   public DeltaChangeFeed openFeed(ChangePosition position) {
-    return new DeltaChangeFeed(context, position, snapshotWindow, rules);
+    return openFeed(position, SnapshotSlice.WHOLE);
+  }
+
+  /**
+   * Opens a feed of {@code slice} of the snapshot {@code position} is in, from there to the
+   * snapshot's end; with the whole snapshot, or a position after it, every change after it.
+   */
+  public DeltaChangeFeed openFeed(ChangePosition position, SnapshotSlice slice) {
+    return new DeltaChangeFeed(context, position, slice, snapshotWindow, rules);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.deltacdf.connect.delta;
 
+import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.delta.kernel.LogAction;
 import io.deltacdf.connect.delta.kernel.ScanFiles;
 import io.delta.kernel.Snapshot;
@@ -20,24 +21,29 @@ import java.util.TreeMap;
  * a snapshot names a file by path. Sorting a huge file list would hold it all in memory; instead
  * each window re-runs the scan and keeps only the next {@code windowSize} paths, which costs one
  * scan per window and memory for one window.
+ *
+ * <p>With a {@link SnapshotSlice} other than the whole, only the files of that slice are handed
+ * out (and counted), so that tasks reading the other slices read every other file.
  */
 final class SnapshotFiles {
 
   private final FeedContext context;
   private final Snapshot snapshot;
   private final int windowSize;
+  private final SnapshotSlice slice;
 
-  SnapshotFiles(FeedContext context, Snapshot snapshot, int windowSize) {
+  SnapshotFiles(FeedContext context, Snapshot snapshot, int windowSize, SnapshotSlice slice) {
     this.context = context;
     this.snapshot = snapshot;
     this.windowSize = windowSize;
+    this.slice = slice;
   }
 
   /**
    * @param files files in path order
    * @param following the path of the first file after the window, or null when it is the last
-   * @param before how many of the snapshot's files sort before the window
-   * @param total how many files the snapshot has
+   * @param before how many of the snapshot's (or slice's) files sort before the window
+   * @param total how many files the snapshot (or slice) has
    */
   record Window(List<ChangeFile> files, String following, long before, long total) {
     boolean last() {
@@ -63,6 +69,9 @@ final class SnapshotFiles {
             continue;
           }
           String path = files.path(row);
+          if (!slice.contains(path)) {
+            continue;
+          }
           total++;
           if (path.compareTo(fromPath) < 0) {
             before++;

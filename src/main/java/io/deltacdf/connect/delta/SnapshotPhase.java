@@ -2,6 +2,7 @@ package io.deltacdf.connect.delta;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
+import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.delta.kernel.TableMetadata;
 import io.delta.kernel.Snapshot;
 import java.util.List;
@@ -9,7 +10,7 @@ import java.util.List;
 /**
  * The initial snapshot of a feed: the snapshot's data files in path order, handed out one window
  * at a time, every row an insert carrying the timestamp of the snapshot's own commit. The snapshot
- * is loaded when the first file is asked for.
+ * is loaded when the first file is asked for. A slice of the snapshot reads only its own files.
  */
 final class SnapshotPhase {
 
@@ -18,6 +19,7 @@ final class SnapshotPhase {
   private final ChangeRules rules;
   private final long version;
   private final int windowSize;
+  private final SnapshotSlice slice;
 
   private TableSchema schema;
   private CommitTimestamps timestamps;
@@ -27,12 +29,18 @@ final class SnapshotPhase {
   private int windowIndex;
 
   SnapshotPhase(
-      FeedContext context, DeltaLog log, ChangeRules rules, long version, int windowSize) {
+      FeedContext context,
+      DeltaLog log,
+      ChangeRules rules,
+      long version,
+      int windowSize,
+      SnapshotSlice slice) {
     this.context = context;
     this.log = log;
     this.rules = rules;
     this.version = version;
     this.windowSize = windowSize;
+    this.slice = slice;
   }
 
   /** Opens the file at {@code at}, or moves on to the versions after the snapshot's last file. */
@@ -107,7 +115,7 @@ final class SnapshotPhase {
     if (rules.source() == ChangeSource.CDF) {
       TableAccess.requireChangeDataFeed(context, schema, version);
     }
-    files = new SnapshotFiles(context, snapshot, windowSize);
+    files = new SnapshotFiles(context, snapshot, windowSize, slice);
     timestamps = CommitTimestamps.startingAt(log, version);
     commitTimestamp = commitTimestamp(snapshot);
   }

@@ -40,6 +40,15 @@ public final class TableOpener {
         .withDiffMemoryRows(config.derivedDiffMemoryRows());
   }
 
+  /** Where start.mode starts {@code table} now; opens the table for that. */
+  public ChangePosition configuredStart(String table) {
+    try (DeltaTable deltaTable = table(table)) {
+      return configuredStart(deltaTable);
+    } catch (DeltaFeedException e) {
+      throw Redaction.toConnectException(e, config);
+    }
+  }
+
   /** Where start.mode (with start.version or start.timestamp) starts a table without offset. */
   public ChangePosition configuredStart(DeltaTable table) {
     StartSpec spec =
@@ -61,12 +70,18 @@ public final class TableOpener {
    * @throws IllegalArgumentException naming the column at fault
    */
   public RecordConverter converter(String table, DeltaTable deltaTable, ChangePosition start) {
+    return converter(new TablePartition(table), deltaTable, start);
+  }
+
+  private RecordConverter converter(
+      TablePartition partition, DeltaTable deltaTable, ChangePosition start) {
+    String table = partition.table();
     RecordConverter converter =
         new RecordConverter(
             table,
             TableNames.nameOf(table),
             config.topicFor(table),
-            new TablePartition(table).toMap(),
+            partition.toMap(),
             config.keyColumnsFor(table),
             config.recordSettings(connectorName, connectorVersion),
             start);
@@ -75,28 +90,35 @@ public final class TableOpener {
     return converter;
   }
 
-  /** The position Connect stored for the table, null when it has none. */
+  /** The position Connect stored for the partition, null when it has none. */
   static ChangePosition storedPosition(
-      String table, Map<Map<String, String>, Map<String, Object>> stored) {
-    Map<String, Object> offset = stored.get(new TablePartition(table).toMap());
+      TablePartition partition, Map<Map<String, String>, Map<String, Object>> stored) {
+    Map<String, Object> offset = stored.get(partition.toMap());
     if (offset == null) {
       return null;
     }
     try {
       return OffsetCodec.fromMap(offset);
     } catch (IllegalArgumentException e) {
-      throw new ConnectException("Table " + table + ": " + e.getMessage(), e);
+      throw new ConnectException("Table " + partition.toMap() + ": " + e.getMessage(), e);
     }
   }
 
-  /** Opens a table and decides where its feed starts: run by the table's first read. */
-  TableStream.Opened open(String table, ChangePosition storedPosition) {
-    log.info("Table {} is read through {}", table, config.endpointOf(table));
+  /**
+   * Opens a table and decides where its feed starts: run by the table's first read. A slice of a
+   * snapshot never starts over from another snapshot: its history missing fails it.
+   *
+   * @param resumeAt the stored position, or where the connector told the task to start; null:
+   *     start.mode
+   */
+  TableStream.Opened open(TablePartition partition, ChangePosition resumeAt) {
+    String table = partition.table();
+    log.info("Table {} is read through {}", partition.toMap(), config.endpointOf(table));
     DeltaTable deltaTable = table(table);
     try {
       ChangePosition start;
-      if (storedPosition != null) {
-        start = resumePosition(table, deltaTable, storedPosition);
+      if (resumeAt != null) {
+        start = resumePosition(partition, deltaTable, resumeAt);
       } else {
         start = configuredStart(deltaTable);
         log.info(
@@ -105,7 +127,7 @@ public final class TableOpener {
             EnumSettings.valueOf(config.startMode()),
             start);
       }
-      return new TableStream.Opened(deltaTable, start, converter(table, deltaTable, start));
+      return new TableStream.Opened(deltaTable, start, converter(partition, deltaTable, start));
     } catch (DeltaFeedException e) {
       deltaTable.close();
       throw e;
@@ -122,17 +144,17 @@ public final class TableOpener {
    * table's latest version always fails.
    */
   private ChangePosition resumePosition(
-      String table, DeltaTable deltaTable, ChangePosition stored) {
+      TablePartition partition, DeltaTable deltaTable, ChangePosition stored) {
     String offset = OffsetCodec.toMap(stored).toString();
     try {
       deltaTable.checkStored(stored, offset);
     } catch (DeltaFeedException e) {
-      if (!resnapshots(e)) {
+      if (partition.slice() != null || !resnapshots(e)) {
         throw e;
       }
-      return resnapshot(table, deltaTable, e);
+      return resnapshot(partition.table(), deltaTable, e);
     }
-    log.info("Table {} resumes from its stored offset {}", table, offset);
+    log.info("Table {} resumes from {}", partition.toMap(), offset);
     return stored;
   }
 

@@ -8,6 +8,7 @@ import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.offset.TableOffsets;
+import io.deltacdf.connect.offset.TablePartition;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +29,8 @@ final class TableStream implements AutoCloseable {
   record Opened(DeltaTable table, ChangePosition start, RecordConverter converter) {}
 
   private final String table;
+  /** The table's partition, or its snapshot slice's. */
+  private final TablePartition partition;
   /** Opens the table by the first read, and starts it over from a snapshot when it must. */
   private final TableOpener opener;
   private final TableMetrics metrics;
@@ -36,8 +39,11 @@ final class TableStream implements AutoCloseable {
   /** Where reading continues: every row before it has been handed to the converter. */
   private ChangePosition position;
   private final TableOffsets offsets;
-  /** The position Connect stored for this table when the task started, null when none. */
-  private final ChangePosition stored;
+  /**
+   * The position Connect stored for this partition when the task started, else where the
+   * connector told the task to start it; null when neither (start.mode).
+   */
+  private final ChangePosition resumeAt;
   private DeltaChangeFeed feed;
   private long idleUntilMs;
   private FieldType.Struct schema;
@@ -45,22 +51,29 @@ final class TableStream implements AutoCloseable {
   private boolean inVersion;
 
   /**
-   * @param stored the position Connect stored for this table, null when it has none
+   * @param unit the table or snapshot slice read
+   * @param stored the position Connect stored for its partition, null when it has none
    */
-  TableStream(
-      String table,
-      TableOpener opener,
-      ChangePosition stored,
-      TableMetrics metrics) {
-    this.table = table;
+  TableStream(TaskUnit unit, TableOpener opener, ChangePosition stored, TableMetrics metrics) {
+    this.table = unit.table();
+    this.partition = unit.partition();
     this.opener = opener;
-    this.stored = stored;
+    this.resumeAt = stored != null ? stored : unit.start();
     this.offsets = new TableOffsets(stored);
     this.metrics = metrics;
   }
 
   String table() {
     return table;
+  }
+
+  TablePartition partition() {
+    return partition;
+  }
+
+  /** Whether this stream reads a slice of a snapshot, not a whole table. */
+  boolean slice() {
+    return partition.slice() != null;
   }
 
   /** The converter of this table's rows; null until the table has been opened. */
@@ -89,14 +102,17 @@ final class TableStream implements AutoCloseable {
   ChangeBatch next(int maxRows, long nowMs, long pollIntervalMs) {
     try {
       if (opened == null) {
-        opened = opener.open(table, stored);
+        opened = opener.open(partition, resumeAt);
         position = opened.start();
         if (offsets.opened(position)) {
           metrics.recordResnapshot();
         }
       }
       if (feed == null) {
-        feed = opened.table().openFeed(position);
+        feed =
+            partition.slice() == null
+                ? opened.table().openFeed(position)
+                : opened.table().openFeed(position, partition.slice());
       }
       ChangeBatch batch = feed.next(maxRows);
       position = feed.position();
@@ -131,7 +147,7 @@ final class TableStream implements AutoCloseable {
       backOff(e, nowMs);
       return null;
     }
-    if (opened != null && opener.resnapshots(e)) {
+    if (opened != null && !slice() && opener.resnapshots(e)) {
       try {
         position = opener.resnapshot(table, opened.table(), e);
       } catch (DeltaFeedException resolveError) {

@@ -7,7 +7,6 @@ import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.convert.HeartbeatRecords;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaFeedException;
-import io.deltacdf.connect.offset.TablePartition;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -62,19 +61,22 @@ public final class TaskLoop {
             config.heartbeatTopic(connectorName),
             config.recordSettings(connectorName, version).outputFormat());
     TableOpener opener = new TableOpener(config, connectorName, version);
-    List<String> tables = config.taskTables();
-    List<Map<String, String>> partitions =
-        tables.stream().map(t -> new TablePartition(t).toMap()).toList();
+    List<TaskUnit> units = TaskUnit.of(config);
+    List<Map<String, String>> partitions = units.stream().map(u -> u.partition().toMap()).toList();
     Map<Map<String, String>, Map<String, Object>> stored =
         context.offsetStorageReader().offsets(partitions);
     // Every stored offset is read before any table registers its metrics: a malformed one fails
     // the task with nothing to clean up.
-    Map<String, ChangePosition> storedPositions = new HashMap<>();
-    tables.forEach(t -> storedPositions.put(t, TableOpener.storedPosition(t, stored)));
-    for (String table : tables) {
+    Map<TaskUnit, ChangePosition> storedPositions = new HashMap<>();
+    units.forEach(u -> storedPositions.put(u, TableOpener.storedPosition(u.partition(), stored)));
+    for (TaskUnit unit : units) {
+      String metricsName =
+          unit.partition().slice() == null
+              ? unit.table()
+              : unit.table() + " (snapshot slice " + unit.slice().label() + ")";
       streams.add(
           new TableStream(
-              table, opener, storedPositions.get(table), new TableMetrics(connectorName, table)));
+              unit, opener, storedPositions.get(unit), new TableMetrics(connectorName, metricsName)));
     }
   }
 
@@ -209,7 +211,7 @@ public final class TaskLoop {
   private void abortTransaction(TableStream stream, List<SourceRecord> records, long now) {
     ChangePosition start = stream.returnToLastCommit();
     SourceRecord heartbeat =
-        heartbeats.heartbeat(stream.table(), new TablePartition(stream.table()).toMap(), start, now);
+        heartbeats.heartbeat(stream.table(), stream.partition().toMap(), start, now);
     records.add(heartbeat);
     stream.sent(heartbeat.sourceOffset(), now);
     transactions.abortTransaction();
@@ -236,19 +238,25 @@ public final class TaskLoop {
   /**
    * Heartbeats for the tables whose position moved without a record (see {@link
    * TableStream#heartbeatPosition}). With exactly-once they are sent only between versions and
-   * end the transaction, so that one never holds part of a version and a heartbeat.
+   * end the transaction, so that one never holds part of a version and a heartbeat. A snapshot
+   * slice stores its position at once, whatever heartbeat.interval.ms says: the connector waits
+   * for every slice to store the position after the snapshot, also one whose last files had no
+   * rows.
    */
   private void addHeartbeats(List<SourceRecord> records, long now) {
-    if (heartbeatIntervalMs == 0 || (transactions != null && !versionsComplete())) {
+    if (transactions != null && !versionsComplete()) {
       return;
     }
     int before = records.size();
     for (TableStream stream : streams) {
-      ChangePosition position = stream.heartbeatPosition(now, heartbeatIntervalMs);
+      if (heartbeatIntervalMs == 0 && !stream.slice()) {
+        continue;
+      }
+      long interval = stream.slice() ? 0 : heartbeatIntervalMs;
+      ChangePosition position = stream.heartbeatPosition(now, interval);
       if (position != null) {
         SourceRecord heartbeat =
-            heartbeats.heartbeat(
-                stream.table(), new TablePartition(stream.table()).toMap(), position, now);
+            heartbeats.heartbeat(stream.table(), stream.partition().toMap(), position, now);
         records.add(heartbeat);
         stream.sent(heartbeat.sourceOffset(), now);
       }

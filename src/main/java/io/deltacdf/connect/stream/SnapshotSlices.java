@@ -1,0 +1,163 @@
+package io.deltacdf.connect.stream;
+
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.offset.OffsetCodec;
+import io.deltacdf.connect.offset.TablePartition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.storage.OffsetStorageReader;
+
+/**
+ * The connector's side of a parallel initial snapshot (snapshot.max.tasks > 1): decides, from the
+ * stored offsets, what the tasks read of each table, and tells when every slice of a snapshot is
+ * complete.
+ *
+ * <p>A table with a stored offset of its own is read whole, as always. A table without one whose
+ * slices have stored offsets keeps the slice count and snapshot version those offsets name, so a
+ * restarted connector (or a changed setting) never mixes slices of two cuts; once every slice
+ * stored the position after the snapshot (version + 1), the table's changes are read by one task
+ * from there. A table with neither is sliced when its configured start is a snapshot, at the
+ * version that start resolves to now.
+ */
+public final class SnapshotSlices {
+
+  /** The slices of one table's snapshot: {@code count} slices of the snapshot of {@code version}. */
+  public record Sliced(String table, long version, int count) {
+
+    public List<TaskUnit> units() {
+      List<TaskUnit> units = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        units.add(TaskUnit.slice(table, version, new SnapshotSlice(i, count)));
+      }
+      return units;
+    }
+
+    /** The position every slice stores once it is complete. */
+    ChangePosition complete() {
+      return ChangePosition.InVersion.start(version + 1);
+    }
+  }
+
+  /**
+   * What tasks read of one table.
+   *
+   * @param sliced the table's snapshot slices when they are still being read, else null
+   */
+  public record Plan(List<TaskUnit> units, Sliced sliced) {}
+
+  private final DeltaCdfSourceConfig config;
+  private final OffsetStorageReader offsets;
+  private final Function<String, ChangePosition> configuredStart;
+
+  /**
+   * @param configuredStart where start.mode starts a table now (opens the table)
+   */
+  public SnapshotSlices(
+      DeltaCdfSourceConfig config,
+      OffsetStorageReader offsets,
+      Function<String, ChangePosition> configuredStart) {
+    this.config = config;
+    this.offsets = offsets;
+    this.configuredStart = configuredStart;
+  }
+
+  /** What tasks read of {@code table} when the connector has {@code maxTasks} tasks. */
+  public Plan plan(String table, int maxTasks) {
+    Plan whole = new Plan(List.of(TaskUnit.table(table)), null);
+    if (offsets.offset(new TablePartition(table).toMap()) != null) {
+      return whole;
+    }
+    Sliced stored = storedSlices(table);
+    if (stored != null) {
+      return complete(stored)
+          ? new Plan(List.of(TaskUnit.afterSlices(table, stored.version())), null)
+          : new Plan(stored.units(), stored);
+    }
+    int count = Math.min(config.snapshotMaxTasks(), maxTasks);
+    if (count <= 1) {
+      return whole;
+    }
+    ChangePosition start = configuredStart.apply(table);
+    if (!(start instanceof ChangePosition.InSnapshot)) {
+      return whole;
+    }
+    Sliced sliced = new Sliced(table, start.version(), count);
+    return new Plan(sliced.units(), sliced);
+  }
+
+  /** Whether every slice of {@code sliced} has stored the position after the snapshot. */
+  public boolean complete(Sliced sliced) {
+    Map<Map<String, String>, Map<String, Object>> stored = offsets.offsets(partitions(sliced));
+    for (Map<String, String> partition : partitions(sliced)) {
+      if (!sliced.complete().equals(position(sliced.table(), stored.get(partition)))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The slices whose offsets are stored for {@code table}, with the count and version they pin;
+   * null when no slice of any count has stored one.
+   */
+  private Sliced storedSlices(String table) {
+    List<Map<String, String>> partitions = new ArrayList<>();
+    for (int count = 2; count <= DeltaCdfSourceConfig.SNAPSHOT_MAX_TASKS_LIMIT; count++) {
+      partitions.addAll(partitions(new Sliced(table, 0, count)));
+    }
+    Map<Map<String, String>, Map<String, Object>> stored = offsets.offsets(partitions);
+    TreeMap<Integer, Long> versionByCount = new TreeMap<>();
+    for (Map.Entry<Map<String, String>, Map<String, Object>> entry : stored.entrySet()) {
+      ChangePosition position = position(table, entry.getValue());
+      if (position == null) {
+        continue;
+      }
+      int count = TablePartition.fromMap(entry.getKey()).slice().count();
+      long version =
+          position instanceof ChangePosition.InSnapshot ? position.version() : position.version() - 1;
+      Long other = versionByCount.put(count, version);
+      if (other != null && other != version) {
+        throw inconsistent(table, stored);
+      }
+    }
+    if (versionByCount.size() > 1) {
+      throw inconsistent(table, stored);
+    }
+    return versionByCount.isEmpty()
+        ? null
+        : new Sliced(table, versionByCount.firstEntry().getValue(), versionByCount.firstKey());
+  }
+
+  private static ConnectException inconsistent(
+      String table, Map<Map<String, String>, Map<String, Object>> stored) {
+    stored.values().removeIf(v -> v == null);
+    return new ConnectException(
+        "Table "
+            + table
+            + ": the stored offsets of its snapshot slices name different slice counts or"
+            + " snapshot versions: "
+            + stored
+            + ". Reset them (and the table's own offset) through the REST API to start over");
+  }
+
+  private static List<Map<String, String>> partitions(Sliced sliced) {
+    return sliced.units().stream().map(u -> u.partition().toMap()).toList();
+  }
+
+  private static ChangePosition position(String table, Map<String, Object> offset) {
+    if (offset == null) {
+      return null;
+    }
+    try {
+      return OffsetCodec.fromMap(offset);
+    } catch (IllegalArgumentException e) {
+      throw new ConnectException("Table " + table + ": " + e.getMessage(), e);
+    }
+  }
+}

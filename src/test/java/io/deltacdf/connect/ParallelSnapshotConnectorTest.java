@@ -1,0 +1,102 @@
+package io.deltacdf.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.offset.OffsetCodec;
+import io.deltacdf.connect.offset.TablePartition;
+import io.deltacdf.connect.stream.StoredOffsets;
+import io.deltacdf.connect.testing.ConnectorConfig;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.common.metrics.PluginMetrics;
+import org.apache.kafka.connect.source.SourceConnectorContext;
+import org.apache.kafka.connect.storage.OffsetStorageReader;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The connector follows the slices of a parallel snapshot through its offset reader: it asks
+ * Connect for new task configurations once, when the last slice is complete, and then gives the
+ * table's changes to one task from the version after the snapshot.
+ */
+class ParallelSnapshotConnectorTest {
+
+  private static final String TABLE = "file:/data/orders";
+
+  private final StoredOffsets offsets = new StoredOffsets();
+  private final AtomicInteger reconfigurations = new AtomicInteger();
+  private final DeltaCdfSourceConnector connector = new DeltaCdfSourceConnector();
+
+  @BeforeEach
+  void start() {
+    connector.initialize(new Context());
+    // A slice has stored a position: the connector needs the offsets only, not the table.
+    store(new SnapshotSlice(0, 2), new ChangePosition.InSnapshot(5, "part-3.parquet", 40));
+    connector.start(
+        ConnectorConfig.forTables(TABLE).with("tasks.max", "4", "snapshot.max.tasks", "4").build());
+  }
+
+  @AfterEach
+  void stop() {
+    connector.stop();
+  }
+
+  @Test
+  void slicesGoToTasksUntilAllAreCompleteThenOneTaskReadsTheChanges() {
+    List<Map<String, String>> slicing = connector.taskConfigs(4);
+    assertThat(slicing)
+        .extracting(t -> t.get(DeltaCdfSourceConfig.TASK_SLICES))
+        .containsExactly("5:0/2:" + TABLE, "5:1/2:" + TABLE);
+
+    connector.followSlices();
+    store(new SnapshotSlice(0, 2), ChangePosition.InVersion.start(6));
+    connector.followSlices();
+    assertThat(reconfigurations).as("one slice is still being read").hasValue(0);
+
+    store(new SnapshotSlice(1, 2), ChangePosition.InVersion.start(6));
+    connector.followSlices();
+    connector.followSlices();
+    assertThat(reconfigurations).hasValue(1);
+
+    List<Map<String, String>> streaming = connector.taskConfigs(4);
+    assertThat(streaming).hasSize(1);
+    assertThat(streaming.get(0))
+        .containsEntry(DeltaCdfSourceConfig.TASK_TABLES, TABLE)
+        .containsEntry(DeltaCdfSourceConfig.TASK_TABLE_STARTS, "5:" + TABLE)
+        .containsEntry(DeltaCdfSourceConfig.TASK_SLICES, "");
+    int lookups = offsets.lookups();
+    connector.followSlices();
+    assertThat(offsets.lookups()).as("nothing left to follow").isEqualTo(lookups);
+  }
+
+  private void store(SnapshotSlice slice, ChangePosition position) {
+    offsets.put(new TablePartition(TABLE, slice).toMap(), OffsetCodec.toMap(position));
+  }
+
+  private final class Context implements SourceConnectorContext {
+    @Override
+    public OffsetStorageReader offsetStorageReader() {
+      return offsets;
+    }
+
+    @Override
+    public void requestTaskReconfiguration() {
+      reconfigurations.incrementAndGet();
+    }
+
+    @Override
+    public void raiseError(Exception e) {
+      throw new AssertionError(e);
+    }
+
+    @Override
+    public PluginMetrics pluginMetrics() {
+      throw new UnsupportedOperationException();
+    }
+  }
+}

@@ -1,0 +1,101 @@
+package io.deltacdf.connect;
+
+import static io.deltacdf.connect.testing.SparkHarness.sql;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.offset.TablePartition;
+import io.deltacdf.connect.testing.ConnectorConfig;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Tasks reading the slices of a snapshot, then the task that reads the table's changes after
+ * it, as the connector hands them out: every row once, every slice's offset at the version after
+ * the snapshot (also a slice without a single file, with heartbeats off), then only the changes
+ * after the snapshot.
+ */
+class ParallelSnapshotTaskTest {
+
+  private static final String HEARTBEATS = "slices-heartbeats";
+
+  @TempDir Path dir;
+
+  @ParameterizedTest(name = "exactly-once {0}")
+  @ValueSource(booleans = {false, true})
+  void slicesReadEveryRowOnceAndStoreTheirEndThenTheChangesFollow(boolean exactlyOnce)
+      throws Exception {
+    String path = dir.resolve("sliced").toString();
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+        path);
+    sql("INSERT INTO delta.`%s` SELECT /*+ REPARTITION(3) */ id, 'n' FROM range(0, 30)", path);
+    long version = 1;
+    ConnectorConfig connector =
+        ConnectorConfig.forTables(path)
+            .with("name", "slices", "heartbeat.interval.ms", "0", "batch.max.rows", "7")
+            .with("heartbeat.topic", HEARTBEATS);
+    if (exactlyOnce) {
+      connector.exactlyOnce();
+    }
+    SimulatedWorker worker = new SimulatedWorker(exactlyOnce);
+    // More slices than files: some slices have no file at all.
+    int count = 6;
+    for (int i = 0; i < count; i++) {
+      SnapshotSlice slice = new SnapshotSlice(i, count);
+      String unit = version + ":" + slice.label() + ":" + path;
+      worker.start(with(connector.build(), DeltaCdfSourceConfig.TASK_SLICES, unit));
+      worker.poll(12);
+      worker.stop();
+      assertThat(worker.storedOffset(new TablePartition(path, slice).toMap()))
+          .as("slice %s", slice.label())
+          .isEqualTo(Map.of("version", version + 1));
+    }
+    assertThat(ids(worker.delivered()))
+        .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 30).boxed().toList());
+
+    sql("UPDATE delta.`%s` SET name = 'u' WHERE id < 2", path);
+    int before = worker.delivered().size();
+    Map<String, String> streaming = with(connector.build(), DeltaCdfSourceConfig.TASK_TABLES, path);
+    worker.start(with(streaming, DeltaCdfSourceConfig.TASK_TABLE_STARTS, version + ":" + path));
+    worker.poll(5);
+    worker.stop();
+    List<SourceRecord> changes =
+        changeRecords(worker.delivered().subList(before, worker.delivered().size()));
+    assertThat(changes).hasSize(4); // a pre- and a post-image per updated row
+    assertThat(changes)
+        .extracting(r -> r.headers().lastWithName("_change_type").value())
+        .containsOnly("update_preimage", "update_postimage");
+    // The last change ends version + 1: its offset is the start of the next version.
+    assertThat(changes.get(3).sourceOffset()).isEqualTo(Map.of("version", version + 2));
+  }
+
+  private static Map<String, String> with(Map<String, String> settings, String key, String value) {
+    Map<String, String> copy = new HashMap<>(settings);
+    copy.put(key, value);
+    return copy;
+  }
+
+  private static List<SourceRecord> changeRecords(List<SourceRecord> records) {
+    return records.stream().filter(r -> !r.topic().equals(HEARTBEATS)).toList();
+  }
+
+  private static List<Long> ids(List<SourceRecord> records) {
+    List<Long> ids = new ArrayList<>();
+    for (SourceRecord record : changeRecords(records)) {
+      ids.add(((Struct) record.value()).getInt64("id"));
+    }
+    return ids;
+  }
+}

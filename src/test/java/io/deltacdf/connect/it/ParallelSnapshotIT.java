@@ -1,0 +1,132 @@
+package io.deltacdf.connect.it;
+
+import static io.deltacdf.connect.testing.SparkHarness.sql;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.deltacdf.connect.DeltaCdfSourceConnector;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A table's initial snapshot read in four slices by four tasks on two workers
+ * (snapshot.max.tasks=4, tasks.max=4) while the table keeps changing. The additional worker is
+ * killed with SIGKILL in the middle of the snapshot; its slices move to the survivor and resume
+ * from their last committed offsets. Once every slice is done, one task reads the changes.
+ * The topic must hold Spark's snapshot of the pinned version and Spark's table_changes after
+ * it: nothing lost, nothing unexpected, and per key the snapshot row before its changes.
+ *
+ * <p>Size: {@code -Dparallel.snapshot.rows=3000000} for the full size; CI reads 200,000 rows.
+ */
+class ParallelSnapshotIT {
+
+  private static final long ROWS = Long.getLong("parallel.snapshot.rows", 200_000);
+  /** Ids of the bulk rows start here, away from those the background writer makes. */
+  private static final long BULK_IDS = 1_000_000_000_000L;
+  private static final Duration WAIT = Duration.ofSeconds(Math.max(180, ROWS / 10_000));
+  private static final String NAME = "parallel-snapshot";
+
+  @TempDir Path dir;
+
+  @Test
+  void slicesOnTwoWorkersSurviveAKillAndHandOverToTheChanges() throws Exception {
+    try (KafkaCluster cluster = KafkaCluster.builder()
+            .separateWorkerJvm(true)
+            .workerProperty("scheduled.rebalance.max.delay.ms", "3000")
+            .start();
+        ChangingTable table = new ChangingTable(dir.resolve("big").toString(), 15L, 2_000)) {
+      KafkaCluster.AdditionalWorker second = cluster.startAdditionalWorker();
+      table.write(3);
+      sql("INSERT INTO delta.`%s` SELECT /*+ REPARTITION(16) */ id, CAST(id %% 4 AS INT), id * 10,"
+          + " concat('n', id) FROM range(%d, %d)", table.path(), BULK_IDS, BULK_IDS + ROWS);
+      long snapshotVersion = table.latestVersion();
+
+      Map<String, String> config = new HashMap<>();
+      config.put("connector.class", DeltaCdfSourceConnector.class.getName());
+      config.put("tasks.max", "4");
+      config.put("snapshot.max.tasks", "4");
+      config.put("delta.table.paths", table.path());
+      config.put("topic.template", NAME);
+      config.put("start.mode", "snapshot");
+      config.put("key.columns", "id");
+      config.put("poll.interval.ms", "200");
+      config.put("batch.max.rows", "2000");
+      cluster.rest().putConfig(NAME, config);
+      cluster.rest().awaitRunning(NAME, 4, WAIT);
+      table.start(300);
+
+      Thread.sleep(2_000);
+      JsonNode atKill = cluster.rest().offsets(NAME);
+      second.kill();
+      long killedAt = System.nanoTime();
+      System.out.printf("ParallelSnapshotIT: rows=%d snapshot version=%d; offsets when the"
+          + " additional worker was killed: %s%n", ROWS, snapshotVersion, atKill);
+      assertThat(atKill.toString()).as("killed in the middle of the snapshot")
+          .contains("\"snapshot\":true");
+
+      cluster.rest().awaitRunning(NAME, 1, WAIT); // the changes' task, after every slice
+      long handedOverMs = (System.nanoTime() - killedAt) / 1_000_000;
+      Thread.sleep(3_000);
+      table.stop();
+      List<String> expected = table.sparkSnapshotThenChanges(snapshotVersion);
+      Map<String, Integer> awaited = new HashMap<>();
+      expected.forEach(c -> awaited.merge(c, 1, Integer::sum));
+      List<ConsumerRecord<byte[], byte[]>> records = TopicReader.readUntil(
+          cluster.bootstrapServers(), NAME, batch -> {
+            for (ConsumerRecord<byte[], byte[]> record : batch) {
+              awaited.computeIfPresent(ChangingTable.describe(record), (k, n) -> n == 1 ? null : n - 1);
+            }
+            return awaited.isEmpty();
+          }, Duration.ofSeconds(3), WAIT, false);
+      FeedCheck check = new FeedCheck(expected, records);
+      List<String> outOfOrder = keysWithChangesBeforeTheirSnapshotRow(records, snapshotVersion);
+      System.out.printf("ParallelSnapshotIT: %d ms from the kill to the changes' task RUNNING;"
+          + " writes %s; lost=%d duplicated=%d total=%d keys out of order=%d (%s)%n",
+          handedOverMs, table.operations(), check.lost, check.duplicated, check.total,
+          outOfOrder.size(), check.summary());
+      assertThat(check.lost).as(check.summary()).isZero();
+      assertThat(check.unexpected).as(check.summary()).isZero();
+      assertThat(outOfOrder).isEmpty();
+    }
+  }
+
+  /**
+   * Keys whose first record of a version after the snapshot comes, in their partition, before
+   * their snapshot row.
+   */
+  private static List<String> keysWithChangesBeforeTheirSnapshotRow(
+      List<ConsumerRecord<byte[], byte[]>> records, long snapshotVersion) {
+    Map<String, Boolean> snapshotSeen = new HashMap<>();
+    Map<String, String> problems = new HashMap<>();
+    for (ConsumerRecord<byte[], byte[]> record : records) {
+      if (record.value() == null) {
+        continue; // a tombstone
+      }
+      String key = record.partition() + "/" + TopicReader.jsonValue(record.value()).get("id");
+      long version = TopicReader.longHeader(record, "_commit_version");
+      if (version == snapshotVersion) {
+        snapshotSeen.put(key, true);
+      } else if (!snapshotSeen.containsKey(key)) {
+        snapshotSeen.put(key, false);
+      }
+    }
+    // A key first seen after the snapshot must not have a snapshot row later on.
+    for (ConsumerRecord<byte[], byte[]> record : records) {
+      if (record.value() == null) {
+        continue;
+      }
+      String key = record.partition() + "/" + TopicReader.jsonValue(record.value()).get("id");
+      if (Boolean.FALSE.equals(snapshotSeen.get(key))
+          && TopicReader.longHeader(record, "_commit_version") == snapshotVersion) {
+        problems.put(key, ChangingTable.describe(record));
+      }
+    }
+    return List.copyOf(problems.values());
+  }
+}

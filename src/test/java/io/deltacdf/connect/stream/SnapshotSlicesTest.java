@@ -1,0 +1,129 @@
+package io.deltacdf.connect.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.offset.OffsetCodec;
+import io.deltacdf.connect.offset.TablePartition;
+import io.deltacdf.connect.testing.ConnectorConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the connector hands its tasks of a table whose snapshot may be read in slices, decided
+ * from the stored offsets alone (the table is opened only when nothing is stored).
+ */
+class SnapshotSlicesTest {
+
+  private static final String TABLE = "s3a://bucket/orders";
+
+  private final StoredOffsets offsets = new StoredOffsets();
+  private final List<String> opened = new ArrayList<>();
+
+  private SnapshotSlices slices(int snapshotMaxTasks, ChangePosition configuredStart) {
+    Function<String, ChangePosition> start =
+        table -> {
+          opened.add(table);
+          return configuredStart;
+        };
+    Map<String, String> settings =
+        ConnectorConfig.forTables(TABLE)
+            .with("snapshot.max.tasks", Integer.toString(snapshotMaxTasks))
+            .build();
+    return new SnapshotSlices(new DeltaCdfSourceConfig(settings), offsets, start);
+  }
+
+  @Test
+  void aFreshSnapshotIsSlicedUpToTheSettingAndTasksMax() {
+    SnapshotSlices.Plan plan = slices(3, ChangePosition.InSnapshot.start(7)).plan(TABLE, 4);
+    assertThat(plan.sliced()).isEqualTo(new SnapshotSlices.Sliced(TABLE, 7, 3));
+    assertThat(plan.units())
+        .containsExactly(
+            TaskUnit.slice(TABLE, 7, new SnapshotSlice(0, 3)),
+            TaskUnit.slice(TABLE, 7, new SnapshotSlice(1, 3)),
+            TaskUnit.slice(TABLE, 7, new SnapshotSlice(2, 3)));
+    assertThat(slices(8, ChangePosition.InSnapshot.start(7)).plan(TABLE, 2).units()).hasSize(2);
+    assertThat(slices(8, ChangePosition.InSnapshot.start(7)).plan(TABLE, 1).units())
+        .containsExactly(TaskUnit.table(TABLE));
+  }
+
+  @Test
+  void aStartThatIsNoSnapshotOrAStoredTableOffsetReadsTheTableWhole() {
+    assertThat(slices(4, ChangePosition.InVersion.start(8)).plan(TABLE, 4).units())
+        .containsExactly(TaskUnit.table(TABLE));
+    opened.clear();
+    offsets.put(new TablePartition(TABLE).toMap(), Map.of("version", 12L));
+    SnapshotSlices.Plan plan = slices(4, ChangePosition.InSnapshot.start(20)).plan(TABLE, 4);
+    assertThat(plan.units()).containsExactly(TaskUnit.table(TABLE));
+    assertThat(plan.sliced()).isNull();
+    assertThat(opened).as("tables opened").isEmpty();
+  }
+
+  @Test
+  void storedSlicesPinTheirCountAndVersionWhateverTheSettingAndTableSayNow() {
+    store(new SnapshotSlice(1, 3), new ChangePosition.InSnapshot(7, "part-1.parquet", 10));
+    SnapshotSlices.Plan plan = slices(5, ChangePosition.InSnapshot.start(9)).plan(TABLE, 8);
+    assertThat(plan.sliced()).isEqualTo(new SnapshotSlices.Sliced(TABLE, 7, 3));
+    assertThat(plan.units()).hasSize(3).allMatch(u -> u.start().version() == 7);
+    assertThat(opened).isEmpty();
+  }
+
+  @Test
+  void onceEverySliceIsCompleteOneTaskReadsTheChangesAfterTheSnapshot() {
+    SnapshotSlices slices = slices(3, ChangePosition.InSnapshot.start(9));
+    SnapshotSlices.Sliced sliced = new SnapshotSlices.Sliced(TABLE, 7, 3);
+    store(new SnapshotSlice(0, 3), ChangePosition.InVersion.start(8));
+    store(new SnapshotSlice(1, 3), ChangePosition.InVersion.start(8));
+    store(new SnapshotSlice(2, 3), new ChangePosition.InSnapshot(7, "part-9.parquet", 3));
+    assertThat(slices.complete(sliced)).isFalse();
+    assertThat(slices.plan(TABLE, 3).sliced()).isEqualTo(sliced);
+
+    store(new SnapshotSlice(2, 3), ChangePosition.InVersion.start(8));
+    assertThat(slices.complete(sliced)).isTrue();
+    SnapshotSlices.Plan plan = slices.plan(TABLE, 3);
+    assertThat(plan.sliced()).isNull();
+    assertThat(plan.units()).containsExactly(TaskUnit.afterSlices(TABLE, 7));
+    assertThat(plan.units().get(0).start()).isEqualTo(ChangePosition.InVersion.start(8));
+  }
+
+  @Test
+  void slicesOfTwoCutsAreRefusedRatherThanMixed() {
+    store(new SnapshotSlice(0, 2), ChangePosition.InSnapshot.start(7));
+    store(new SnapshotSlice(1, 2), ChangePosition.InSnapshot.start(9));
+    assertThatThrownBy(() -> slices(2, ChangePosition.InSnapshot.start(9)).plan(TABLE, 2))
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining("different slice counts or snapshot versions");
+  }
+
+  @Test
+  void taskSettingsCarryEveryUnitToItsTaskAndSlicesOfOneSnapshotToDifferentTasks() {
+    List<TaskUnit> units =
+        List.of(
+            TaskUnit.afterSlices("file:/t/a", 4),
+            TaskUnit.slice(TABLE, 7, new SnapshotSlice(0, 3)),
+            TaskUnit.slice(TABLE, 7, new SnapshotSlice(1, 3)),
+            TaskUnit.slice(TABLE, 7, new SnapshotSlice(2, 3)),
+            TaskUnit.table("abfss://c@account.dfs.core.windows.net/b"));
+    Map<String, String> settings = ConnectorConfig.forTables("x").build();
+    List<Map<String, String>> tasks = TaskUnit.taskConfigs(settings, units, 3);
+    assertThat(tasks).hasSize(3);
+    List<TaskUnit> read = new ArrayList<>();
+    for (Map<String, String> task : tasks) {
+      List<TaskUnit> own = TaskUnit.of(new DeltaCdfSourceConfig(task));
+      assertThat(own.stream().filter(u -> u.table().equals(TABLE))).hasSizeLessThanOrEqualTo(1);
+      read.addAll(own);
+    }
+    assertThat(read).containsExactlyInAnyOrderElementsOf(units);
+  }
+
+  private void store(SnapshotSlice slice, ChangePosition position) {
+    offsets.put(new TablePartition(TABLE, slice).toMap(), OffsetCodec.toMap(position));
+  }
+}
