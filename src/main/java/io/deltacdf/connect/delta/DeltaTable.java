@@ -78,7 +78,7 @@ public final class DeltaTable implements AutoCloseable {
    */
   public DeltaTable withChangeSource(ChangeSource source, List<String> keyColumns) {
     return new DeltaTable(
-        context, snapshotWindow, fileIO, new ChangeRules(source, keyColumns, rules.diffSpill()));
+        context, snapshotWindow, fileIO, rules.withChangeSource(source, keyColumns));
   }
 
   /**
@@ -87,6 +87,14 @@ public final class DeltaTable implements AutoCloseable {
    */
   public DeltaTable withDiffMemoryRows(int rows) {
     return new DeltaTable(context, snapshotWindow, fileIO, rules.withDiffMemoryRows(rows));
+  }
+
+  /**
+   * The same table, planning commits of up to {@code files} file actions on the heap; larger
+   * ones are read from the log file by file.
+   */
+  DeltaTable withPlanMemoryFiles(int files) {
+    return new DeltaTable(context, snapshotWindow, fileIO, rules.withPlanMemoryFiles(files));
   }
 
   /** Closes the table's file system connections; feeds opened from it stop working. */
