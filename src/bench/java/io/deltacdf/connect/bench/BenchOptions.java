@@ -12,6 +12,8 @@ record BenchOptions(
     List<Boolean> deletionVectors,
     long snapshotRows,
     long commitRows,
+    int hugeLogVersions,
+    int hugeCommitFiles,
     int smallVersions,
     int largeVersions,
     int latencyCommits,
@@ -30,6 +32,8 @@ record BenchOptions(
         --variant V            throughput table variant: plain, dv (deletion vectors) or both (default)
         --snapshot-rows N      memory: rows of the initial snapshot (default 5000000)
         --commit-rows N        memory: rows of the single commit (default 1000000)
+        --huge-log-versions N  memory: versions of the log caught up on (default 100000)
+        --huge-commit-files N  memory: file actions of the huge commit (default 1000000)
         --versions S,L         idle-poll: versions of the short and the long log (default 100,10000)
         --commits N            latency, sink: small commits to time (default 60)
         --worker-heap SIZE     -Xmx of the throughput and latency workers (default 1g; memory: 256m)
@@ -52,6 +56,8 @@ record BenchOptions(
     List<Boolean> dv = List.of(false, true);
     long snapshotRows = 5_000_000;
     long commitRows = 1_000_000;
+    int hugeLogVersions = 100_000;
+    int hugeCommitFiles = 1_000_000;
     int small = 100;
     int large = 10_000;
     int commits = 60;
@@ -97,6 +103,8 @@ record BenchOptions(
         };
         case "--snapshot-rows" -> snapshotRows = Long.parseLong(value);
         case "--commit-rows" -> commitRows = Long.parseLong(value);
+        case "--huge-log-versions" -> hugeLogVersions = Integer.parseInt(value);
+        case "--huge-commit-files" -> hugeCommitFiles = Integer.parseInt(value);
         case "--versions" -> {
           String[] parts = value.split(",");
           small = Integer.parseInt(parts[0]);
@@ -110,7 +118,8 @@ record BenchOptions(
         default -> throw new IllegalArgumentException("Unknown option " + arg);
       }
     }
-    return new BenchOptions(command, rows, dv, snapshotRows, commitRows, small, large, commits,
+    return new BenchOptions(command, rows, dv, snapshotRows, commitRows,
+        hugeLogVersions, hugeCommitFiles, small, large, commits,
         heap, settings(producer), settings(connector), profile, cold,
         work);
   }

@@ -43,6 +43,7 @@ final class MemoryRun {
         tables.snapshot(options.snapshotRows()), "snapshot");
     measure(section, String.format("one commit of %,d rows", options.commitRows()),
         tables.singleCommit(options.commitRows()), "earliest");
+    new HugeRun(options, report).run();
   }
 
   private void measure(String section, String what, Tables.Table table, String startMode) {

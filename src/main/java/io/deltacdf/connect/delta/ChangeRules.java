@@ -11,14 +11,18 @@ import java.util.List;
  * @param keyColumns the key columns (logical names, possibly none) that pair a derived delete and
  *     insert of one key into an update
  * @param diffSpill when a derived version's diff leaves the heap for temp files
+ * @param planMemoryFiles the most file actions of one commit planned on the heap; a larger
+ *     commit's files are read from its log as they are needed ({@link CommitPlanner})
  */
-record ChangeRules(ChangeSource source, List<String> keyColumns, DiffSpill diffSpill) {
+record ChangeRules(
+    ChangeSource source, List<String> keyColumns, DiffSpill diffSpill, int planMemoryFiles) {
 
   /** The setting users choose the source with, as error messages name it. */
   static final String SETTING = "change.source";
 
   static final ChangeRules CDF_ONLY =
-      new ChangeRules(ChangeSource.CDF, List.of(), DiffSpill.defaults());
+      new ChangeRules(
+          ChangeSource.CDF, List.of(), DiffSpill.defaults(), CommitPlanner.HELD_FILE_ACTIONS);
 
   ChangeRules {
     keyColumns = List.copyOf(keyColumns);
@@ -26,7 +30,18 @@ record ChangeRules(ChangeSource source, List<String> keyColumns, DiffSpill diffS
 
   /** The same rules, diffing up to {@code rows} candidate rows of a version on the heap. */
   ChangeRules withDiffMemoryRows(int rows) {
-    return new ChangeRules(source, keyColumns, new DiffSpill(rows, diffSpill.directory()));
+    return new ChangeRules(
+        source, keyColumns, new DiffSpill(rows, diffSpill.directory()), planMemoryFiles);
+  }
+
+  /** The same rules, planning commits of up to {@code files} file actions on the heap. */
+  ChangeRules withPlanMemoryFiles(int files) {
+    return new ChangeRules(source, keyColumns, diffSpill, files);
+  }
+
+  /** The same rules, reading changes from {@code changeSource} with {@code keys}. */
+  ChangeRules withChangeSource(ChangeSource changeSource, List<String> keys) {
+    return new ChangeRules(changeSource, keys, diffSpill, planMemoryFiles);
   }
 
   /** Whether a version governed by {@code schema} is read from its change data (else derived). */

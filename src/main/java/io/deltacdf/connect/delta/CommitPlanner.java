@@ -1,6 +1,5 @@
 package io.deltacdf.connect.delta;
 
-import io.deltacdf.connect.delta.kernel.DeletionVector;
 import io.deltacdf.connect.delta.kernel.LogAction;
 import io.deltacdf.connect.delta.kernel.LogActions;
 import io.deltacdf.connect.delta.kernel.TableMetadata;
@@ -11,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,17 +20,32 @@ import java.util.Set;
 /**
  * Decides which files carry a version's changes, following Spark's CDF rules: the version's cdc
  * files when it has any; nothing for a MERGE that changed no rows; otherwise the added and removed
- * data files with {@code dataChange=true}, paired by path when a deletion vector was updated.
+ * data files with {@code dataChange=true}, paired by path when a deletion vector was updated,
+ * in the order their paths first appear in the log.
+ *
+ * <p>A commit of up to {@link ChangeRules#planMemoryFiles} file actions (by default {@value
+ * #HELD_FILE_ACTIONS}) is planned in memory. A larger
+ * one (a DELETE or INSERT OVERWRITE of a huge table) keeps only an 8-byte fingerprint per path
+ * while reading it; a second read keeps the actions of the paths both added and removed, and its
+ * files are then read from the log as they are asked for ({@link StreamedChangeFiles}). Both
+ * number the files alike, so a position inside a version means the same file either way.
  */
 final class CommitPlanner {
 
   /** The actions a commit is read for. */
   static final Set<LogAction.Kind> ACTIONS = EnumSet.allOf(LogAction.Kind.class);
+  /** The actions the files of a streamed commit are read from. */
+  static final Set<LogAction.Kind> FILE_ACTIONS =
+      EnumSet.of(LogAction.Kind.ADD, LogAction.Kind.REMOVE, LogAction.Kind.CDC);
+  /** By default, the most cdc and data file actions a plan holds in memory. */
+  static final int HELD_FILE_ACTIONS = 10_000;
 
   private CommitPlanner() {}
 
-  static VersionPlan plan(String table, CommitActions commit) {
-    Collector collector = new Collector(table, commit.getVersion());
+  /** Plans {@code commit}, read once; {@code reader} reads it again when it is too large. */
+  static VersionPlan plan(
+      String table, CommitActions commit, CommitReader reader, int heldFileActions) {
+    Collector collector = new Collector(table, commit.getVersion(), heldFileActions);
     try (CloseableIterator<ColumnarBatch> batches = commit.getActions()) {
       while (batches.hasNext()) {
         collector.collect(batches.next());
@@ -38,26 +53,41 @@ final class CommitPlanner {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return collector.toPlan();
+    return collector.toPlan(reader);
   }
 
-  private record DataAction(
-      String path, Map<String, String> partitionValues, long size, DeletionVector dv) {}
+  /** An added or removed data file that is not half of a deletion vector update. */
+  static ChangeFile single(LogAction.FileAction file) {
+    return file.kind() == LogAction.Kind.ADD
+        ? new ChangeFile(ChangeFile.Kind.ADDED, file.path(), file.partitionValues(), file.size(),
+            file.deletionVector(), null)
+        : new ChangeFile(ChangeFile.Kind.REMOVED, file.path(), file.partitionValues(),
+            file.size(), null, file.deletionVector());
+  }
 
-  /** Accumulates one commit's actions, remembering the order paths first appear in. */
+  /** A file removed and added again in one commit, with its new and its old deletion vector. */
+  private static ChangeFile dvUpdate(LogAction.FileAction add, LogAction.FileAction remove) {
+    return new ChangeFile(ChangeFile.Kind.DV_UPDATE, add.path(), add.partitionValues(),
+        add.size(), add.deletionVector(), remove.deletionVector());
+  }
+
+  /** Accumulates one commit's actions: all of them while few, fingerprints once many. */
   private static final class Collector {
     private final String table;
     private final long version;
-    private final List<ChangeFile> cdcFiles = new ArrayList<>();
-    private final Map<String, DataAction> added = new LinkedHashMap<>();
-    private final Map<String, DataAction> removed = new LinkedHashMap<>();
-    private final Map<String, Boolean> pathOrder = new LinkedHashMap<>();
+    private final int heldFileActions;
+    /** The cdc and data-changing file actions in log order; null once there are too many. */
+    private List<LogAction.FileAction> held = new ArrayList<>();
+    private int cdcCount;
+    private final PathFingerprints added = new PathFingerprints();
+    private final PathFingerprints removed = new PathFingerprints();
     private TableMetadata metadata;
     private LogAction.CommitInfo commitInfo;
 
-    Collector(String table, long version) {
+    Collector(String table, long version, int heldFileActions) {
       this.table = table;
       this.version = version;
+      this.heldFileActions = heldFileActions;
     }
 
     void collect(ColumnarBatch batch) {
@@ -76,24 +106,26 @@ final class CommitPlanner {
 
     private void collectFile(LogAction.FileAction file) {
       switch (file.kind()) {
-        case CDC -> cdcFiles.add(ChangeFile.cdc(file.path(), file.partitionValues(), file.size()));
-        case ADD -> collectData(added, file);
+        case CDC -> cdcCount++;
+        case ADD -> {
+          if (file.dataChange()) {
+            added.add(file.path());
+          }
+        }
         case REMOVE -> {
           requireExtendedMetadata(file);
-          collectData(removed, file);
+          if (file.dataChange()) {
+            removed.add(file.path());
+          }
         }
         default -> throw new IllegalStateException("Not a file action: " + file.kind());
       }
-    }
-
-    private void collectData(Map<String, DataAction> actions, LogAction.FileAction file) {
-      if (!file.dataChange()) {
-        return;
+      if (held != null && (file.kind() == LogAction.Kind.CDC || file.dataChange())) {
+        held.add(file);
+        if (held.size() > heldFileActions) {
+          held = null;
+        }
       }
-      actions.put(
-          file.path(),
-          new DataAction(file.path(), file.partitionValues(), file.size(), file.deletionVector()));
-      pathOrder.putIfAbsent(file.path(), Boolean.TRUE);
     }
 
     private void requireExtendedMetadata(LogAction.FileAction remove) {
@@ -111,47 +143,123 @@ final class CommitPlanner {
       }
     }
 
-    VersionPlan toPlan() {
-      List<ChangeFile> dataFiles = isMergeWithoutChanges() ? List.of() : dataFiles();
+    VersionPlan toPlan(CommitReader reader) {
+      ChangeFiles dataFiles;
+      boolean needsDiff;
+      if (isMergeWithoutChanges()) {
+        dataFiles = ChangeFiles.NONE;
+        needsDiff = false;
+      } else if (held != null) {
+        List<ChangeFile> files = heldDataFiles();
+        dataFiles = ChangeFiles.of(files);
+        needsDiff = needsDiff(files);
+      } else {
+        Map<String, ChangeFile> dvUpdates = dvUpdates(reader);
+        int singles = added.size() + removed.size() - 2 * dvUpdates.size();
+        dataFiles = new StreamedChangeFiles(reader, StreamedChangeFiles.Source.DATA,
+            singles + dvUpdates.size(), dvUpdates);
+        boolean rowsEnter = added.size() > dvUpdates.size()
+            || dvUpdates.values().stream().anyMatch(file -> file.removeDv() != null);
+        boolean rowsLeave = removed.size() > 0;
+        needsDiff = rowsEnter && rowsLeave;
+      }
+      ChangeFiles files = dataFiles;
+      if (cdcCount > 0) {
+        files = held != null
+            ? ChangeFiles.of(held.stream()
+                .filter(file -> file.kind() == LogAction.Kind.CDC)
+                .map(file -> ChangeFile.cdc(file.path(), file.partitionValues(), file.size()))
+                .toList())
+            : new StreamedChangeFiles(reader, StreamedChangeFiles.Source.CDC, cdcCount, Map.of());
+      }
       return new VersionPlan(
           version,
-          cdcFiles.isEmpty() ? dataFiles : cdcFiles,
+          files,
           dataFiles,
+          needsDiff,
           Optional.ofNullable(metadata).map(TableSchema::of),
           Optional.ofNullable(commitInfo).flatMap(LogAction.CommitInfo::inCommitTimestamp));
     }
 
-    /** The added and removed data files, by first appearance of their path in the log. */
-    private List<ChangeFile> dataFiles() {
-      List<ChangeFile> files = new ArrayList<>(pathOrder.size());
-      for (String path : pathOrder.keySet()) {
-        DataAction add = added.get(path);
-        DataAction remove = removed.get(path);
-        if (add != null && remove != null) {
-          files.add(
-              new ChangeFile(
-                  ChangeFile.Kind.DV_UPDATE,
-                  path,
-                  add.partitionValues(),
-                  add.size(),
-                  add.dv(),
-                  remove.dv()));
-        } else if (add != null) {
-          files.add(
-              new ChangeFile(
-                  ChangeFile.Kind.ADDED, path, add.partitionValues(), add.size(), add.dv(), null));
-        } else {
-          files.add(
-              new ChangeFile(
-                  ChangeFile.Kind.REMOVED,
-                  path,
-                  remove.partitionValues(),
-                  remove.size(),
-                  null,
-                  remove.dv()));
+    /** The held added and removed data files, by first appearance of their path in the log. */
+    private List<ChangeFile> heldDataFiles() {
+      Map<String, LogAction.FileAction> adds = new HashMap<>();
+      Map<String, LogAction.FileAction> removes = new HashMap<>();
+      Map<String, Boolean> pathOrder = new LinkedHashMap<>();
+      for (LogAction.FileAction file : held) {
+        if (file.kind() != LogAction.Kind.CDC) {
+          (file.kind() == LogAction.Kind.ADD ? adds : removes).put(file.path(), file);
+          pathOrder.putIfAbsent(file.path(), Boolean.TRUE);
         }
       }
+      List<ChangeFile> files = new ArrayList<>(pathOrder.size());
+      for (String path : pathOrder.keySet()) {
+        LogAction.FileAction add = adds.get(path);
+        LogAction.FileAction remove = removes.get(path);
+        files.add(add != null && remove != null
+            ? dvUpdate(add, remove)
+            : single(add != null ? add : remove));
+      }
       return files;
+    }
+
+    /**
+     * The files both removed and added in a commit too large to hold, by path: found among the
+     * paths whose fingerprints were both, in a second read that keeps only those.
+     */
+    private Map<String, ChangeFile> dvUpdates(CommitReader reader) {
+      long[] candidates = PathFingerprints.common(added, removed);
+      if (candidates.length == 0) {
+        return Map.of();
+      }
+      Map<String, LogAction.FileAction> adds = new HashMap<>();
+      Map<String, LogAction.FileAction> removes = new HashMap<>();
+      try (CloseableIterator<ColumnarBatch> batches = reader.read()) {
+        while (batches.hasNext()) {
+          LogActions actions = LogActions.of(batches.next());
+          for (int row = 0; row < actions.size(); row++) {
+            if (actions.at(row) instanceof LogAction.FileAction file
+                && file.kind() != LogAction.Kind.CDC
+                && file.dataChange()
+                && PathFingerprints.contains(candidates, file.path())) {
+              (file.kind() == LogAction.Kind.ADD ? adds : removes).put(file.path(), file);
+            }
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      Map<String, ChangeFile> dvUpdates = new HashMap<>();
+      adds.forEach((path, add) -> {
+        LogAction.FileAction remove = removes.get(path);
+        if (remove != null) {
+          dvUpdates.put(path, dvUpdate(add, remove));
+        }
+      });
+      return dvUpdates;
+    }
+
+    /**
+     * Whether deriving the changes needs a diff: rows leave the table (removed files, rows
+     * newly hidden by a deletion vector) and rows enter it (added files) in the same version,
+     * so some may be the same rows rewritten (copy-on-write UPDATE, MERGE, DELETE, overwrite).
+     */
+    private static boolean needsDiff(List<ChangeFile> files) {
+      boolean rowsLeave = false;
+      boolean rowsEnter = false;
+      for (ChangeFile file : files) {
+        switch (file.kind()) {
+          case ADDED -> rowsEnter = true;
+          case REMOVED -> rowsLeave = true;
+          case DV_UPDATE -> {
+            rowsLeave = true;
+            // A re-added file may also un-hide rows (RESTORE): they enter.
+            rowsEnter |= file.removeDv() != null;
+          }
+          default -> {}
+        }
+      }
+      return rowsLeave && rowsEnter;
     }
 
     /** Spark emits nothing for a MERGE whose metrics say it inserted, updated and deleted 0 rows. */

@@ -74,8 +74,8 @@ final class DeltaLog {
    * Whether {@code version} is known not to be committed yet without listing the folder: its
    * file is missing and the one before it is there. A log only gains the next commit and loses
    * its oldest ones, so then no later commit exists either and the history still reaches back to
-   * the reader. Listing costs a request per page of the folder on object stores (and Hadoop lists
-   * whole folders elsewhere); these probes cost one request each. Commit times still come from
+   * the reader. Listing costs a request per page of the folder on object stores (a pass over the
+   * folder's names elsewhere); these probes cost one request each. Commit times still come from
    * listings only: some S3-compatible stores list finer times than a file's status shows.
    */
   private boolean notCommittedYet(long version) {

@@ -86,7 +86,7 @@ public final class DeltaTable implements AutoCloseable {
    */
   public DeltaTable withChangeSource(ChangeSource source, List<String> keyColumns) {
     return new DeltaTable(
-        context, snapshotWindow, fileIO, new ChangeRules(source, keyColumns, rules.diffSpill()));
+        context, snapshotWindow, fileIO, rules.withChangeSource(source, keyColumns));
   }
 
   /**
@@ -108,7 +108,15 @@ public final class DeltaTable implements AutoCloseable {
         context,
         snapshotWindow,
         fileIO,
-        new ChangeRules(rules.source(), rules.keyColumns(), spill));
+        new ChangeRules(rules.source(), rules.keyColumns(), spill, rules.planMemoryFiles()));
+  }
+
+  /**
+   * The same table, planning commits of up to {@code files} file actions on the heap; larger
+   * ones are read from the log file by file.
+   */
+  DeltaTable withPlanMemoryFiles(int files) {
+    return new DeltaTable(context, snapshotWindow, fileIO, rules.withPlanMemoryFiles(files));
   }
 
   /** Closes the table's file system connections; feeds opened from it stop working. */

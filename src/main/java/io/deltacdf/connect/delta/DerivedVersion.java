@@ -28,7 +28,7 @@ final class DerivedVersion implements DerivedRows, AutoCloseable {
 
   private final FeedContext context;
   private final long version;
-  private final List<ChangeFile> files;
+  private final ChangeFiles files;
   private final TableSchema schema;
   private final int[] keyColumns;
   private final DiffSpill spill;
@@ -40,7 +40,7 @@ final class DerivedVersion implements DerivedRows, AutoCloseable {
   DerivedVersion(
       FeedContext context,
       long version,
-      List<ChangeFile> files,
+      ChangeFiles files,
       TableSchema schema,
       ChangeRules rules) {
     this.context = context;

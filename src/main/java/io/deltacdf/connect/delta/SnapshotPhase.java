@@ -127,7 +127,7 @@ final class SnapshotPhase {
       // The commit was cleaned up; the snapshot (from a checkpoint) still knows its time.
       return snapshot.getTimestamp(context.engine());
     }
-    VersionPlan commit = CommitRanges.planOne(context, log, version);
-    return timestamps.next(commits.get(0), commit.inCommitTimestamp());
+    return timestamps.next(
+        commits.get(0), CommitRanges.inCommitTimestamp(context, log, version));
   }
 }

@@ -38,7 +38,7 @@ final class VersionPhase implements AutoCloseable {
   private VersionPlan plan;
   private long planTimestamp;
   /** The files the planned version's rows come from: its change files, or derived from. */
-  private List<ChangeFile> planFiles;
+  private ChangeFiles planFiles = ChangeFiles.NONE;
   /** The planned version's derived changes, when they need a diff. */
   private DerivedVersion derivedVersion;
 
@@ -77,6 +77,7 @@ final class VersionPhase implements AutoCloseable {
         // reader sent back into it diffs it again.
         derivedVersion.close();
       }
+      planFiles.close(); // a streamed commit's log is read to its end: let it go
       return FeedStep.moveTo(ChangePosition.InVersion.start(at.version() + 1));
     }
     FileRowCursor cursor =
@@ -134,7 +135,11 @@ final class VersionPhase implements AutoCloseable {
     }
     DeltaLog.Commit commit = pendingCommits.removeFirst();
     try (CommitActions actions = nextCommitActions(commit.version())) {
-      plan = CommitPlanner.plan(context.table(), actions);
+      plan = CommitPlanner.plan(
+          context.table(),
+          actions,
+          CommitRanges.reader(context, log, commit.version()),
+          rules.planMemoryFiles());
     } catch (DeltaFeedException e) {
       throw e;
     } catch (Exception e) {
@@ -154,8 +159,8 @@ final class VersionPhase implements AutoCloseable {
     if (fromChangeData) {
       TableAccess.requireChangeDataFeed(context, schema, version);
     }
-    planFiles = fromChangeData ? plan.files() : plan.dataFiles();
     closeDerivedVersion();
+    planFiles = fromChangeData ? plan.files() : plan.dataFiles();
     derivedVersion =
         !fromChangeData && plan.derivationNeedsDiff()
             ? new DerivedVersion(context, version, planFiles, schema, rules)
@@ -236,12 +241,16 @@ final class VersionPhase implements AutoCloseable {
     return actions;
   }
 
-  /** Deletes the spill files of the derived version before the feed leaves it. */
+  /**
+   * Deletes the spill files of the derived version before the feed leaves it, and stops
+   * reading the files of a streamed commit.
+   */
   private void closeDerivedVersion() {
     if (derivedVersion != null) {
       derivedVersion.close();
       derivedVersion = null;
     }
+    planFiles.close();
   }
 
   private void closeCommitActions() {

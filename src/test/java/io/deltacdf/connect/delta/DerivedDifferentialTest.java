@@ -46,15 +46,19 @@ class DerivedDifferentialTest {
     List<String> keys = seed % 2 == 0 ? List.of("id") : List.of();
     // Half of each half diffs on the heap, the other half spills every rewrite to temp files.
     int diffMemoryRows = seed % 4 >= 2 ? 16 : DiffSpill.DEFAULT_MAX_RECORDS_IN_MEMORY;
+    // Every other group of four reads each commit's files from its log as they are needed.
+    int planMemoryFiles = seed % 8 >= 4 ? 0 : CommitPlanner.HELD_FILE_ACTIONS;
     System.out.println("DerivedDifferentialTest seed=" + seed + " keys=" + keys
-        + " diffMemoryRows=" + diffMemoryRows + " " + workload.options());
+        + " diffMemoryRows=" + diffMemoryRows + " planMemoryFiles=" + planMemoryFiles + " "
+        + workload.options());
 
     Map<Long, List<String>> spark =
         SparkOracle.changesByVersion(workload.path(), 0, workload.latestVersion());
     DeltaTable table =
         DeltaTable.open(workload.path(), Map.of(), false)
             .withChangeSource(ChangeSource.DERIVED, keys)
-            .withDiffMemoryRows(diffMemoryRows);
+            .withDiffMemoryRows(diffMemoryRows)
+            .withPlanMemoryFiles(planMemoryFiles);
     List<FeedReads.ReadRow> rows =
         FeedReads.readAll(table, ChangePosition.InVersion.start(0), 1000);
     Map<Long, List<String>> derived =

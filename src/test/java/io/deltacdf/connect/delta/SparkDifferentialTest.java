@@ -34,11 +34,16 @@ class SparkDifferentialTest {
   @MethodSource("seeds")
   void randomWorkloadMatchesSpark(long seed) {
     RandomWorkload.Description workload = RandomWorkload.run(seed, dir);
-    System.out.println("SparkDifferentialTest seed=" + seed + " " + workload.options());
+    // Half the tables plan every commit on the heap, half read each commit's files from its log
+    // as they are needed, as a commit too large to hold is read.
+    int planMemoryFiles = seed % 2 == 0 ? CommitPlanner.HELD_FILE_ACTIONS : 0;
+    System.out.println("SparkDifferentialTest seed=" + seed + " planMemoryFiles="
+        + planMemoryFiles + " " + workload.options());
 
     Map<Long, List<String>> expected =
         SparkOracle.changesByVersion(workload.path(), 0, workload.latestVersion());
-    DeltaTable table = DeltaTable.open(workload.path(), Map.of(), false);
+    DeltaTable table =
+        DeltaTable.open(workload.path(), Map.of(), false).withPlanMemoryFiles(planMemoryFiles);
     Map<Long, List<String>> actual =
         FeedReads.byVersion(
             FeedReads.readAll(table, ChangePosition.InVersion.start(0), 1000),

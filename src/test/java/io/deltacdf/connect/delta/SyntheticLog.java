@@ -33,14 +33,7 @@ final class SyntheticLog {
    * and a checkpoint 10 versions before the last.
    */
   static SyntheticLog create(Path table, int versions) throws IOException {
-    SyntheticLog created = new SyntheticLog(table);
-    Files.createDirectories(created.log);
-    created.commit(
-        "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":4}}",
-        "{\"metaData\":{\"id\":\"" + UUID.randomUUID() + "\",\"format\":{\"provider\":"
-            + "\"parquet\",\"options\":{}},\"schemaString\":\"" + SCHEMA + "\","
-            + "\"partitionColumns\":[],\"configuration\":{\"delta.enableChangeDataFeed\":\"true\"},"
-            + "\"createdTime\":" + System.currentTimeMillis() + "}}");
+    SyntheticLog created = createTable(table);
     while (created.nextVersion < versions) {
       created.commit("{\"add\":{\"path\":\"part-" + created.nextVersion + ".parquet\","
           + "\"partitionValues\":{},\"size\":1000,\"modificationTime\":"
@@ -49,6 +42,32 @@ final class SyntheticLog {
     long checkpoint = Math.max(0, versions - 10);
     Engine engine = DefaultEngine.create(new Configuration());
     Table.forPath(engine, table.toString()).checkpoint(engine, checkpoint);
+    return created;
+  }
+
+  /**
+   * Creates a change-data-feed table at {@code table} with versions 0 to {@code versions - 1},
+   * none after the first changing rows (commit infos only) and no checkpoint: a long log that a
+   * reader catches up on without reading data.
+   */
+  static SyntheticLog createWithoutRows(Path table, int versions) throws IOException {
+    SyntheticLog created = createTable(table);
+    while (created.nextVersion < versions) {
+      created.commit();
+    }
+    return created;
+  }
+
+  /** Version 0: a change-data-feed table of one {@code id} column. */
+  private static SyntheticLog createTable(Path table) throws IOException {
+    SyntheticLog created = new SyntheticLog(table);
+    Files.createDirectories(created.log);
+    created.commit(
+        "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":4}}",
+        "{\"metaData\":{\"id\":\"" + UUID.randomUUID() + "\",\"format\":{\"provider\":"
+            + "\"parquet\",\"options\":{}},\"schemaString\":\"" + SCHEMA + "\","
+            + "\"partitionColumns\":[],\"configuration\":{\"delta.enableChangeDataFeed\":\"true\"},"
+            + "\"createdTime\":" + System.currentTimeMillis() + "}}");
     return created;
   }
 

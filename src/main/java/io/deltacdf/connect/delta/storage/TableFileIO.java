@@ -1,6 +1,5 @@
 package io.deltacdf.connect.delta.storage;
 
-import io.deltacdf.connect.delta.kernel.KernelIterators;
 import io.delta.kernel.defaults.engine.fileio.FileIO;
 import io.delta.kernel.defaults.engine.fileio.InputFile;
 import io.delta.kernel.defaults.engine.fileio.OutputFile;
@@ -11,9 +10,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,25 +40,13 @@ public final class TableFileIO implements FileIO, Closeable {
     Path path = new Path(filePath);
     FileSystem fileSystem = fileSystem(path);
     if (fileSystem instanceof S3AFileSystem s3a) {
-      List<FileStatus> listed = S3StartAfterListing.listFrom(s3a, path);
+      CloseableIterator<FileStatus> listed = S3StartAfterListing.listFrom(s3a, path);
       if (listed != null) {
-        return KernelIterators.of(listed.iterator());
+        return listed;
       }
     }
-    // Other stores have no listing from a name on: list the folder and keep the tail.
-    String from = path.getName();
-    org.apache.hadoop.fs.FileStatus[] statuses = fileSystem.listStatus(path.getParent());
-    List<org.apache.hadoop.fs.FileStatus> listed = new ArrayList<>();
-    for (org.apache.hadoop.fs.FileStatus status : statuses) {
-      if (status.getPath().getName().compareTo(from) >= 0) {
-        listed.add(status);
-      }
-    }
-    listed.sort(Comparator.comparing(status -> status.getPath().getName()));
-    return KernelIterators.of(
-        listed.stream()
-            .map(s -> FileStatus.of(s.getPath().toString(), s.getLen(), s.getModificationTime()))
-            .iterator());
+    // Other stores have no listing from a name on: page through the folder, lazily.
+    return FolderListing.from(fileSystem, path);
   }
 
   @Override

@@ -1,0 +1,98 @@
+package io.deltacdf.connect.bench;
+
+import io.deltacdf.connect.delta.HugeCommitTable;
+import io.deltacdf.connect.delta.HugeCommitReader;
+import io.deltacdf.connect.delta.HugeLogReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The huge cases of the memory part, each read by a reader JVM at -Xmx256m (the feed alone, no
+ * Kafka): catching up on a log of {@code --huge-log-versions} versions from version 0 (listings,
+ * time, peak heap), and one commit of {@code --huge-commit-files} file actions that removes every
+ * file of a table and adds as many ({@link HugeCommitTable}; time, peak heap, peak RSS). The heap
+ * figures come from the reader's GC log: the most heap in use before a collection, and the most
+ * left after one (what was live, plus garbage a young collection did not reach).
+ */
+final class HugeRun {
+
+  private static final String HEAP = "256m";
+  private static final Pattern GC_AFTER = Pattern.compile("\\d+M->(\\d+)M\\(\\d+M\\)");
+
+  private final BenchOptions options;
+  private final Report report;
+
+  HugeRun(BenchOptions options, Report report) {
+    this.options = options;
+    this.report = report;
+  }
+
+  void run() {
+    String section = "Memory: reader at -Xmx" + HEAP + " (no Kafka)";
+    Path tables = options.workDir().resolve("tables");
+    int versions = options.hugeLogVersions();
+    Path gcLog = gcLog("huge-log");
+    Map<String, String> log = ChildJvm.run(System.getProperty("java.class.path"), jvmOptions(gcLog),
+        options.workDir().resolve("logs/huge-log.log"), 120, HugeLogReader.class.getName(),
+        tables.resolve("huge-log-" + versions).toString(), Integer.toString(versions));
+    report.add(section, String.format("catch up on %,d versions from version 0", versions),
+        log.get("seconds") + " s",
+        String.format("%s listings (%s names listed, local disk); %s", log.get("lists"),
+            log.get("listedEntries"), heap(gcLog, log)));
+
+    int files = options.hugeCommitFiles();
+    Path table = tables.resolve("huge-commit-" + files);
+    try {
+      if (!Files.exists(table)) {
+        HugeCommitTable.create(table, files);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    gcLog = gcLog("huge-commit");
+    Map<String, String> commit = ChildJvm.run(System.getProperty("java.class.path"),
+        jvmOptions(gcLog), options.workDir().resolve("logs/huge-commit.log"), 240,
+        HugeCommitReader.class.getName(), table.toString(),
+        Long.toString(HugeCommitTable.VERSION), "0");
+    String what = String.format("one commit of %,d file actions (remove all, add as many)", files);
+    report.checkCount(what, Long.parseLong(commit.get("rows")),
+        (long) files * HugeCommitTable.ROWS_PER_FILE);
+    report.add(section, what, commit.get("seconds") + " s",
+        String.format("%s rows; %s", commit.get("rows"), heap(gcLog, commit)));
+  }
+
+  private Path gcLog(String name) {
+    return options.workDir().resolve("logs/gc-" + name + "-" + System.nanoTime() + ".log");
+  }
+
+  private static List<String> jvmOptions(Path gcLog) {
+    return List.of("-Xmx" + HEAP, "-XX:+UseSerialGC", "-Xlog:gc:file=" + gcLog);
+  }
+
+  private static String heap(Path gcLog, Map<String, String> results) {
+    return String.format("%d MiB peak heap in use, %d MiB most left after a collection,"
+        + " peak RSS %s MiB", MemoryRun.peakHeapInUse(gcLog), mostAfterCollection(gcLog),
+        results.get("peakRssMib"));
+  }
+
+  private static long mostAfterCollection(Path gcLog) {
+    long most = 0;
+    try {
+      for (String line : Files.readAllLines(gcLog)) {
+        Matcher m = GC_AFTER.matcher(line);
+        if (m.find()) {
+          most = Math.max(most, Long.parseLong(m.group(1)));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return most;
+  }
+}

@@ -1,0 +1,131 @@
+package io.deltacdf.connect.delta;
+
+import io.deltacdf.connect.delta.kernel.LogAction;
+import io.deltacdf.connect.delta.kernel.LogActions;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.utils.CloseableIterator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The change files of a commit too large to hold, read from its log as they are asked for: the
+ * commit's actions are read in order, one batch at a time, and turned into files by the same
+ * rules and in the same order as {@link CommitPlanner} uses for files it holds. Asking for an
+ * earlier file reads the commit again from its start.
+ */
+final class StreamedChangeFiles implements ChangeFiles {
+
+  /** Which of a commit's files these are. */
+  enum Source {
+    /** Its cdc files. */
+    CDC,
+    /** Its added and removed data files with {@code dataChange=true}. */
+    DATA
+  }
+
+  private final CommitReader reader;
+  private final Source source;
+  private final int size;
+  /** The files both removed and added (deletion vector updates), by path. */
+  private final Map<String, ChangeFile> dvUpdates;
+  private final Set<String> dvUpdatesRead = new HashSet<>();
+
+  private CloseableIterator<ColumnarBatch> batches;
+  private LogActions actions;
+  private int row;
+  /** The index of the file the next read returns. */
+  private int nextIndex;
+  private ChangeFile last;
+
+  StreamedChangeFiles(
+      CommitReader reader, Source source, int size, Map<String, ChangeFile> dvUpdates) {
+    this.reader = reader;
+    this.source = source;
+    this.size = size;
+    this.dvUpdates = dvUpdates;
+  }
+
+  @Override
+  public int size() {
+    return size;
+  }
+
+  @Override
+  public ChangeFile get(int index) {
+    if (index < 0 || index >= size) {
+      throw new IndexOutOfBoundsException(index + " of " + size + " files");
+    }
+    if (last != null && index == nextIndex - 1) {
+      return last;
+    }
+    if (batches == null || index < nextIndex) {
+      restart();
+    }
+    while (nextIndex <= index) {
+      last = readNext();
+      nextIndex++;
+    }
+    return last;
+  }
+
+  @Override
+  public void close() {
+    if (batches != null) {
+      try {
+        batches.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      batches = null;
+    }
+    actions = null;
+    last = null;
+  }
+
+  private void restart() {
+    close();
+    batches = reader.read();
+    row = 0;
+    nextIndex = 0;
+    dvUpdatesRead.clear();
+  }
+
+  private ChangeFile readNext() {
+    while (true) {
+      while (actions == null || row >= actions.size()) {
+        if (!batches.hasNext()) {
+          throw new IllegalStateException(
+              "The commit holds fewer than the " + size + " files planned from it");
+        }
+        actions = LogActions.of(batches.next());
+        row = 0;
+      }
+      if (actions.at(row++) instanceof LogAction.FileAction file) {
+        ChangeFile change = changeOf(file);
+        if (change != null) {
+          return change;
+        }
+      }
+    }
+  }
+
+  /** What {@code file} contributes, or null when nothing (or it was read with its pair). */
+  private ChangeFile changeOf(LogAction.FileAction file) {
+    if (source == Source.CDC) {
+      return file.kind() == LogAction.Kind.CDC
+          ? ChangeFile.cdc(file.path(), file.partitionValues(), file.size())
+          : null;
+    }
+    if (file.kind() == LogAction.Kind.CDC || !file.dataChange()) {
+      return null;
+    }
+    ChangeFile dvUpdate = dvUpdates.get(file.path());
+    if (dvUpdate != null) {
+      return dvUpdatesRead.add(file.path()) ? dvUpdate : null;
+    }
+    return CommitPlanner.single(file);
+  }
+}
