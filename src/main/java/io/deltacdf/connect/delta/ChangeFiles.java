@@ -23,10 +23,6 @@ interface ChangeFiles extends AutoCloseable {
   @Override
   void close();
 
-  default boolean isEmpty() {
-    return size() == 0;
-  }
-
   /** Files held in memory. */
   static ChangeFiles of(List<ChangeFile> files) {
     return new ChangeFiles() {
