@@ -36,6 +36,7 @@ final class S3Gate implements AutoCloseable {
   private final HttpServer server;
   private final String target;
   private final AtomicInteger requests = new AtomicInteger();
+  private final AtomicInteger listRequests = new AtomicInteger();
   private volatile boolean denying;
   /** Requests whose path contains this are answered 503; null when none are. */
   private volatile String unavailable;
@@ -75,8 +76,18 @@ final class S3Gate implements AutoCloseable {
     return requests.get();
   }
 
+  /** The ListObjects requests (V1 or V2) so far. */
+  int listRequests() {
+    return listRequests.get();
+  }
+
   private void handle(HttpExchange exchange) throws IOException {
     requests.incrementAndGet();
+    String query = exchange.getRequestURI().getRawQuery();
+    if ("GET".equals(exchange.getRequestMethod()) && query != null
+        && (query.contains("list-type=") || query.contains("prefix="))) {
+      listRequests.incrementAndGet();
+    }
     try (exchange) {
       byte[] body;
       try (InputStream in = exchange.getRequestBody()) {
