@@ -1,5 +1,6 @@
 package io.deltacdf.connect;
 
+import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
@@ -9,6 +10,7 @@ import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
 import io.deltacdf.connect.stream.StoredOffsets;
 import io.deltacdf.connect.testing.ConnectorConfig;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,6 +20,7 @@ import org.apache.kafka.connect.storage.OffsetStorageReader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The connector follows the slices of a parallel snapshot through its offset reader: it asks
@@ -72,6 +75,25 @@ class ParallelSnapshotConnectorTest {
     int lookups = offsets.lookups();
     connector.followSlices();
     assertThat(offsets.lookups()).as("nothing left to follow").isEqualTo(lookups);
+  }
+
+  @Test
+  void aFreshTableIsSlicedAtItsLatestVersion(@TempDir Path dir) {
+    String path = dir.resolve("fresh").toString();
+    sql("CREATE TABLE delta.`%s` (id BIGINT) USING delta"
+        + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", path);
+    sql("INSERT INTO delta.`%s` VALUES (1), (2)", path);
+    DeltaCdfSourceConnector fresh = new DeltaCdfSourceConnector();
+    fresh.initialize(new Context());
+    fresh.start(
+        ConnectorConfig.forTables(path).with("tasks.max", "3", "snapshot.max.tasks", "4").build());
+    try {
+      assertThat(fresh.taskConfigs(3))
+          .extracting(t -> t.get(DeltaCdfSourceConfig.TASK_SLICES))
+          .containsExactly("1:0/3:" + path, "1:1/3:" + path, "1:2/3:" + path);
+    } finally {
+      fresh.stop();
+    }
   }
 
   private void store(SnapshotSlice slice, ChangePosition position) {

@@ -39,6 +39,7 @@ class ParallelSnapshotIT {
     try (KafkaCluster cluster = KafkaCluster.builder()
             .separateWorkerJvm(true)
             .workerProperty("scheduled.rebalance.max.delay.ms", "3000")
+            .workerLogLevel("INFO")
             .start();
         ChangingTable table = new ChangingTable(dir.resolve("big").toString(), 15L, 2_000)) {
       KafkaCluster.AdditionalWorker second = cluster.startAdditionalWorker();
@@ -58,11 +59,16 @@ class ParallelSnapshotIT {
       config.put("poll.interval.ms", "200");
       config.put("batch.max.rows", "2000");
       cluster.rest().putConfig(NAME, config);
-      cluster.rest().awaitRunning(NAME, 4, WAIT);
+      awaitTasksRunningOnBothWorkers(cluster.rest());
       table.start(300);
 
-      Thread.sleep(2_000);
+      // Killed as soon as a slice has committed an offset inside the snapshot.
       JsonNode atKill = cluster.rest().offsets(NAME);
+      long deadline = System.nanoTime() + WAIT.toNanos();
+      while (!atKill.toString().contains("\"snapshot\":true") && System.nanoTime() < deadline) {
+        Thread.sleep(200);
+        atKill = cluster.rest().offsets(NAME);
+      }
       second.kill();
       long killedAt = System.nanoTime();
       System.out.printf("ParallelSnapshotIT: rows=%d snapshot version=%d; offsets when the"
@@ -70,7 +76,16 @@ class ParallelSnapshotIT {
       assertThat(atKill.toString()).as("killed in the middle of the snapshot")
           .contains("\"snapshot\":true");
 
-      cluster.rest().awaitRunning(NAME, 1, WAIT); // the changes' task, after every slice
+      try {
+        cluster.rest().awaitRunning(NAME, 1, WAIT); // the changes' task, after every slice
+      } catch (AssertionError e) {
+        try (java.util.stream.Stream<String> lines = java.nio.file.Files.lines(cluster.workerLog())) {
+          lines.filter(l -> l.contains("slice") || l.contains("WARN") || l.contains("ERROR"))
+              .limit(200).forEach(System.out::println);
+        }
+        System.out.println("offsets at the end: " + cluster.rest().offsets(NAME));
+        throw e;
+      }
       long handedOverMs = (System.nanoTime() - killedAt) / 1_000_000;
       Thread.sleep(3_000);
       table.stop();
@@ -94,6 +109,32 @@ class ParallelSnapshotIT {
       assertThat(check.unexpected).as(check.summary()).isZero();
       assertThat(outOfOrder).isEmpty();
     }
+  }
+
+  /** Waits until the connector's four slice tasks are RUNNING, on both workers. */
+  private static void awaitTasksRunningOnBothWorkers(ConnectRest rest) throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    JsonNode status = null;
+    while (System.nanoTime() < deadline) {
+      ConnectRest.Response response = rest.get("/connectors/" + NAME + "/status");
+      status = response.ok() ? response.body() : null;
+      JsonNode tasks = status == null ? null : status.path("tasks");
+      if (tasks == null) {
+        Thread.sleep(200);
+        continue;
+      }
+      java.util.Set<String> workers = new java.util.HashSet<>();
+      boolean running = tasks.size() == 4;
+      for (JsonNode task : tasks) {
+        running &= "RUNNING".equals(task.path("state").asText());
+        workers.add(task.path("worker_id").asText());
+      }
+      if (running && workers.size() == 2) {
+        return;
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("The four slice tasks never ran on both workers: " + status);
   }
 
   /**
