@@ -1,6 +1,8 @@
 package io.deltacdf.connect.offset;
 
 import io.deltacdf.connect.change.SnapshotSlice;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -24,8 +26,21 @@ public record TablePartition(String table, SnapshotSlice slice) {
     this(table, null);
   }
 
+  /**
+   * The partition as Connect stores it. Connect finds a stored offset by the exact JSON bytes of
+   * its partition, so the keys must come out in the same order in every JVM: a HashMap of String
+   * keys iterates in the same order everywhere, and it is what Connect itself decodes stored
+   * partitions into (REST offsets listing and resets), whereas {@code Map.of}'s order changes
+   * from JVM to JVM.
+   */
   public Map<String, String> toMap() {
-    return slice == null ? Map.of(TABLE, table) : Map.of(TABLE, table, SLICE, slice.label());
+    if (slice == null) {
+      return Map.of(TABLE, table);
+    }
+    Map<String, String> map = new HashMap<>();
+    map.put(TABLE, table);
+    map.put(SLICE, slice.label());
+    return Collections.unmodifiableMap(map);
   }
 
   /** Reads a partition map; malformed maps fail with a message saying what is expected. */
