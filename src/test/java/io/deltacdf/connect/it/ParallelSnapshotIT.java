@@ -57,8 +57,7 @@ class ParallelSnapshotIT {
       config.put("key.columns", "id");
       config.put("poll.interval.ms", "200");
       config.put("batch.max.rows", "2000");
-      cluster.rest().putConfig(NAME, config);
-      cluster.rest().awaitRunning(NAME, 4, WAIT);
+      cluster.rest().deploy(NAME, config, 4, WAIT);
       table.start(300);
 
       Thread.sleep(2_000);
