@@ -8,6 +8,7 @@ import io.deltacdf.connect.convert.KeyColumnDroppedException;
 import io.deltacdf.connect.convert.UnknownKeyColumnException;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
+import io.deltacdf.connect.delta.LatestSnapshot;
 import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
 import io.deltacdf.connect.stream.Redaction;
@@ -205,7 +206,8 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
       return;
     }
     try (deltaTable) {
-      opener.converter(table, deltaTable, opener.configuredStart(deltaTable));
+      LatestSnapshot latest = deltaTable.latestSnapshot();
+      opener.converter(table, deltaTable, opener.configuredStart(deltaTable, latest), latest);
     } catch (DeltaFeedException e) {
       report(config, table, e, values);
     } catch (UnknownKeyColumnException | KeyColumnDroppedException e) {

@@ -133,8 +133,9 @@ public final class DeltaTable implements AutoCloseable {
     }
   }
 
-  private long latestVersion() {
-    return TableAccess.latestSnapshot(context).getVersion();
+  /** A handle on the table's latest snapshot, loaded when first needed and then kept. */
+  public LatestSnapshot latestSnapshot() {
+    return new LatestSnapshot(context);
   }
 
   /**
@@ -142,8 +143,9 @@ public final class DeltaTable implements AutoCloseable {
    * latest when the start is at or after the latest version, or its history is gone (reading the
    * feed reports that in its own words). Cheap: two snapshots, no reading of the log between.
    */
-  public List<LoggedSchema> schemasAtStartAndLatest(ChangePosition start) {
-    Snapshot latest = TableAccess.latestSnapshot(context);
+  public List<LoggedSchema> schemasAtStartAndLatest(
+      ChangePosition start, LatestSnapshot latestSnapshot) {
+    Snapshot latest = latestSnapshot.get();
     if (start.version() >= latest.getVersion()) {
       return List.of(schemaOf(latest));
     }
@@ -199,10 +201,11 @@ public final class DeltaTable implements AutoCloseable {
    * fails as {@link DeltaFeedException.Kind#INVALID_START}, never as missing history, so that it
    * is never answered with a re-snapshot; a version whose history was cleaned up fails as {@link
    * DeltaFeedException.Kind#HISTORY_MISSING}. Both messages name the table and {@code offset}, the
-   * stored offset as the REST API shows it.
+   * stored offset as the REST API shows it. Loads {@code latest} only when a listing alone
+   * cannot tell.
    */
-  public void checkStored(ChangePosition stored, String offset) {
-    starts.checkStored(stored, offset);
+  public void checkStored(ChangePosition stored, String offset, LatestSnapshot latest) {
+    starts.checkStored(stored, offset, latest);
   }
 
   /**
@@ -210,6 +213,11 @@ public final class DeltaTable implements AutoCloseable {
    * be read from there.
    */
   public ChangePosition resolveStart(StartSpec start) {
-    return starts.resolveStart(start);
+    return resolveStart(start, latestSnapshot());
+  }
+
+  /** {@link #resolveStart(StartSpec)} from {@code latest}, already loaded or not. */
+  public ChangePosition resolveStart(StartSpec start, LatestSnapshot latest) {
+    return starts.resolveStart(start, latest);
   }
 }

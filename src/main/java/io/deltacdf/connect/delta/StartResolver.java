@@ -31,11 +31,11 @@ final class StartResolver {
    * DeltaFeedException.Kind#HISTORY_MISSING}. Both messages name the table and {@code offset}, the
    * stored offset as the REST API shows it.
    */
-  void checkStored(ChangePosition stored, String offset) {
+  void checkStored(ChangePosition stored, String offset, LatestSnapshot latest) {
     if (commitIsInTheLog(stored)) {
       return;
     }
-    long latestVersion = history.latestVersion();
+    long latestVersion = latest.version();
     long version = stored.version();
     boolean inSnapshot = stored instanceof ChangePosition.InSnapshot;
     long newest = inSnapshot ? latestVersion : latestVersion + 1;
@@ -105,8 +105,8 @@ final class StartResolver {
    * Where a feed started with {@code start} begins, after checking that the change data feed can
    * be read from there.
    */
-  ChangePosition resolveStart(StartSpec start) {
-    Snapshot latest = TableAccess.latestSnapshot(context);
+  ChangePosition resolveStart(StartSpec start, LatestSnapshot latestSnapshot) {
+    Snapshot latest = latestSnapshot.get();
     long latestVersion = latest.getVersion();
     if (start instanceof StartSpec.Snapshot) {
       history.requireReadable(TableMetadata.of(latest), latestVersion, latestVersion);

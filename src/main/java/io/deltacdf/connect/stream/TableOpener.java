@@ -7,6 +7,7 @@ import io.deltacdf.connect.config.TableNames;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
+import io.deltacdf.connect.delta.LatestSnapshot;
 import io.deltacdf.connect.delta.StartSpec;
 import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
@@ -43,14 +44,17 @@ public final class TableOpener {
   /** Where start.mode starts {@code table} now; opens the table for that. */
   public ChangePosition configuredStart(String table) {
     try (DeltaTable deltaTable = table(table)) {
-      return configuredStart(deltaTable);
+      return configuredStart(deltaTable, deltaTable.latestSnapshot());
     } catch (DeltaFeedException e) {
       throw Redaction.toConnectException(e, config);
     }
   }
 
-  /** Where start.mode (with start.version or start.timestamp) starts a table without offset. */
-  public ChangePosition configuredStart(DeltaTable table) {
+  /**
+   * Where start.mode (with start.version or start.timestamp) starts a table without offset, as of
+   * its {@code latest} snapshot.
+   */
+  public ChangePosition configuredStart(DeltaTable table, LatestSnapshot latest) {
     StartSpec spec =
         switch (config.startMode()) {
           case SNAPSHOT -> new StartSpec.Snapshot();
@@ -60,21 +64,25 @@ public final class TableOpener {
           case TIMESTAMP ->
               new StartSpec.AtTimestamp(config.startTimestamp().orElseThrow().toEpochMilli());
         };
-    return table.resolveStart(spec);
+    return table.resolveStart(spec, latest);
   }
 
   /**
    * The converter of the table's rows from {@code start} on, once it has checked that they
-   * convert.
+   * convert, up to the table's {@code latest} snapshot.
    *
    * @throws IllegalArgumentException naming the column at fault
    */
-  public RecordConverter converter(String table, DeltaTable deltaTable, ChangePosition start) {
-    return converter(new TablePartition(table), deltaTable, start);
+  public RecordConverter converter(
+      String table, DeltaTable deltaTable, ChangePosition start, LatestSnapshot latest) {
+    return converter(new TablePartition(table), deltaTable, start, latest);
   }
 
   private RecordConverter converter(
-      TablePartition partition, DeltaTable deltaTable, ChangePosition start) {
+      TablePartition partition,
+      DeltaTable deltaTable,
+      ChangePosition start,
+      LatestSnapshot latest) {
     String table = partition.table();
     RecordConverter converter =
         new RecordConverter(
@@ -86,7 +94,7 @@ public final class TableOpener {
             config.recordSettings(connectorName, connectorVersion),
             start);
     converter.requireConvertible(
-        deltaTable.schemasAtStartAndLatest(start), deltaTable::loggedSchemas);
+        deltaTable.schemasAtStartAndLatest(start, latest), deltaTable::loggedSchemas);
     return converter;
   }
 
@@ -115,19 +123,20 @@ public final class TableOpener {
     String table = partition.table();
     log.info("Table {} is read through {}", partition.toMap(), config.endpointOf(table));
     DeltaTable deltaTable = table(table);
+    LatestSnapshot latest = deltaTable.latestSnapshot(); // one load for the whole open
     try {
       ChangePosition start;
       if (resumeAt != null) {
-        start = resumePosition(partition, deltaTable, resumeAt);
+        start = resumePosition(partition, deltaTable, latest, resumeAt);
       } else {
-        start = configuredStart(deltaTable);
+        start = configuredStart(deltaTable, latest);
         log.info(
             "Table {} has no stored offset; start.mode={} starts it at {}",
             table,
             EnumSettings.valueOf(config.startMode()),
             start);
       }
-      return new TableStream.Opened(deltaTable, start, converter(partition, deltaTable, start));
+      return new TableStream.Opened(deltaTable, start, converter(partition, deltaTable, start, latest));
     } catch (DeltaFeedException e) {
       deltaTable.close();
       throw e;
@@ -144,15 +153,18 @@ public final class TableOpener {
    * table's latest version always fails.
    */
   private ChangePosition resumePosition(
-      TablePartition partition, DeltaTable deltaTable, ChangePosition stored) {
+      TablePartition partition,
+      DeltaTable deltaTable,
+      LatestSnapshot latest,
+      ChangePosition stored) {
     String offset = OffsetCodec.toMap(stored).toString();
     try {
-      deltaTable.checkStored(stored, offset);
+      deltaTable.checkStored(stored, offset, latest);
     } catch (DeltaFeedException e) {
       if (partition.slice() != null || !resnapshots(e)) {
         throw e;
       }
-      return resnapshot(partition.table(), deltaTable, e);
+      return resnapshot(partition.table(), deltaTable, latest, e);
     }
     log.info("Table {} resumes from {}", partition.toMap(), offset);
     return stored;
@@ -172,8 +184,9 @@ public final class TableOpener {
    * Where a table starts over after {@code cause}: a snapshot of its latest version, with a
    * warning that names the cause.
    */
-  ChangePosition resnapshot(String table, DeltaTable deltaTable, DeltaFeedException cause) {
-    ChangePosition snapshot = deltaTable.resolveStart(new StartSpec.Snapshot());
+  ChangePosition resnapshot(
+      String table, DeltaTable deltaTable, LatestSnapshot latest, DeltaFeedException cause) {
+    ChangePosition snapshot = deltaTable.resolveStart(new StartSpec.Snapshot(), latest);
     log.warn(
         "{} on.history.missing=resnapshot: table {} starts over from a snapshot at {}",
         redact(cause.getMessage()),

@@ -149,7 +149,8 @@ final class TableStream implements AutoCloseable {
     }
     if (opened != null && !slice() && opener.resnapshots(e)) {
       try {
-        position = opener.resnapshot(table, opened.table(), e);
+        DeltaTable deltaTable = opened.table();
+        position = opener.resnapshot(table, deltaTable, deltaTable.latestSnapshot(), e);
       } catch (DeltaFeedException resolveError) {
         return recover(resolveError, nowMs);
       }

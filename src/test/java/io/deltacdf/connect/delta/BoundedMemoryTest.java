@@ -4,12 +4,11 @@ import static io.deltacdf.connect.testing.SparkHarness.spark;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.deltacdf.connect.it.ChildProcess;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,27 +64,15 @@ class BoundedMemoryTest {
         .satisfies(line -> assertThat(Integer.parseInt(line.split(" ")[2])).isLessThanOrEqualTo(128));
   }
 
-  private static List<String> readInSmallJvm(String start)
-      throws IOException, InterruptedException {
-    Process process =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m",
-                "-XX:TieredStopAtLevel=1",
-                "-XX:+UseSerialGC",
-                "-cp",
-                System.getProperty("java.class.path"),
-                LowMemoryReader.class.getName(),
-                path,
-                start)
-            .redirectErrorStream(true)
-            .start();
-    List<String> lines = new ArrayList<>();
-    try (var reader = process.inputReader(StandardCharsets.UTF_8)) {
-      reader.lines().forEach(lines::add);
-    }
-    assertThat(process.waitFor(5, TimeUnit.MINUTES)).isTrue();
-    assertThat(process.exitValue()).as(String.join("\n", lines)).isZero();
-    return lines;
+  private static List<String> readInSmallJvm(String start) throws IOException {
+    return ChildProcess.runToEnd(
+        "LowMemoryReader",
+        ChildProcess.javaCommand(
+            List.of("-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"),
+            LowMemoryReader.class,
+            path,
+            start),
+        dir.resolve("reader-" + start + ".log"),
+        Duration.ofMinutes(5));
   }
 }

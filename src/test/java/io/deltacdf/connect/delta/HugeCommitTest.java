@@ -2,12 +2,11 @@ package io.deltacdf.connect.delta;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.deltacdf.connect.it.ChildProcess;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,27 +50,16 @@ class HugeCommitTest {
         + " %s%n", FILES, HEAP, whole, resumeAt, resumed);
   }
 
-  private static List<String> readInSmallJvm(int fileIndex)
-      throws IOException, InterruptedException {
-    Process process =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + HEAP,
-                "-XX:+UseSerialGC",
-                "-cp",
-                System.getProperty("java.class.path"),
-                HugeCommitReader.class.getName(),
-                table.toString(),
-                Long.toString(HugeCommitTable.VERSION),
-                Integer.toString(fileIndex))
-            .redirectErrorStream(true)
-            .start();
-    List<String> lines = new ArrayList<>();
-    try (var reader = process.inputReader(StandardCharsets.UTF_8)) {
-      reader.lines().forEach(lines::add);
-    }
-    assertThat(process.waitFor(30, TimeUnit.MINUTES)).isTrue();
-    assertThat(process.exitValue()).as(String.join("\n", lines)).isZero();
-    return lines;
+  private static List<String> readInSmallJvm(int fileIndex) throws IOException {
+    return ChildProcess.runToEnd(
+        "HugeCommitReader",
+        ChildProcess.javaCommand(
+            List.of("-Xmx" + HEAP, "-XX:+UseSerialGC"),
+            HugeCommitReader.class,
+            table.toString(),
+            Long.toString(HugeCommitTable.VERSION),
+            Integer.toString(fileIndex)),
+        table.resolveSibling("reader-" + fileIndex + ".log"),
+        Duration.ofMinutes(30));
   }
 }

@@ -5,14 +5,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A child process of the tests and the benchmark (registry, emulator, broker, worker, a measured
- * JVM) with its standard output and error appended to a log file: the one launcher they share. A shutdown hook kills it if the test JVM exits while it runs, so
- * that no child outlives an aborted build and keeps its port; the hook goes when the process
- * ends, however it ends.
+ * JVM, a small-heap reader of a unit test) with its standard output and error appended to a log
+ * file: the one launcher they share. A shutdown hook kills it if the test JVM exits while it
+ * runs, so that no child outlives an aborted build and keeps its port; the hook goes when the
+ * process ends, however it ends.
  */
 public final class ChildProcess {
 
@@ -48,6 +50,38 @@ public final class ChildProcess {
   public static ChildProcess start(String name, List<String> command, Path log)
       throws IOException {
     return start(name, new ProcessBuilder(command), log);
+  }
+
+  /**
+   * The command that runs {@code mainClass} with {@code args} in a JVM of this JVM's Java and
+   * class path, started with {@code jvmOptions} (e.g. a small -Xmx).
+   */
+  public static List<String> javaCommand(
+      List<String> jvmOptions, Class<?> mainClass, String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
+    command.addAll(List.of(args));
+    return command;
+  }
+
+  /**
+   * Runs {@code command} to its end and returns the lines of its output; fails with the log's
+   * tail when it exits non-zero, or overruns {@code timeout} (it is then killed).
+   */
+  public static List<String> runToEnd(
+      String name, List<String> command, Path log, Duration timeout) throws IOException {
+    ChildProcess child = start(name, command, log);
+    if (!child.awaitExit(timeout)) {
+      child.kill();
+      throw new IllegalStateException(
+          name + " overran " + timeout + "; last lines of " + log + ":\n" + child.logTail(40));
+    }
+    if (child.exitValue() != 0) {
+      throw new IllegalStateException(child.exitReport(40));
+    }
+    return Files.readAllLines(log, StandardCharsets.UTF_8);
   }
 
   public long pid() {

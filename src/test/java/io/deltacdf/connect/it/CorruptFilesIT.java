@@ -46,8 +46,7 @@ class CorruptFilesIT {
   void aCommitFileThatCannotBeParsedFailsTheTaskNamingTheFile() throws IOException {
     String path = table("commits", "'delta.enableChangeDataFeed'='true'");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
-    cluster.rest().putConfig("commits", config(path, "start.mode", "earliest"));
-    cluster.rest().awaitRunning("commits", 1, WAIT);
+    cluster.rest().deploy("commits", config(path, "start.mode", "earliest"), WAIT);
     TopicReader.readExactly(cluster.bootstrapServers(), "commits", 1, WAIT);
 
     Path commit = Path.of(path, "_delta_log", "00000000000000000002.json");
@@ -83,8 +82,7 @@ class CorruptFilesIT {
   void anUndecodableChangeFileOfANewVersionFailsTheTaskNamingTheFile() throws IOException {
     String path = table("changes", "'delta.enableChangeDataFeed'='true'");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a'), (2, 'b')", path); // v1
-    cluster.rest().putConfig("changes", config(path, "start.mode", "earliest"));
-    cluster.rest().awaitRunning("changes", 1, WAIT);
+    cluster.rest().deploy("changes", config(path, "start.mode", "earliest"), WAIT);
     TopicReader.readExactly(cluster.bootstrapServers(), "changes", 2, WAIT);
 
     // Stopped so that the file is broken before the task first reads it.

@@ -88,8 +88,7 @@ class CrashSafetyIT {
         config.put("transaction.boundary", "connector");
         config.put("transaction.max.rows", "2000");
       }
-      cluster.rest().putConfig(name, config);
-      cluster.rest().awaitRunning(name, 1, WAIT);
+      cluster.rest().deploy(name, config, WAIT);
 
       List<Long> restartMillis = new ArrayList<>();
       for (int kill = 1; kill <= KILLS; kill++) {

@@ -44,8 +44,7 @@ class DeliveryGuaranteesIT {
   void anIdleLatestConnectorLosesNothingCommittedWhileTheWorkerWasDown() {
     String path = table("idle");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
-    cluster.rest().putConfig("idle", config(path, "start.mode", "latest"));
-    cluster.rest().awaitRunning("idle", 1, WAIT);
+    cluster.rest().deploy("idle", config(path, "start.mode", "latest"), WAIT);
     awaitStoredVersion("idle", path, 2);
 
     cluster.stopWorker();
@@ -63,11 +62,10 @@ class DeliveryGuaranteesIT {
   void aFilteredConnectorRestartsAfterLogCleanupWithoutMissingHistory() throws Exception {
     String path = table("filtered");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
-    cluster.rest().putConfig(
+    cluster.rest().deploy(
         "filtered",
         config(path, "start.mode", "earliest", "change.types", "insert",
-            "heartbeat.interval.ms", "200"));
-    cluster.rest().awaitRunning("filtered", 1, WAIT);
+            "heartbeat.interval.ms", "200"), WAIT);
     read("filtered", 1);
     for (int i = 0; i < 4; i++) {
       sql("UPDATE delta.`%s` SET name = 'u%d' WHERE id = 1", path, i); // v2..v5, filtered out
@@ -93,9 +91,8 @@ class DeliveryGuaranteesIT {
   void aRestartDuringALongRunOfVersionsWithoutRowsDoesNotReadThemAgain() throws Exception {
     String path = table("quiet");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
-    cluster.rest().putConfig(
-        "quiet", config(path, "start.mode", "earliest", "heartbeat.interval.ms", "100"));
-    cluster.rest().awaitRunning("quiet", 1, WAIT);
+    cluster.rest().deploy(
+        "quiet", config(path, "start.mode", "earliest", "heartbeat.interval.ms", "100"), WAIT);
     read("quiet", 1);
     awaitStoredVersion("quiet", path, 2);
 

@@ -38,13 +38,13 @@ class KafkaContainerIT {
         KafkaCluster.builder().externalBroker(KAFKA.getBootstrapServers()).start()) {
       cluster
           .rest()
-          .putConfig(
+          .deploy(
               "boxed",
               Map.of(
                   "connector.class", DeltaCdfSourceConnector.class.getName(),
                   "delta.table.paths", path,
-                  "key.columns", "id"));
-      cluster.rest().awaitRunning("boxed", 1, Duration.ofSeconds(60));
+                  "key.columns", "id"),
+              Duration.ofSeconds(60));
       List<ConsumerRecord<byte[], byte[]>> records =
           TopicReader.readAll(cluster.bootstrapServers(), "boxed", 2, Duration.ofSeconds(60), false);
       assertThat(records).hasSize(2);

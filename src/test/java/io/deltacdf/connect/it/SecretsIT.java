@@ -91,16 +91,14 @@ class SecretsIT {
     scan.rest("PUT config (missing path)", refused.body());
 
     // A running connector.
-    cluster.rest().putConfig("secret-ok", withClass(config(good, secrets)));
-    cluster.rest().awaitRunning("secret-ok", 1, WAIT);
+    cluster.rest().deploy("secret-ok", withClass(config(good, secrets)), WAIT);
     assertThat(TopicReader.readAll(cluster.bootstrapServers(), "secret-good", 2, WAIT, false))
         .hasSize(2);
     scanConnector(scan, "secret-ok");
 
     // A connector whose task fails at run time, then again at start.
     String doomed = table("secret-doomed");
-    cluster.rest().putConfig("secret-fail", withClass(config(doomed, secrets)));
-    cluster.rest().awaitRunning("secret-fail", 1, WAIT);
+    cluster.rest().deploy("secret-fail", withClass(config(doomed, secrets)), WAIT);
     deleteRecursively(Path.of(doomed));
     String runtimeTrace = cluster.rest().awaitTaskFailed("secret-fail", WAIT);
     scan.text("task trace (failed while running)", runtimeTrace);
@@ -158,8 +156,7 @@ class SecretsIT {
         config(dir.resolve("missing-too").toString(), references), "delta.table.paths"));
     scan.rest("validate (unreachable S3)", validateFailing(unreachableS3(references), null));
 
-    cluster.rest().putConfig("provided-ok", withClass(config(good, references)));
-    cluster.rest().awaitRunning("provided-ok", 1, WAIT);
+    cluster.rest().deploy("provided-ok", withClass(config(good, references)), WAIT);
     assertThat(TopicReader.readAll(cluster.bootstrapServers(), "provided-good", 2, WAIT, false))
         .hasSize(2);
     scanConnector(scan, "provided-ok");
@@ -167,8 +164,7 @@ class SecretsIT {
     references.forEach((key, value) -> assertThat(echoed.path(key).asText()).isEqualTo(value));
 
     String doomed = table("provided-doomed");
-    cluster.rest().putConfig("provided-fail", withClass(config(doomed, references)));
-    cluster.rest().awaitRunning("provided-fail", 1, WAIT);
+    cluster.rest().deploy("provided-fail", withClass(config(doomed, references)), WAIT);
     deleteRecursively(Path.of(doomed));
     scan.text("task trace", cluster.rest().awaitTaskFailed("provided-fail", WAIT));
     scanConnector(scan, "provided-fail");

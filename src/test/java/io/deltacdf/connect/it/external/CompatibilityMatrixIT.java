@@ -77,8 +77,7 @@ class CompatibilityMatrixIT {
           .isEqualTo(worker.kafkaVersion());
 
       long snapshotVersion = table.latestVersion();
-      rest.putConfig(CONNECTOR, config(table.path()));
-      rest.awaitRunning(CONNECTOR, 1, WAIT);
+      rest.deploy(CONNECTOR, config(table.path()), WAIT);
       assertDeliveredExactlyOnce(kafka, table.sparkSnapshotThenChanges(snapshotVersion),
           "the snapshot");
 

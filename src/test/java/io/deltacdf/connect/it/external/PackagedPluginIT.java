@@ -63,8 +63,7 @@ class PackagedPluginIT {
     DemoTable.create(table);
     Map<String, String> config = exampleConfig("local-table.json");
     config.put("delta.table.paths", table.toString());
-    rest.putConfig("customers", config);
-    rest.awaitRunning("customers", 1, TIMEOUT);
+    rest.deploy("customers", config, TIMEOUT);
 
     List<ConsumerRecord<byte[], byte[]>> snapshot =
         TopicReader.readAll(kafka.bootstrapServers(), "customers", 3, TIMEOUT, false);

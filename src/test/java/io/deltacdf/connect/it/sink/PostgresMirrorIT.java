@@ -208,8 +208,7 @@ class PostgresMirrorIT {
   }
 
   private static void register(String name, Map<String, String> config) {
-    rest.putConfig(name, config);
-    rest.awaitRunning(name, 1, Duration.ofSeconds(90));
+    rest.deploy(name, config, Duration.ofSeconds(90));
   }
 
   // ---- Delta side ----

@@ -5,18 +5,13 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deltacdf.connect.DeltaCdfSourceConnector;
 import io.deltacdf.connect.it.ChangeDescriptions;
 import io.deltacdf.connect.it.ConnectRest;
 import io.deltacdf.connect.it.KafkaCluster;
 import io.deltacdf.connect.it.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
-import java.io.IOException;
 import java.net.URLDecoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -50,8 +45,6 @@ class AdlsGen2IT {
   /** The value columns each change is described by. */
   private static final String[] COLUMNS = {"id", "name", "amount"};
   private static final Duration OUTAGE = Duration.ofSeconds(10);
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   private static Azurite azurite;
   private static KafkaCluster cluster;
@@ -161,7 +154,7 @@ class AdlsGen2IT {
     assertThat(validated.toString()).doesNotContain(wrongKey).doesNotContain(key);
     assertThat(passwordValueShown(validated, "azure.account.key")).isEqualTo("[hidden]");
 
-    ConnectRest.Response rejected = put("adls-denied", wrong);
+    ConnectRest.Response rejected = cluster.rest().tryPutConfig("adls-denied", wrong);
     System.out.println("PUT /connectors/adls-denied/config with a wrong key: " + rejected);
     assertThat(rejected.status()).isEqualTo(400);
     assertThat(rejected.body().toString()).doesNotContain(wrongKey).doesNotContain(key);
@@ -421,36 +414,10 @@ class AdlsGen2IT {
     return named;
   }
 
-  private static ConnectRest.Response put(String name, Map<String, String> config) {
-    return send("PUT", "/connectors/" + name + "/config", toJson(config));
-  }
-
   private static void restartFailed(String name) {
-    ConnectRest.Response response =
-        send("POST", "/connectors/" + name + "/restart?includeTasks=true&onlyFailed=true", "");
+    ConnectRest.Response response = cluster.rest()
+        .post("/connectors/" + name + "/restart?includeTasks=true&onlyFailed=true");
     assertThat(response.ok()).as(response.toString()).isTrue();
-  }
-
-  private static ConnectRest.Response send(String method, String path, String body) {
-    HttpRequest request = HttpRequest.newBuilder(cluster.connectUrl().resolve(path))
-        .timeout(WAIT)
-        .header("Content-Type", "application/json")
-        .method(method, body.isEmpty()
-            ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(body))
-        .build();
-    try {
-      HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-      JsonNode node = response.body().isEmpty()
-          ? JSON.missingNode()
-          : JSON.readTree(response.body());
-      return new ConnectRest.Response(response.statusCode(), node);
-    } catch (IOException e) {
-      throw new AssertionError(method + " " + path + ": " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 
   /** "connector/task0" states, e.g. "RUNNING/RUNNING"; "?" when the worker does not answer. */
@@ -480,14 +447,6 @@ class AdlsGen2IT {
     byte[] bytes = new byte[64];
     new SecureRandom().nextBytes(bytes);
     return Base64.getEncoder().encodeToString(bytes);
-  }
-
-  private static String toJson(Map<String, String> map) {
-    try {
-      return JSON.writeValueAsString(map);
-    } catch (IOException e) {
-      throw new IllegalArgumentException(e);
-    }
   }
 
   private static List<ConsumerRecord<byte[], byte[]>> read(String topic, int count) {

@@ -85,8 +85,7 @@ class BackoffTransactionsIT {
     assertThat(files).hasSize(6);
     gate.unavailable(fileName(files.get(3)));
 
-    cluster.rest().putConfig("backoff", config(waiting + "," + other));
-    cluster.rest().awaitRunning("backoff", 1, WAIT);
+    cluster.rest().deploy("backoff", config(waiting + "," + other), WAIT);
     try {
       // The task sends the first three files of v1, then meets the failing fourth; meanwhile the
       // other table of the task gets a version. The outage outlasts the producer's transaction

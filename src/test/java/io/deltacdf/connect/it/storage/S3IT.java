@@ -13,8 +13,6 @@ import io.deltacdf.connect.it.TopicReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -424,16 +422,11 @@ class S3IT {
     return config;
   }
 
-  /** POST /connectors/{name}/tasks/{task}/restart (ConnectRest has no POST helper). */
-  private static void restartTask(String name, int task) throws Exception {
-    HttpRequest request = HttpRequest.newBuilder(
-            cluster.connectUrl().resolve("/connectors/" + name + "/tasks/" + task + "/restart"))
-        .timeout(WAIT)
-        .POST(HttpRequest.BodyPublishers.noBody())
-        .build();
-    HttpResponse<String> response =
-        S3Gate.CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).as(response.body()).isIn(200, 202, 204);
+  /** POST /connectors/{name}/tasks/{task}/restart. */
+  private static void restartTask(String name, int task) {
+    ConnectRest.Response response =
+        cluster.rest().post("/connectors/" + name + "/tasks/" + task + "/restart");
+    assertThat(response.ok()).as(response.toString()).isTrue();
   }
 
   /**

@@ -1,0 +1,30 @@
+package io.deltacdf.connect.delta;
+
+import io.delta.kernel.Snapshot;
+
+/**
+ * The latest snapshot of a table, loaded on first use and then kept: opening a table resolves
+ * its start, checks a stored offset and reads its schemas from one load (a load replays the log
+ * since its last checkpoint). Taken from {@link DeltaTable#latestSnapshot()} and passed back to
+ * the same table; a new one sees later commits.
+ */
+public final class LatestSnapshot {
+
+  private final FeedContext context;
+  private Snapshot snapshot;
+
+  LatestSnapshot(FeedContext context) {
+    this.context = context;
+  }
+
+  Snapshot get() {
+    if (snapshot == null) {
+      snapshot = TableAccess.latestSnapshot(context);
+    }
+    return snapshot;
+  }
+
+  long version() {
+    return get().getVersion();
+  }
+}
