@@ -43,6 +43,11 @@ public record TablePartition(String table, SnapshotSlice slice) {
     return Collections.unmodifiableMap(map);
   }
 
+  /** How logs, messages and metrics name it: the table's URI, and the slice when it is one. */
+  public String describe() {
+    return slice == null ? table : table + " (snapshot slice " + slice.label() + ")";
+  }
+
   /** Reads a partition map; malformed maps fail with a message saying what is expected. */
   public static TablePartition fromMap(Map<String, ?> map) {
     Object table = map == null ? null : map.get(TABLE);

@@ -108,7 +108,7 @@ public final class TableOpener {
     try {
       return OffsetCodec.fromMap(offset);
     } catch (IllegalArgumentException e) {
-      throw new ConnectException("Table " + partition.toMap() + ": " + e.getMessage(), e);
+      throw new ConnectException("Table " + partition.describe() + ": " + e.getMessage(), e);
     }
   }
 
@@ -121,7 +121,7 @@ public final class TableOpener {
    */
   TableStream.Opened open(TablePartition partition, ChangePosition resumeAt) {
     String table = partition.table();
-    log.info("Table {} is read through {}", partition.toMap(), config.endpointOf(table));
+    log.info("Table {} is read through {}", partition.describe(), config.endpointOf(table));
     DeltaTable deltaTable = table(table);
     LatestSnapshot latest = deltaTable.latestSnapshot(); // one load for the whole open
     try {
@@ -166,7 +166,7 @@ public final class TableOpener {
       }
       return resnapshot(partition.table(), deltaTable, latest, e);
     }
-    log.info("Table {} resumes from {}", partition.toMap(), offset);
+    log.info("Table {} resumes from {}", partition.describe(), offset);
     return stored;
   }
 

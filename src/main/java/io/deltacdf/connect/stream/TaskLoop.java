@@ -70,13 +70,12 @@ public final class TaskLoop {
     Map<TaskUnit, ChangePosition> storedPositions = new HashMap<>();
     units.forEach(u -> storedPositions.put(u, TableOpener.storedPosition(u.partition(), stored)));
     for (TaskUnit unit : units) {
-      String metricsName =
-          unit.partition().slice() == null
-              ? unit.table()
-              : unit.table() + " (snapshot slice " + unit.slice().label() + ")";
       streams.add(
           new TableStream(
-              unit, opener, storedPositions.get(unit), new TableMetrics(connectorName, metricsName)));
+              unit,
+              opener,
+              storedPositions.get(unit),
+              new TableMetrics(connectorName, unit.partition().describe())));
     }
   }
 
