@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * The read ceiling: our change feed reader (Delta Kernel underneath) reads every change row of a
  * table from version 0, in the connector's batch size, without conversion or Kafka. Runs in a JVM
- * of its own. Arguments: table path, batch size, passes (the last pass is timed; earlier ones warm
+ * of its own; reports the timed pass's time and CPU. Arguments: table path, batch size, passes (the last pass is timed; earlier ones warm
  * up the JIT).
  */
 public final class KernelRead {
@@ -23,9 +23,11 @@ public final class KernelRead {
       readAll(args[0], batchRows);
     }
     long start = System.nanoTime();
+    long cpuBefore = ProcStatus.ownCpuMillis();
     long rows = readAll(args[0], batchRows);
     ChildJvm.result("rows", rows);
     ChildJvm.result("elapsed_ms", (System.nanoTime() - start) / 1_000_000);
+    ChildJvm.result("cpu_ms", ProcStatus.ownCpuMillis() - cpuBefore);
     ChildJvm.result("peak_rss_mib", ProcStatus.ownPeakRssMib());
   }
 

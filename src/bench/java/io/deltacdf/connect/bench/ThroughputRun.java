@@ -46,6 +46,10 @@ final class ThroughputRun {
     report.checkCount("our reader (" + variant + ")", kernelRows, expected);
     report.add(section, "ceiling: our reader, no Kafka", Report.rate(kernelRows, kernelMs),
         kernelMs + " ms, peak RSS " + kernel.get("peak_rss_mib") + " MiB");
+    long kernelCpuMs = Long.parseLong(kernel.get("cpu_ms"));
+    double readerCpu = cpuSecondsPerMillion(kernelCpuMs, kernelRows);
+    report.add(section, "ceiling: our reader, CPU per million rows", Report.seconds(readerCpu),
+        kernelCpuMs + " ms of the reader JVM's CPU (/proc) in the timed pass");
 
     List<String> workerJvm = new ArrayList<>(List.of("-Xmx" + options.workerHeap()));
     if (options.profile()) {
@@ -86,14 +90,19 @@ final class ThroughputRun {
             table.path().toString(), connectorConfig(table, connectTopic), options.producer());
         kafka.topics().delete(connectTopic + "-warm");
       }
-      long connectMs = ConnectCeiling.run(kafka.topics(), connectTopic, expected,
+      ConnectCeiling.Run connect = ConnectCeiling.run(kafka.topics(), connectTopic, expected,
           table.path().toString(), connectorConfig(table, connectTopic), options.producer());
+      long connectMs = connect.millis();
       report.checkCount("ceiling Connect (" + variant + ")",
           kafka.topics().count(connectTopic), expected);
       double connectRate = expected * 1000.0 / Math.max(1, connectMs);
       report.add(section, "ceiling: Connect's converters + producer",
           Report.rate(expected, connectMs),
           connectMs + " ms, our records cycled: JsonConverter, header converter, send");
+      double connectCpu = cpuSecondsPerMillion(connect.cpuMillis(), expected);
+      report.add(section, "ceiling: Connect's converters + producer, CPU per million rows",
+          Report.seconds(connectCpu), connect.cpuMillis() + " ms of the driver JVM's CPU (/proc)"
+              + " while converting and sending");
 
       report.add(section, "ratio ours / Spark", Report.ratio(struct.rowsPerSecond(), sparkRate),
           "target >= 2");
@@ -102,6 +111,9 @@ final class ThroughputRun {
       report.add(section, "ratio ours CPU / Spark CPU per row",
           Report.ratio(struct.cpuSecondsPerMillion(), spark.cpuSecondsPerMillion()),
           "target <= 0.5 (issue 15, item 3)");
+      report.add(section, "ratio (reader + Connect ceiling) CPU / Spark CPU per row",
+          Report.ratio(readerCpu + connectCpu, spark.cpuSecondsPerMillion()),
+          "the least ours CPU / Spark CPU can be in struct mode: reading plus Connect's own work");
       report.add(section, "ratio ours json CPU / Spark CPU per row",
           Report.ratio(json.cpuSecondsPerMillion(), spark.cpuSecondsPerMillion()),
           "output.format=json");
