@@ -2,10 +2,11 @@
 # The performance benchmark (issue #6), on this machine, no Docker: our connector (packaged
 # plugin in a separate Kafka Connect worker JVM) against a Spark Structured Streaming
 # readChangeFeed -> Kafka job on the same Delta table and broker, plus the ceilings, latency,
-# idle-poll cost and bounded memory. Prints a table of figures; exits non-zero only when
-# something failed (e.g. a record count did not match). See docs/benchmark.md.
+# idle-poll cost, bounded memory and the parallel snapshot. Prints a table of figures; exits
+# non-zero only when something failed (e.g. a record count did not match). See
+# docs/benchmark.md.
 #
-#   ./benchmark.sh [all|throughput|latency|idle-poll|memory|derived|sink] [--rows N] [--variant plain|dv|both] ...
+#   ./benchmark.sh [all|throughput|latency|idle-poll|memory|snapshot|derived|sink] [--rows N] [--variant plain|dv|both] ...
 #   ./benchmark.sh --help
 #
 # Builds the plugin folder ./connector and the test classes first (mvn -DskipTests package);

@@ -6,9 +6,11 @@ import io.deltacdf.connect.it.TestSupport;
 import io.deltacdf.connect.it.external.ExternalKafka;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The tests' {@link ExternalKafka} (a broker and a Connect worker in JVMs of their own, from
@@ -21,7 +23,8 @@ final class BenchKafka implements AutoCloseable {
   /**
    * What a connector run took.
    *
-   * @param workerCpuMillis CPU time the worker JVM used from registration to the last record
+   * @param workerCpuMillis CPU time the worker JVMs (all of them, see {@link #addWorker()}) used
+   *     from registration to the last record
    */
   record ConnectorRun(long records, long millis, long workerPeakRssMib, long workerCpuMillis) {}
 
@@ -31,6 +34,7 @@ final class BenchKafka implements AutoCloseable {
   private final ExternalKafka kafka;
   private final ConnectRest rest;
   private final Topics topics;
+  private final List<Long> additionalWorkerPids = new ArrayList<>();
 
   /**
    * @param workerJvm the worker's JVM options (heap, GC log, profiler)
@@ -48,6 +52,14 @@ final class BenchKafka implements AutoCloseable {
     kafka = ExternalKafka.start(worker, BROKER_JVM, workerJvm);
     rest = new ConnectRest(kafka.connectUrl());
     topics = new Topics(kafka.bootstrapServers());
+  }
+
+  /**
+   * Starts another worker in the same Connect group, so that a connector's tasks spread over two
+   * JVMs (on this machine's cores all the same).
+   */
+  void addWorker() {
+    additionalWorkerPids.add(kafka.startAdditionalWorker());
   }
 
   Topics topics() {
@@ -94,17 +106,24 @@ final class BenchKafka implements AutoCloseable {
    * time from the registration to the broker's append of the last record.
    */
   ConnectorRun runConnector(String name, Map<String, String> config, long expected) {
+    return runConnector(name, config, expected, status -> { });
+  }
+
+  /** As above, handing each connector status polled while waiting to {@code onStatus}. */
+  ConnectorRun runConnector(String name, Map<String, String> config, long expected,
+      Consumer<JsonNode> onStatus) {
     String topic = config.get("topic.template");
     topics.create(topic);
-    long cpuBefore = ProcStatus.cpuMillis(kafka.workerPid());
+    long cpuBefore = workersCpuMillis();
     long start = System.currentTimeMillis();
     rest.putConfig(name, config);
-    long count = topics.awaitCount(topic, expected, STALL, () -> requireNotFailed(name));
+    long count = topics.awaitCount(topic, expected, STALL,
+        () -> onStatus.accept(requireNotFailed(name)));
     if (count != expected) {
       System.out.println("[bench] " + name + " stalled at " + count + " records; worker log:\n"
           + kafka.workerLogTail());
     }
-    long cpuMillis = ProcStatus.cpuMillis(kafka.workerPid()) - cpuBefore;
+    long cpuMillis = workersCpuMillis() - cpuBefore;
     long millis = count == 0 ? 0 : topics.lastAppendTime(topic) - start;
     return new ConnectorRun(count, millis, workerPeakRssMib(), cpuMillis);
   }
@@ -113,13 +132,23 @@ final class BenchKafka implements AutoCloseable {
     return ProcStatus.peakRssMib(kafka.workerPid());
   }
 
-  private void requireNotFailed(String name) {
+  private long workersCpuMillis() {
+    long total = ProcStatus.cpuMillis(kafka.workerPid());
+    for (long pid : additionalWorkerPids) {
+      total += ProcStatus.cpuMillis(pid);
+    }
+    return total;
+  }
+
+  /** The connector's status; fails if one of its tasks failed. */
+  private JsonNode requireNotFailed(String name) {
     JsonNode status = rest.get("/connectors/" + name + "/status").body();
     for (JsonNode task : status.path("tasks")) {
       if ("FAILED".equals(task.path("state").asText())) {
         throw new IllegalStateException("Task of " + name + " failed: " + task.path("trace"));
       }
     }
+    return status;
   }
 
   long workerPid() {

@@ -11,6 +11,7 @@ record BenchOptions(
     long rows,
     List<Boolean> deletionVectors,
     long snapshotRows,
+    long parallelSnapshotRows,
     long commitRows,
     int hugeLogVersions,
     int hugeCommitFiles,
@@ -25,13 +26,16 @@ record BenchOptions(
     Path workDir) {
 
   static final String USAGE = """
-      usage: ./benchmark.sh [all|throughput|latency|idle-poll|memory|derived|sink] [options]
+      usage: ./benchmark.sh [all|throughput|latency|idle-poll|memory|snapshot|derived|sink] [options]
         --rows N               rows inserted into the throughput table (default 2000000;
                                also the table the sink part mirrors into PostgreSQL and the
                                derived part reads with change.source=derived and cdf)
         --variant V            throughput table variant: plain, dv (deletion vectors) or both (default)
         --snapshot-rows N      memory: rows of the initial snapshot (default 5000000)
         --commit-rows N        memory: rows of the single commit (default 1000000)
+        --parallel-snapshot-rows N
+                               snapshot: rows of the table read by one task, then two
+                               (default 3000000)
         --huge-log-versions N  memory: versions of the log caught up on (default 100000)
         --huge-commit-files N  memory: file actions of the huge commit (default 1000000)
         --versions S,L         idle-poll: versions of the short and the long log (default 100,10000)
@@ -45,7 +49,8 @@ record BenchOptions(
         --profile              record a JFR profile of the throughput worker (worker.jfr)
         --cold                 throughput: measure every writer on its first pass, JIT
                                warm-up included (default: each writer first makes one untimed
-                               pass over the same feed, so all are measured warm)
+                               pass over the same feed, so all are measured warm); snapshot:
+                               no warm-up snapshot
         --work DIR             tables, logs and results (default target/benchmark)
         --no-build             (benchmark.sh) skip building connector/ and the test classes
       """;
@@ -55,6 +60,7 @@ record BenchOptions(
     long rows = 2_000_000;
     List<Boolean> dv = List.of(false, true);
     long snapshotRows = 5_000_000;
+    long parallelSnapshotRows = 3_000_000;
     long commitRows = 1_000_000;
     int hugeLogVersions = 100_000;
     int hugeCommitFiles = 1_000_000;
@@ -74,7 +80,8 @@ record BenchOptions(
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       if (!arg.startsWith("--")) {
-        if (!List.of("all", "throughput", "latency", "idle-poll", "memory", "derived", "sink")
+        if (!List.of("all", "throughput", "latency", "idle-poll", "memory", "snapshot",
+            "derived", "sink")
             .contains(arg)) {
           throw new IllegalArgumentException("Unknown command " + arg);
         }
@@ -103,6 +110,7 @@ record BenchOptions(
         };
         case "--snapshot-rows" -> snapshotRows = Long.parseLong(value);
         case "--commit-rows" -> commitRows = Long.parseLong(value);
+        case "--parallel-snapshot-rows" -> parallelSnapshotRows = Long.parseLong(value);
         case "--huge-log-versions" -> hugeLogVersions = Integer.parseInt(value);
         case "--huge-commit-files" -> hugeCommitFiles = Integer.parseInt(value);
         case "--versions" -> {
@@ -118,7 +126,7 @@ record BenchOptions(
         default -> throw new IllegalArgumentException("Unknown option " + arg);
       }
     }
-    return new BenchOptions(command, rows, dv, snapshotRows, commitRows,
+    return new BenchOptions(command, rows, dv, snapshotRows, parallelSnapshotRows, commitRows,
         hugeLogVersions, hugeCommitFiles, small, large, commits,
         heap, settings(producer), settings(connector), profile, cold,
         work);

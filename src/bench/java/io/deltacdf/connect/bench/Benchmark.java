@@ -49,6 +49,7 @@ public final class Benchmark {
     run(report, "latency", () -> new LatencyRun(options, tables, report).run(), options);
     run(report, "idle-poll", () -> new IdlePollRun(options, tables, report).run(), options);
     run(report, "memory", () -> new MemoryRun(options, tables, report).run(), options);
+    run(report, "snapshot", () -> new SnapshotRun(options, tables, report).run(), options);
     run(report, "derived", () -> new DerivedRun(options, jvms, tables, report).run(), options);
     run(report, "sink", () -> {
       try {

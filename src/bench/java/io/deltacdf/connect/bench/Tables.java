@@ -42,8 +42,15 @@ final class Tables {
         "customers", Long.toString(rows), Boolean.toString(deletionVectors));
   }
 
+  /** One commit of {@code rows} rows in 8 files. */
   Table snapshot(long rows) {
     return cached("snapshot-" + rows, "snapshot", Long.toString(rows));
+  }
+
+  /** One commit of {@code rows} rows in {@code files} files, for snapshot slices to share. */
+  Table snapshot(long rows, int files) {
+    return cached("snapshot-" + rows + "-" + files + "-files", "snapshot", Long.toString(rows),
+        Integer.toString(files));
   }
 
   Table singleCommit(long rows) {

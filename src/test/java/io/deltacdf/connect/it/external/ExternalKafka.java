@@ -68,6 +68,8 @@ public final class ExternalKafka implements AutoCloseable {
   private URI connectUrl;
   private int restPort;
   private WorkerLaunch workerLaunch;
+  /** Workers started by {@link #startAdditionalWorker}: stopped before the first worker. */
+  private final List<ChildProcess> additionalWorkers = new ArrayList<>();
 
   /** How the worker was started, so that {@link #restartWorker()} starts it alike. */
   private record WorkerLaunch(
@@ -164,6 +166,8 @@ public final class ExternalKafka implements AutoCloseable {
   /** Stops the worker, then the broker: SIGTERM, then SIGKILL after a grace period. */
   @Override
   public void close() {
+    additionalWorkers.forEach(worker -> worker.stop(STOP_GRACE));
+    additionalWorkers.clear();
     for (int i = processes.size() - 1; i >= 0; i--) {
       processes.get(i).stop(STOP_GRACE);
     }
@@ -186,6 +190,36 @@ public final class ExternalKafka implements AutoCloseable {
   public void killAndRestartWorker() {
     processes.remove(processes.size() - 1).kill();
     launchWorker();
+  }
+
+  /**
+   * Starts one more worker in the first worker's Connect group (same properties, runtime and JVM
+   * options; its own REST port and log {@code worker-<n>.log}), so that tasks spread over two
+   * JVMs; returns once it is healthy. {@link #workerPid()} and the restarts keep meaning the
+   * first worker.
+   *
+   * @return the new worker's process id
+   */
+  public long startAdditionalWorker() {
+    int number = additionalWorkers.size() + 2;
+    Properties props = new Properties();
+    try (var reader = Files.newBufferedReader(workerLaunch.config(), StandardCharsets.UTF_8)) {
+      props.load(reader);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    URI url = URI.create("http://localhost:" + freePorts(1)[0] + "/");
+    props.setProperty("listeners", url.toString().replaceAll("/$", ""));
+    Map<String, String> config = new LinkedHashMap<>();
+    props.stringPropertyNames().forEach(key -> config.put(key, props.getProperty(key)));
+    Path file = write(workDir.resolve("worker-" + number + ".properties"), config);
+    ChildProcess worker = java("Connect worker JVM " + number,
+        workerLaunch.runtime().javaExecutable(), workerLaunch.classpath(), workerLaunch.jvm(),
+        workDir.resolve("worker-" + number + ".log"),
+        "org.apache.kafka.connect.cli.ConnectDistributed", file.toString());
+    additionalWorkers.add(worker);
+    awaitHealthy(worker, url, workDir.resolve("worker-" + number + ".log"));
+    return worker.pid();
   }
 
   /** The worker JVM's process id, e.g. to read its peak RSS from /proc. */
@@ -276,12 +310,12 @@ public final class ExternalKafka implements AutoCloseable {
         workerLaunch.jvm(), workerLog(), "org.apache.kafka.connect.cli.ConnectDistributed",
         workerLaunch.config().toString());
     processes.add(worker);
-    awaitHealthy(worker);
+    awaitHealthy(worker, connectUrl, workerLog());
   }
 
-  private void awaitHealthy(ChildProcess worker) {
+  private void awaitHealthy(ChildProcess worker, URI url, Path log) {
     long deadline = System.nanoTime() + WORKER_TIMEOUT.toNanos();
-    HttpRequest health = HttpRequest.newBuilder(connectUrl.resolve("health"))
+    HttpRequest health = HttpRequest.newBuilder(url.resolve("health"))
         .timeout(Duration.ofSeconds(5)).GET().build();
     while (true) {
       requireAlive(worker);
@@ -297,7 +331,7 @@ public final class ExternalKafka implements AutoCloseable {
       }
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("The Connect worker was not healthy within "
-            + WORKER_TIMEOUT + "\n" + tail(workerLog()));
+            + WORKER_TIMEOUT + "\n" + tail(log));
       }
       TestSupport.sleep(250);
     }
