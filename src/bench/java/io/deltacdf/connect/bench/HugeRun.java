@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * time, peak heap), and one commit of {@code --huge-commit-files} file actions that removes every
  * file of a table and adds as many ({@link HugeCommitTable}; time, peak heap, peak RSS). The heap
  * figures come from the reader's GC log: the most heap in use before a collection, and the most
- * left after one (what was live, plus garbage a young collection did not reach).
+ * left after a full collection (what was live; a young collection leaves the old generation's
+ * garbage, so the serial collector's old generation looks full between full collections).
  */
 final class HugeRun {
 
@@ -76,23 +77,31 @@ final class HugeRun {
   }
 
   private static String heap(Path gcLog, Map<String, String> results) {
-    return String.format("%d MiB peak heap in use, %d MiB most left after a collection,"
-        + " peak RSS %s MiB", MemoryRun.peakHeapInUse(gcLog), mostAfterCollection(gcLog),
+    FullCollections full = fullCollections(gcLog);
+    return String.format("%d MiB peak heap in use; %s; peak RSS %s MiB",
+        MemoryRun.peakHeapInUse(gcLog), full.count() == 0 ? "no full collection"
+            : String.format("%d full collections left at most %d MiB", full.count(),
+                full.mostLeftMib()),
         results.get("peakRssMib"));
   }
 
-  private static long mostAfterCollection(Path gcLog) {
+  /** How many full collections a GC log shows, and the most heap in use after one. */
+  private record FullCollections(long count, long mostLeftMib) {}
+
+  private static FullCollections fullCollections(Path gcLog) {
+    long count = 0;
     long most = 0;
     try {
       for (String line : Files.readAllLines(gcLog)) {
         Matcher m = GC_AFTER.matcher(line);
-        if (m.find()) {
+        if (line.contains("Pause Full") && m.find()) {
+          count++;
           most = Math.max(most, Long.parseLong(m.group(1)));
         }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return most;
+    return new FullCollections(count, most);
   }
 }
