@@ -25,8 +25,10 @@ final class BenchKafka implements AutoCloseable {
    *
    * @param workerCpuMillis CPU time the worker JVMs (all of them, see {@link #addWorker()}) used
    *     from registration to the last record
+   * @param brokerCpuMillis CPU time the broker JVM used in the same time
    */
-  record ConnectorRun(long records, long millis, long workerPeakRssMib, long workerCpuMillis) {}
+  record ConnectorRun(long records, long millis, long workerPeakRssMib, long workerCpuMillis,
+      long brokerCpuMillis) {}
 
   private static final Duration STALL = Duration.ofMinutes(2);
   private static final List<String> BROKER_JVM = List.of("-Xmx1g");
@@ -115,6 +117,7 @@ final class BenchKafka implements AutoCloseable {
     String topic = config.get("topic.template");
     topics.create(topic);
     long cpuBefore = workersCpuMillis();
+    long brokerCpuBefore = brokerCpuMillis();
     long start = System.currentTimeMillis();
     rest.putConfig(name, config);
     long count = topics.awaitCount(topic, expected, STALL,
@@ -124,12 +127,18 @@ final class BenchKafka implements AutoCloseable {
           + kafka.workerLogTail());
     }
     long cpuMillis = workersCpuMillis() - cpuBefore;
+    long brokerCpu = brokerCpuMillis() - brokerCpuBefore;
     long millis = count == 0 ? 0 : topics.lastAppendTime(topic) - start;
-    return new ConnectorRun(count, millis, workerPeakRssMib(), cpuMillis);
+    return new ConnectorRun(count, millis, workerPeakRssMib(), cpuMillis, brokerCpu);
   }
 
   long workerPeakRssMib() {
     return ProcStatus.peakRssMib(kafka.workerPid());
+  }
+
+  /** CPU time the broker JVM has used so far. */
+  long brokerCpuMillis() {
+    return ProcStatus.cpuMillis(kafka.brokerPid());
   }
 
   private long workersCpuMillis() {

@@ -15,6 +15,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 final class ThroughputRun {
 
   private static final int BATCH_ROWS = 10_000; // the connector's batch.max.rows default
+  private static final int CORES = Runtime.getRuntime().availableProcessors();
 
   private final BenchOptions options;
   private final Jvms jvms;
@@ -76,13 +77,18 @@ final class ThroughputRun {
             options.producer());
         kafka.topics().delete(producerTopic + "-warm");
       }
+      long producerCpuBefore = ProcStatus.ownCpuMillis();
       long producerMs = ProducerCeiling.run(kafka.topics(), producerTopic, expected, sample,
           options.producer());
+      double producerCpu =
+          cpuSecondsPerMillion(ProcStatus.ownCpuMillis() - producerCpuBefore, expected);
       report.checkCount("ceiling producer (" + variant + ")",
           kafka.topics().count(producerTopic), expected);
       double producerRate = expected * 1000.0 / Math.max(1, producerMs);
       report.add(section, "ceiling: plain KafkaProducer", Report.rate(expected, producerMs),
           producerMs + " ms, same records, same producer settings");
+      report.add(section, "ceiling: plain KafkaProducer, CPU per million rows",
+          Report.seconds(producerCpu), "the driver JVM's CPU (/proc) while sending");
 
       String connectTopic = "connect-" + variant;
       if (!options.cold()) {
@@ -114,6 +120,17 @@ final class ThroughputRun {
       report.add(section, "ratio (reader + Connect ceiling) CPU / Spark CPU per row",
           Report.ratio(readerCpu + connectCpu, spark.cpuSecondsPerMillion()),
           "the least ours CPU / Spark CPU can be in struct mode: reading plus Connect's own work");
+      // Whatever writes JSON must at least read (the reader ceiling) and send (the producer
+      // ceiling), and the broker must append; on a machine whose cores are all busy that CPU
+      // per row bounds the rate.
+      double jsonFloorCpu = readerCpu + producerCpu + json.brokerCpuSecondsPerMillion();
+      double jsonBound = CORES * 1_000_000.0 / jsonFloorCpu;
+      report.add(section, "bound: cores / (reader + producer + broker) CPU per row",
+          Report.rate((long) jsonBound, 1000), String.format(
+              "%d cores / %.1f CPU-s per million rows: no JSON writer reading this table gets"
+                  + " past it here", CORES, jsonFloorCpu));
+      report.add(section, "ratio that bound / Spark", Report.ratio(jsonBound, sparkRate),
+          "how far item 2 (json >= 2x Spark) is reachable on this machine");
       report.add(section, "ratio ours json CPU / Spark CPU per row",
           Report.ratio(json.cpuSecondsPerMillion(), spark.cpuSecondsPerMillion()),
           "output.format=json");
@@ -157,8 +174,14 @@ final class ThroughputRun {
     double cpu = cpuSecondsPerMillion(run.workerCpuMillis(), run.records());
     report.add(section, "ours" + label + ": worker CPU per million rows", Report.seconds(cpu),
         run.workerCpuMillis() + " ms of worker CPU (/proc) from registration to last record");
+    double brokerCpu = cpuSecondsPerMillion(run.brokerCpuMillis(), run.records());
+    report.add(section, "ours" + label + ": broker CPU per million rows",
+        Report.seconds(brokerCpu), String.format("%d ms; %d cores / (worker + broker) CPU per row"
+            + " = %s", run.brokerCpuMillis(), CORES,
+            Report.rate((long) (CORES * 1_000_000.0 / (cpu + brokerCpu)), 1000)));
     kafka.rest().delete(name);
-    return new ConnectorFigures(run.records() * 1000.0 / Math.max(1, run.millis()), cpu);
+    return new ConnectorFigures(run.records() * 1000.0 / Math.max(1, run.millis()), cpu,
+        brokerCpu);
   }
 
   /** The benchmark's connector config with the {@code --connector} settings added. */
@@ -169,8 +192,9 @@ final class ThroughputRun {
     return config;
   }
 
-  /** What a run reached: rows/s end to end, CPU-seconds per million rows. */
-  private record ConnectorFigures(double rowsPerSecond, double cpuSecondsPerMillion) {}
+  /** What a run reached: rows/s end to end, worker and broker CPU-seconds per million rows. */
+  private record ConnectorFigures(double rowsPerSecond, double cpuSecondsPerMillion,
+      double brokerCpuSecondsPerMillion) {}
 
   /** What Spark's job reached: rows/s from query start, CPU-seconds per million rows. */
   private record SparkRun(double rowsPerSecond, double cpuSecondsPerMillion) {}

@@ -222,6 +222,11 @@ public final class ExternalKafka implements AutoCloseable {
     return worker.pid();
   }
 
+  /** The broker JVM's process id, e.g. to read its CPU time from /proc. */
+  public long brokerPid() {
+    return processes.get(0).pid();
+  }
+
   /** The worker JVM's process id, e.g. to read its peak RSS from /proc. */
   public long workerPid() {
     return processes.get(processes.size() - 1).pid();
