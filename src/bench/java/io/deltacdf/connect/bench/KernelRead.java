@@ -9,8 +9,8 @@ import java.util.Map;
 /**
  * The read ceiling: our change feed reader (Delta Kernel underneath) reads every change row of a
  * table from version 0, in the connector's batch size, without conversion or Kafka. Runs in a JVM
- * of its own; reports the timed pass's time and CPU. Arguments: table path, batch size, passes (the last pass is timed; earlier ones warm
- * up the JIT).
+ * of its own and reports the timed pass's time and CPU. Arguments: table path, batch size, passes
+ * (the last pass is timed; earlier ones warm up the JIT).
  */
 public final class KernelRead {
 
