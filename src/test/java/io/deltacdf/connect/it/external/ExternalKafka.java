@@ -213,12 +213,12 @@ public final class ExternalKafka implements AutoCloseable {
     Map<String, String> config = new LinkedHashMap<>();
     props.stringPropertyNames().forEach(key -> config.put(key, props.getProperty(key)));
     Path file = write(workDir.resolve("worker-" + number + ".properties"), config);
+    Path log = workDir.resolve("worker-" + number + ".log");
     ChildProcess worker = java("Connect worker JVM " + number,
         workerLaunch.runtime().javaExecutable(), workerLaunch.classpath(), workerLaunch.jvm(),
-        workDir.resolve("worker-" + number + ".log"),
-        "org.apache.kafka.connect.cli.ConnectDistributed", file.toString());
+        log, "org.apache.kafka.connect.cli.ConnectDistributed", file.toString());
     additionalWorkers.add(worker);
-    awaitHealthy(worker, url, workDir.resolve("worker-" + number + ".log"));
+    awaitHealthy(worker, url, log);
     return worker.pid();
   }
 
