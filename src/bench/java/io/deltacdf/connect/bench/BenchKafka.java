@@ -137,7 +137,7 @@ final class BenchKafka implements AutoCloseable {
   }
 
   /** CPU time the broker JVM has used so far. */
-  long brokerCpuMillis() {
+  private long brokerCpuMillis() {
     return ProcStatus.cpuMillis(kafka.brokerPid());
   }
 

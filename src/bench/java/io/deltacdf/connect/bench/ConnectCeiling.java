@@ -35,21 +35,17 @@ final class ConnectCeiling {
   private ConnectCeiling() {}
 
   /**
-   * What the ceiling took: milliseconds to the last append, and the CPU this (driver) JVM spent
-   * converting and sending, sample reading excluded.
+   * Sends {@code count} records to {@code topic}; the CPU it reports is converting and sending,
+   * the sample's reading excluded.
    */
-  record Run(long millis, long cpuMillis) {}
-
-  /** Sends {@code count} records to {@code topic}. */
-  static Run run(Topics topics, String topic, long count, String table,
+  static ProducerCeiling.Run run(Topics topics, String topic, long count, String table,
       Map<String, String> connectorConfig, Map<String, String> producerSettings) {
     List<SourceRecord> sample = ourRecords(table, connectorConfig);
     JsonConverter keys = jsonConverter(connectorConfig, "key.converter.", true);
     JsonConverter values = jsonConverter(connectorConfig, "value.converter.", false);
     SimpleHeaderConverter headers = new SimpleHeaderConverter();
     headers.configure(Map.of());
-    long cpuBefore = ProcStatus.ownCpuMillis();
-    long millis = ProducerCeiling.send(topics, topic, count, producerSettings, i -> {
+    return ProducerCeiling.send(topics, topic, count, producerSettings, i -> {
       SourceRecord record = sample.get((int) (i % sample.size()));
       RecordHeaders rawHeaders = new RecordHeaders();
       for (Header header : record.headers()) {
@@ -61,7 +57,6 @@ final class ConnectCeiling {
           values.fromConnectData(topic, rawHeaders, record.valueSchema(), record.value());
       return new ProducerRecord<>(topic, null, record.timestamp(), key, value, rawHeaders);
     });
-    return new Run(millis, ProcStatus.ownCpuMillis() - cpuBefore);
   }
 
   private static List<SourceRecord> ourRecords(String table, Map<String, String> connectorConfig) {

@@ -19,8 +19,14 @@ final class ProducerCeiling {
 
   private ProducerCeiling() {}
 
-  /** Sends {@code count} records to {@code topic}; returns the milliseconds to the last append. */
-  static long run(Topics topics, String topic, long count,
+  /**
+   * What a ceiling took: milliseconds from the first send to the last append, and the CPU this
+   * (driver) JVM spent making and sending the records.
+   */
+  record Run(long millis, long cpuMillis) {}
+
+  /** Sends {@code count} records to {@code topic}. */
+  static Run run(Topics topics, String topic, long count,
       List<ConsumerRecord<byte[], byte[]>> sample, Map<String, String> settings) {
     return send(topics, topic, count, settings, i -> {
       ConsumerRecord<byte[], byte[]> template = sample.get((int) (i % sample.size()));
@@ -31,16 +37,16 @@ final class ProducerCeiling {
 
   /**
    * Sends {@code recordAt(0)} to {@code recordAt(count - 1)} through one producer with {@code
-   * settings}, fails if any send failed, and returns the milliseconds from the first send to the
-   * broker's append of the last record.
+   * settings}, fails if any send failed, and returns what it took.
    */
-  static long send(Topics topics, String topic, long count, Map<String, String> settings,
+  static Run send(Topics topics, String topic, long count, Map<String, String> settings,
       LongFunction<ProducerRecord<byte[], byte[]>> recordAt) {
     topics.create(topic);
     Map<String, Object> config = new HashMap<>(settings);
     config.put("bootstrap.servers", topics.bootstrapServers());
     AtomicReference<Exception> failure = new AtomicReference<>();
     long start = System.currentTimeMillis();
+    long cpuBefore = ProcStatus.ownCpuMillis();
     try (KafkaProducer<byte[], byte[]> producer =
         new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
       for (long i = 0; i < count; i++) {
@@ -55,6 +61,7 @@ final class ProducerCeiling {
     if (failure.get() != null) {
       throw new IllegalStateException("A ceiling producer failed", failure.get());
     }
-    return topics.lastAppendTime(topic) - start;
+    long cpuMillis = ProcStatus.ownCpuMillis() - cpuBefore;
+    return new Run(topics.lastAppendTime(topic) - start, cpuMillis);
   }
 }

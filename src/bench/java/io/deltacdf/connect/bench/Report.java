@@ -72,6 +72,11 @@ final class Report {
     return String.format("%.2f", a / b);
   }
 
+  /** CPU-seconds per million rows of {@code cpuMillis} spent on {@code rows} rows. */
+  static double cpuSecondsPerMillion(long cpuMillis, long rows) {
+    return cpuMillis / 1000.0 * 1_000_000.0 / Math.max(1, rows);
+  }
+
   /** CPU-seconds, e.g. per million rows. */
   static String seconds(double seconds) {
     return String.format("%.1f CPU-s", seconds);

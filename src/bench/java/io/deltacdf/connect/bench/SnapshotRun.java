@@ -39,21 +39,23 @@ final class SnapshotRun {
       kafka.addWorker();
       if (!options.cold()) {
         // Both workers load and JIT-compile the reading path before anything is timed.
-        snapshot(kafka, table, "snapshot-warm", 2, null);
+        snapshot(kafka, table, "snapshot-warm", 2);
       }
-      double one = snapshot(kafka, table, "snapshot-1-task", 1, section);
-      double two = snapshot(kafka, table, "snapshot-2-tasks", 2, section);
+      double one = report(section, snapshot(kafka, table, "snapshot-1-task", 1));
+      double two = report(section, snapshot(kafka, table, "snapshot-2-tasks", 2));
       report.add(section, "ratio 2 tasks / 1 task", Report.ratio(two, one),
           "two cores shared by both workers and the broker");
     }
   }
 
+  /** A snapshot run, and the workers its tasks were seen running on. */
+  private record Snapshot(int tasks, BenchKafka.ConnectorRun run, Set<String> workers) {}
+
   /**
-   * Registers a connector that reads the table's snapshot in {@code tasks} slices and waits for
-   * every row; reports the rate unless {@code section} is null. Returns rows/s.
+   * Registers a connector that reads the table's snapshot in {@code tasks} slices, waits for
+   * every row and checks the count.
    */
-  private double snapshot(BenchKafka kafka, Tables.Table table, String name, int tasks,
-      String section) {
+  private Snapshot snapshot(BenchKafka kafka, Tables.Table table, String name, int tasks) {
     Map<String, String> config =
         BenchKafka.connectorConfig(table.path().toString(), name, "snapshot");
     config.put("tasks.max", Integer.toString(tasks));
@@ -61,19 +63,22 @@ final class SnapshotRun {
     Set<String> workers = new TreeSet<>();
     BenchKafka.ConnectorRun run = kafka.runConnector(name, config, table.cdfRows(),
         status -> workersOfRunningTasks(status, workers));
-    report.checkCount("snapshot with " + tasks + " task(s)" + (section == null ? ", warm-up" : ""),
-        run.records(), table.cdfRows());
+    report.checkCount(name, run.records(), table.cdfRows());
     kafka.rest().delete(name);
     kafka.topics().delete(name);
-    double rate = run.records() * 1000.0 / Math.max(1, run.millis());
-    if (section != null) {
-      report.add(section, tasks + (tasks == 1 ? " task" : " tasks") + ": snapshot end to end",
-          Report.rate(run.records(), run.millis()),
-          String.format("%d ms from registration to last record; tasks ran on %s; %.1f CPU-s"
-              + " per million rows, both workers", run.millis(), workers,
-              run.workerCpuMillis() / 1000.0 * 1_000_000.0 / Math.max(1, run.records())));
-    }
-    return rate;
+    return new Snapshot(tasks, run, workers);
+  }
+
+  /** Reports a timed snapshot; returns its rows/s. */
+  private double report(String section, Snapshot snapshot) {
+    BenchKafka.ConnectorRun run = snapshot.run();
+    report.add(section,
+        snapshot.tasks() + (snapshot.tasks() == 1 ? " task" : " tasks") + ": snapshot end to end",
+        Report.rate(run.records(), run.millis()),
+        String.format("%d ms from registration to last record; tasks ran on %s; %.1f CPU-s"
+            + " per million rows, both workers", run.millis(), snapshot.workers(),
+            Report.cpuSecondsPerMillion(run.workerCpuMillis(), run.records())));
+    return run.records() * 1000.0 / Math.max(1, run.millis());
   }
 
   /** Adds the worker ids of the status's running tasks to {@code workers}. */

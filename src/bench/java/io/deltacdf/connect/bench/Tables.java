@@ -44,7 +44,7 @@ final class Tables {
 
   /** One commit of {@code rows} rows in 8 files. */
   Table snapshot(long rows) {
-    return cached("snapshot-" + rows, "snapshot", Long.toString(rows));
+    return cached("snapshot-" + rows, "snapshot", Long.toString(rows), "8");
   }
 
   /** One commit of {@code rows} rows in {@code files} files, for snapshot slices to share. */

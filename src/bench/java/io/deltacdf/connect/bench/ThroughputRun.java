@@ -48,7 +48,7 @@ final class ThroughputRun {
     report.add(section, "ceiling: our reader, no Kafka", Report.rate(kernelRows, kernelMs),
         kernelMs + " ms, peak RSS " + kernel.get("peak_rss_mib") + " MiB");
     long kernelCpuMs = Long.parseLong(kernel.get("cpu_ms"));
-    double readerCpu = cpuSecondsPerMillion(kernelCpuMs, kernelRows);
+    double readerCpu = Report.cpuSecondsPerMillion(kernelCpuMs, kernelRows);
     report.add(section, "ceiling: our reader, CPU per million rows", Report.seconds(readerCpu),
         kernelCpuMs + " ms of the reader JVM's CPU (/proc) in the timed pass");
 
@@ -77,11 +77,10 @@ final class ThroughputRun {
             options.producer());
         kafka.topics().delete(producerTopic + "-warm");
       }
-      long producerCpuBefore = ProcStatus.ownCpuMillis();
-      long producerMs = ProducerCeiling.run(kafka.topics(), producerTopic, expected, sample,
-          options.producer());
-      double producerCpu =
-          cpuSecondsPerMillion(ProcStatus.ownCpuMillis() - producerCpuBefore, expected);
+      ProducerCeiling.Run producer = ProducerCeiling.run(kafka.topics(), producerTopic, expected,
+          sample, options.producer());
+      long producerMs = producer.millis();
+      double producerCpu = Report.cpuSecondsPerMillion(producer.cpuMillis(), expected);
       report.checkCount("ceiling producer (" + variant + ")",
           kafka.topics().count(producerTopic), expected);
       double producerRate = expected * 1000.0 / Math.max(1, producerMs);
@@ -96,7 +95,7 @@ final class ThroughputRun {
             table.path().toString(), connectorConfig(table, connectTopic), options.producer());
         kafka.topics().delete(connectTopic + "-warm");
       }
-      ConnectCeiling.Run connect = ConnectCeiling.run(kafka.topics(), connectTopic, expected,
+      ProducerCeiling.Run connect = ConnectCeiling.run(kafka.topics(), connectTopic, expected,
           table.path().toString(), connectorConfig(table, connectTopic), options.producer());
       long connectMs = connect.millis();
       report.checkCount("ceiling Connect (" + variant + ")",
@@ -105,7 +104,7 @@ final class ThroughputRun {
       report.add(section, "ceiling: Connect's converters + producer",
           Report.rate(expected, connectMs),
           connectMs + " ms, our records cycled: JsonConverter, header converter, send");
-      double connectCpu = cpuSecondsPerMillion(connect.cpuMillis(), expected);
+      double connectCpu = Report.cpuSecondsPerMillion(connect.cpuMillis(), expected);
       report.add(section, "ceiling: Connect's converters + producer, CPU per million rows",
           Report.seconds(connectCpu), connect.cpuMillis() + " ms of the driver JVM's CPU (/proc)"
               + " while converting and sending");
@@ -171,10 +170,10 @@ final class ThroughputRun {
         String.format("%d ms from registration to last record; %.0f B/record; %s", run.millis(),
             Topics.averageBytes(kafka.topics().sample(name, 2_000)),
             label.isEmpty() ? "JsonConverter" : "output.format=json, StringConverter"));
-    double cpu = cpuSecondsPerMillion(run.workerCpuMillis(), run.records());
+    double cpu = Report.cpuSecondsPerMillion(run.workerCpuMillis(), run.records());
     report.add(section, "ours" + label + ": worker CPU per million rows", Report.seconds(cpu),
         run.workerCpuMillis() + " ms of worker CPU (/proc) from registration to last record");
-    double brokerCpu = cpuSecondsPerMillion(run.brokerCpuMillis(), run.records());
+    double brokerCpu = Report.cpuSecondsPerMillion(run.brokerCpuMillis(), run.records());
     report.add(section, "ours" + label + ": broker CPU per million rows",
         Report.seconds(brokerCpu), String.format("%d ms; %d cores / (worker + broker) CPU per row"
             + " = %s", run.brokerCpuMillis(), CORES,
@@ -198,11 +197,6 @@ final class ThroughputRun {
 
   /** What Spark's job reached: rows/s from query start, CPU-seconds per million rows. */
   private record SparkRun(double rowsPerSecond, double cpuSecondsPerMillion) {}
-
-
-  private static double cpuSecondsPerMillion(long cpuMillis, long rows) {
-    return cpuMillis / 1000.0 * 1_000_000.0 / Math.max(1, rows);
-  }
 
   /** {@link #connectorConfig} in output.format=json with StringConverter. */
   private Map<String, String> jsonConnectorConfig(Tables.Table table, String topic) {
@@ -244,7 +238,7 @@ final class ThroughputRun {
     report.add(section, "Spark: JVM peak RSS", result.get("peak_rss_mib") + " MiB",
         "-Xmx1g, local[*]");
     long queryCpuMs = Long.parseLong(result.get("query_cpu_ms"));
-    double cpu = cpuSecondsPerMillion(queryCpuMs, count);
+    double cpu = Report.cpuSecondsPerMillion(queryCpuMs, count);
     report.add(section, "Spark: JVM CPU per million rows", Report.seconds(cpu),
         queryCpuMs + " ms of CPU (/proc) from query start to end; " + result.get("jvm_cpu_ms")
             + " ms incl. JVM and session start" + (options.cold() ? "" : " and the warm-up pass"));

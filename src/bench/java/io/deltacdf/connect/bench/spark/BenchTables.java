@@ -15,7 +15,7 @@ import org.apache.spark.sql.SparkSession;
  * <pre>
  *   customers &lt;path&gt; &lt;rows&gt; &lt;dv:true|false&gt;  inserts in 4 commits, UPDATE 20%, DELETE 5%
  *   single-commit &lt;path&gt; &lt;rows&gt;        one commit of &lt;rows&gt; rows in one file
- *   snapshot &lt;path&gt; &lt;rows&gt; [files]     one commit of &lt;rows&gt; rows in [files] files (8)
+ *   snapshot &lt;path&gt; &lt;rows&gt; &lt;files&gt;   one commit of &lt;rows&gt; rows in &lt;files&gt; files
  *   small-commits &lt;path&gt; &lt;n&gt; &lt;rows&gt; &lt;pauseMs&gt;   n appends of &lt;rows&gt; rows (table exists)
  *   long-log &lt;path&gt; &lt;versions&gt;          see {@link LongLog}
  * </pre>
@@ -44,8 +44,7 @@ public final class BenchTables {
       }
       case "snapshot" -> {
         create(spark, path, false);
-        append(spark, path, 0, Long.parseLong(args[2]),
-            args.length > 3 ? Integer.parseInt(args[3]) : 8);
+        append(spark, path, 0, Long.parseLong(args[2]), Integer.parseInt(args[3]));
         ChildJvm.result("cdf_rows", Long.parseLong(args[2]));
       }
       case "small-commits" -> smallCommits(spark, path, Integer.parseInt(args[2]),

@@ -72,8 +72,8 @@ public final class ExternalKafka implements AutoCloseable {
   private final List<ChildProcess> additionalWorkers = new ArrayList<>();
 
   /** How the worker was started, so that {@link #restartWorker()} starts it alike. */
-  private record WorkerLaunch(
-      WorkerRuntime runtime, String classpath, List<String> jvm, Path config) {}
+  private record WorkerLaunch(WorkerRuntime runtime, String classpath, List<String> jvm,
+      Map<String, String> props, Path config) {}
 
   private ExternalKafka(Path repo, Path workDir) {
     this.repo = repo;
@@ -202,17 +202,11 @@ public final class ExternalKafka implements AutoCloseable {
    */
   public long startAdditionalWorker() {
     int number = additionalWorkers.size() + 2;
-    Properties props = new Properties();
-    try (var reader = Files.newBufferedReader(workerLaunch.config(), StandardCharsets.UTF_8)) {
-      props.load(reader);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    URI url = URI.create("http://localhost:" + freePorts(1)[0] + "/");
-    props.setProperty("listeners", url.toString().replaceAll("/$", ""));
-    Map<String, String> config = new LinkedHashMap<>();
-    props.stringPropertyNames().forEach(key -> config.put(key, props.getProperty(key)));
-    Path file = write(workDir.resolve("worker-" + number + ".properties"), config);
+    int port = freePorts(1)[0];
+    URI url = URI.create("http://localhost:" + port + "/");
+    Map<String, String> props = new LinkedHashMap<>(workerLaunch.props());
+    props.put("listeners", "http://localhost:" + port);
+    Path file = write(workDir.resolve("worker-" + number + ".properties"), props);
     Path log = workDir.resolve("worker-" + number + ".log");
     ChildProcess worker = java("Connect worker JVM " + number,
         workerLaunch.runtime().javaExecutable(), workerLaunch.classpath(), workerLaunch.jvm(),
@@ -304,7 +298,7 @@ public final class ExternalKafka implements AutoCloseable {
     props.put("offset.flush.interval.ms", "1000");
     props.putAll(overrides);
     Path config = write(workDir.resolve("worker.properties"), props);
-    workerLaunch = new WorkerLaunch(runtime, classpath, jvm, config);
+    workerLaunch = new WorkerLaunch(runtime, classpath, jvm, Map.copyOf(props), config);
     connectUrl = URI.create("http://localhost:" + restPort + "/");
     launchWorker();
   }
