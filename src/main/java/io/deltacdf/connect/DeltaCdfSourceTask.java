@@ -3,6 +3,7 @@ package io.deltacdf.connect;
 import io.deltacdf.connect.stream.TaskLoop;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTask;
 
@@ -24,6 +25,12 @@ public final class DeltaCdfSourceTask extends SourceTask {
   @Override
   public List<SourceRecord> poll() throws InterruptedException {
     return loop.poll();
+  }
+
+  /** Called from the producer's thread; see {@link TaskLoop#acknowledged}. */
+  @Override
+  public void commitRecord(SourceRecord record, RecordMetadata metadata) {
+    loop.acknowledged(record, metadata);
   }
 
   /** Called from another thread than {@code poll()}; see {@link TaskLoop#stop()}. */

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTaskContext;
@@ -45,6 +46,7 @@ public final class TaskLoop {
   private int recordsInTransaction;
   private final HeartbeatRecords heartbeats;
   private final long heartbeatIntervalMs;
+  private final TopicDeliveries deliveries;
 
   /**
    * The loop over the tables of a task's settings, each resuming from the offset Connect stored
@@ -56,10 +58,11 @@ public final class TaskLoop {
     String connectorName = settings.getOrDefault("name", "delta-cdf");
     transactions = context.transactionContext();
     heartbeatIntervalMs = config.heartbeatInterval().toMillis();
+    String heartbeatTopic = config.heartbeatTopic(connectorName);
     heartbeats =
         new HeartbeatRecords(
-            config.heartbeatTopic(connectorName),
-            config.recordSettings(connectorName, version).outputFormat());
+            heartbeatTopic, config.recordSettings(connectorName, version).outputFormat());
+    deliveries = new TopicDeliveries(heartbeatTopic);
     TableOpener opener = new TableOpener(config, connectorName, version);
     List<TaskUnit> units = TaskUnit.of(config);
     List<Map<String, String>> partitions = units.stream().map(u -> u.partition().toMap()).toList();
@@ -169,9 +172,7 @@ public final class TaskLoop {
     int before = records.size();
     boolean endPoll = false;
     for (ChangeRow row : batch.rows()) {
-      List<SourceRecord> converted = convert(stream, row, batch);
-      records.addAll(converted);
-      recordsInTransaction += converted.size();
+      recordsInTransaction += append(records, convert(stream, row, batch));
       if (transactions != null
           && recordsInTransaction >= config.transactionMaxRows()
           && converter.noImagesWaiting()) {
@@ -180,9 +181,7 @@ public final class TaskLoop {
       }
     }
     if (batch.endsVersion()) {
-      List<SourceRecord> released = converter.endVersion();
-      records.addAll(released);
-      recordsInTransaction += released.size();
+      recordsInTransaction += append(records, converter.endVersion());
       if (transactions != null && recordsInTransaction > 0) {
         noteSent(stream, records, before, now);
         endPoll = commitTransaction(records);
@@ -190,6 +189,12 @@ public final class TaskLoop {
     }
     noteSent(stream, records, before, now);
     return endPoll;
+  }
+
+  /** Adds {@code more} to the poll's records, guarded (see {@link TopicDeliveries}); their count. */
+  private int append(List<SourceRecord> records, List<SourceRecord> more) {
+    more.forEach(record -> records.add(deliveries.guard(record)));
+    return more.size();
   }
 
   /** Tells the stream the position of its last record in this poll, if it has one. */
@@ -209,8 +214,7 @@ public final class TaskLoop {
    */
   private void abortTransaction(TableStream stream, List<SourceRecord> records, long now) {
     ChangePosition start = stream.returnToLastCommit();
-    SourceRecord heartbeat =
-        heartbeats.heartbeat(stream.table(), stream.partition().toMap(), start, now);
+    SourceRecord heartbeat = heartbeat(stream, start, now);
     records.add(heartbeat);
     stream.sent(heartbeat.sourceOffset(), now);
     transactions.abortTransaction();
@@ -254,8 +258,7 @@ public final class TaskLoop {
       long interval = stream.slice() ? 0 : heartbeatIntervalMs;
       ChangePosition position = stream.heartbeatPosition(now, interval);
       if (position != null) {
-        SourceRecord heartbeat =
-            heartbeats.heartbeat(stream.table(), stream.partition().toMap(), position, now);
+        SourceRecord heartbeat = heartbeat(stream, position, now);
         records.add(heartbeat);
         stream.sent(heartbeat.sourceOffset(), now);
       }
@@ -264,6 +267,19 @@ public final class TaskLoop {
       recordsInTransaction += records.size() - before;
       commitTransaction(records);
     }
+  }
+
+  private SourceRecord heartbeat(TableStream stream, ChangePosition position, long now) {
+    return deliveries.guard(
+        heartbeats.heartbeat(stream.table(), stream.partition().toMap(), position, now));
+  }
+
+  /**
+   * Connect acknowledged {@code record}: stored in Kafka when {@code metadata} is given, else
+   * filtered out or dropped. Called from the producer's thread.
+   */
+  public void acknowledged(SourceRecord record, RecordMetadata metadata) {
+    deliveries.acknowledged(record, metadata);
   }
 
   /** Whether no table has a version half read. */
