@@ -346,6 +346,51 @@ class DeliveryGuaranteesTest {
   }
 
   /**
+   * With exactly-once, an abort and another table's heartbeat fall in one poll: the table listed
+   * first passed over a version without rows, so its heartbeat is due just as the second table
+   * backs off in the middle of a version. The heartbeat waits for the next poll; a commit at it
+   * would have committed the half-read version before the abort.
+   */
+  @Test
+  void aHeartbeatDueWhenAnotherTableAbortsItsTransactionDoesNotCommitTheHalfReadVersion()
+      throws Exception {
+    String other = dir.resolve("other").toString();
+    Path waiting = dir.resolve("waiting");
+    createTable(other);
+    createTable(waiting.toString());
+    String waitingUri = FlakyFileSystem.uri(waiting);
+    SimulatedWorker worker = new SimulatedWorker(true);
+    worker.start(
+        settings(
+            "eos-heartbeat", other + "," + waitingUri,
+            "start.mode", "latest",
+            "heartbeat.interval.ms", "1",
+            "key.columns", "id",
+            "batch.max.rows", "3"));
+    worker.poll(); // both tables open at their latest version; heartbeats pin it
+    sql("ALTER TABLE delta.`%s` SET TBLPROPERTIES ('note'='no rows')", other); // v1
+    spark().range(0, 6, 1, 2).selectExpr("id", "'n' AS name")
+        .write().format("delta").mode("append").save(waiting.toString()); // v1: two files
+    worker.poll(); // v1 of "other" (no rows), then part of v1 of "waiting"
+    FlakyFileSystem.down(true);
+    Thread.sleep(5); // the heartbeat of "other" is due
+    worker.poll(5);
+    List<SourceRecord> committedInOutage =
+        worker.transactions().stream().flatMap(List::stream).toList();
+    FlakyFileSystem.down(false);
+    for (int i = 0; i < 40 && onTopic(worker.delivered(), "waiting").size() < 6; i++) {
+      worker.poll();
+    }
+    worker.stop();
+
+    assertThat(onTopic(committedInOutage, "waiting")).as("committed during the outage").isEmpty();
+    assertThat(onTopic(worker.delivered(), "waiting")).hasSize(6);
+    assertThat(worker.storedOffset(other)).as("the stored offset of the other table")
+        .isEqualTo(Map.of("version", 2L));
+    worker.assertTransactionsHoldOneVersionEach("__delta-cdf-heartbeat.eos-heartbeat");
+  }
+
+  /**
    * A re-snapshot replaced a stored offset whose history is gone; an exactly-once transaction
    * aborted in the middle of that snapshot goes back to the snapshot's start, not to the old
    * offset (from which the task would have to start over from a snapshot once more).

@@ -9,6 +9,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.source.SourceRecord;
@@ -21,8 +23,11 @@ import org.apache.kafka.connect.storage.OffsetStorageReader;
  * and its offset stored (the latest per source partition, as Connect stores them), a poll that
  * throws a {@link RetriableException} loses its records (Connect drops them and polls again),
  * and any other exception fails the task, which the test may then restart from the stored
- * offsets. With exactly-once, the transaction boundaries the task asks for are kept, so that a
- * test can check what each transaction holds.
+ * offsets. Each delivered record is acknowledged to the task ({@code commitRecord}). With
+ * exactly-once, the transaction boundaries the task asks for are kept, so that a test can check
+ * what each transaction holds, and what Connect refuses fails the poll: a commit and an abort
+ * of the whole poll, or an abort when a commit at one of the poll's records has already ended
+ * the transaction (Connect would have committed what the abort was meant to drop).
  */
 final class SimulatedWorker {
 
@@ -67,15 +72,27 @@ final class SimulatedWorker {
     for (SourceRecord record : records == null ? List.<SourceRecord>of() : records) {
       delivered.add(record);
       offsets.put(record.sourcePartition(), new HashMap<>(record.sourceOffset()));
+      task.commitRecord(record, new RecordMetadata(new TopicPartition(record.topic(), 0), 0, 0, 0, 0, 0));
       openTransaction.add(record);
       if (commitAfter.remove(record)) {
         commit();
       }
     }
     commitAfter.clear();
-    if (abortAfterPoll) {
+    boolean abortBatch = abortAfterPoll;
+    boolean commitBatch = commitAfterPoll;
+    abortAfterPoll = false;
+    commitAfterPoll = false;
+    if (abortBatch && commitBatch) {
+      throw new IllegalStateException("A commit and an abort of the same poll's transaction");
+    }
+    if (abortBatch) {
+      if (openTransaction.isEmpty()) {
+        throw new IllegalStateException(
+            "An abort with no open transaction: a commit at a record of this poll ended it");
+      }
       abort();
-    } else if (commitAfterPoll) {
+    } else if (commitBatch) {
       commit();
     }
     return records == null ? List.of() : records;
@@ -107,7 +124,6 @@ final class SimulatedWorker {
       transactions.add(openTransaction);
       openTransaction = new ArrayList<>();
     }
-    commitAfterPoll = false;
   }
 
   /**
@@ -117,8 +133,6 @@ final class SimulatedWorker {
   private void abort() {
     delivered.subList(delivered.size() - openTransaction.size(), delivered.size()).clear();
     openTransaction = new ArrayList<>();
-    abortAfterPoll = false;
-    commitAfterPoll = false;
   }
 
   /** Replaces a table's stored offset, as PATCH /connectors/{name}/offsets does. */

@@ -44,6 +44,8 @@ public final class TaskLoop {
   private final TransactionContext transactions;
   /** Records sent since the open transaction began (exactly-once only). */
   private int recordsInTransaction;
+  /** Exactly-once: whether this poll aborted the open transaction. */
+  private boolean abortedThisPoll;
   private final HeartbeatRecords heartbeats;
   private final long heartbeatIntervalMs;
   private final TopicDeliveries deliveries;
@@ -92,6 +94,7 @@ public final class TaskLoop {
         return null;
       }
       long now = System.currentTimeMillis();
+      abortedThisPoll = false;
       List<SourceRecord> records = read(now);
       addHeartbeats(records, now);
       if (!records.isEmpty()) {
@@ -218,6 +221,7 @@ public final class TaskLoop {
     records.add(heartbeat);
     stream.sent(heartbeat.sourceOffset(), now);
     transactions.abortTransaction();
+    abortedThisPoll = true;
     recordsInTransaction = 0;
     log.info(
         "Table {} backs off in the middle of a version: its open transaction is aborted and the"
@@ -245,9 +249,13 @@ public final class TaskLoop {
    * slice stores its position at once, whatever heartbeat.interval.ms says: the connector waits
    * for every slice to store the position after the snapshot, also one whose last files had no
    * rows.
+   *
+   * <p>None are sent in a poll that aborted the open transaction: Connect aborts at the end of
+   * the poll, but a commit asked for at a heartbeat would first commit that transaction, with
+   * the half-read version the abort is meant to drop. They go out with the next poll.
    */
   private void addHeartbeats(List<SourceRecord> records, long now) {
-    if (transactions != null && !versionsComplete()) {
+    if (transactions != null && (abortedThisPoll || !versionsComplete())) {
       return;
     }
     int before = records.size();
