@@ -70,20 +70,6 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
     this.settings = Map.copyOf(settings);
     this.config = new DeltaCdfSourceConfig(settings);
     config.requireConsistent();
-    if (config.snapshotMaxTasks() > 1) {
-      sliceChecks =
-          Executors.newSingleThreadScheduledExecutor(
-              r -> {
-                Thread thread = new Thread(r, "delta-cdf-snapshot-slices");
-                thread.setDaemon(true);
-                return thread;
-              });
-      sliceChecks.scheduleWithFixedDelay(
-          this::followSlicesSafely,
-          SLICE_CHECK_INTERVAL_MS,
-          SLICE_CHECK_INTERVAL_MS,
-          TimeUnit.MILLISECONDS);
-    }
   }
 
   @Override
@@ -113,7 +99,33 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
       }
     }
     following = List.copyOf(sliced);
+    if (!sliced.isEmpty()) {
+      checkSlicesPeriodically();
+    }
     return TaskUnit.taskConfigs(settings, units, maxTasks);
+  }
+
+  /**
+   * Starts the periodic slice check, once. It starts whenever slices are read, not only when
+   * snapshot.max.tasks > 1: slices of a snapshot begun under a larger setting are read to their
+   * end after the setting was lowered to 1, and their end must still hand the table to one task.
+   */
+  private synchronized void checkSlicesPeriodically() {
+    if (sliceChecks != null) {
+      return;
+    }
+    sliceChecks =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread thread = new Thread(r, "delta-cdf-snapshot-slices");
+              thread.setDaemon(true);
+              return thread;
+            });
+    sliceChecks.scheduleWithFixedDelay(
+        this::followSlicesSafely,
+        SLICE_CHECK_INTERVAL_MS,
+        SLICE_CHECK_INTERVAL_MS,
+        TimeUnit.MILLISECONDS);
   }
 
   private SnapshotSlices slices() {
@@ -155,7 +167,7 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
   }
 
   @Override
-  public void stop() {
+  public synchronized void stop() {
     if (sliceChecks != null) {
       sliceChecks.shutdownNow();
       sliceChecks = null;

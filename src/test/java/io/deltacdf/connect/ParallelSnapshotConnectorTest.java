@@ -77,6 +77,35 @@ class ParallelSnapshotConnectorTest {
     assertThat(offsets.lookups()).as("nothing left to follow").isEqualTo(lookups);
   }
 
+  /**
+   * snapshot.max.tasks lowered to 1 while slices are read: the stored slices are still read to
+   * their end, and their end still hands the table to one task, without a test calling the
+   * check: the connector's own periodic check asks for the reconfiguration.
+   */
+  @Test
+  void slicesBegunUnderALargerSettingAreFollowedAfterItWasLoweredToOne() {
+    DeltaCdfSourceConnector lowered = new DeltaCdfSourceConnector();
+    lowered.initialize(new Context());
+    lowered.start(ConnectorConfig.forTables(TABLE).with("tasks.max", "4").build());
+    try {
+      assertThat(lowered.taskConfigs(4))
+          .extracting(t -> t.get(DeltaCdfSourceConfig.TASK_SLICES))
+          .containsExactly("5:0/2:" + TABLE, "5:1/2:" + TABLE);
+      store(new SnapshotSlice(0, 2), ChangePosition.InVersion.start(6));
+      store(new SnapshotSlice(1, 2), ChangePosition.InVersion.start(6));
+
+      long deadline = System.nanoTime() + 3 * DeltaCdfSourceConnector.SLICE_CHECK_INTERVAL_MS * 1_000_000;
+      while (reconfigurations.get() == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertThat(reconfigurations).as("reconfigurations asked for").hasValue(1);
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    } finally {
+      lowered.stop();
+    }
+  }
+
   @Test
   void aFreshTableIsSlicedAtItsLatestVersion(@TempDir Path dir) {
     String path = dir.resolve("fresh").toString();
