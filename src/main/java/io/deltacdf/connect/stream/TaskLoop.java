@@ -82,6 +82,7 @@ public final class TaskLoop {
               storedPositions.get(unit),
               new TableMetrics(connectorName, unit.partition().describe())));
     }
+    deliveries.start();
   }
 
   /**
@@ -98,6 +99,7 @@ public final class TaskLoop {
       List<SourceRecord> records = read(now);
       addHeartbeats(records, now);
       if (!records.isEmpty()) {
+        deliveries.handedOver(records, now);
         return records;
       }
       if (transactions != null && recordsInTransaction > 0 && versionsComplete()) {
@@ -175,7 +177,9 @@ public final class TaskLoop {
     int before = records.size();
     boolean endPoll = false;
     for (ChangeRow row : batch.rows()) {
-      recordsInTransaction += append(records, convert(stream, row, batch));
+      List<SourceRecord> converted = convert(stream, row, batch);
+      records.addAll(converted);
+      recordsInTransaction += converted.size();
       if (transactions != null
           && recordsInTransaction >= config.transactionMaxRows()
           && converter.noImagesWaiting()) {
@@ -184,7 +188,9 @@ public final class TaskLoop {
       }
     }
     if (batch.endsVersion()) {
-      recordsInTransaction += append(records, converter.endVersion());
+      List<SourceRecord> released = converter.endVersion();
+      records.addAll(released);
+      recordsInTransaction += released.size();
       if (transactions != null && recordsInTransaction > 0) {
         noteSent(stream, records, before, now);
         endPoll = commitTransaction(records);
@@ -192,12 +198,6 @@ public final class TaskLoop {
     }
     noteSent(stream, records, before, now);
     return endPoll;
-  }
-
-  /** Adds {@code more} to the poll's records, guarded (see {@link TopicDeliveries}); their count. */
-  private int append(List<SourceRecord> records, List<SourceRecord> more) {
-    more.forEach(record -> records.add(deliveries.guard(record)));
-    return more.size();
   }
 
   /** Tells the stream the position of its last record in this poll, if it has one. */
@@ -278,8 +278,7 @@ public final class TaskLoop {
   }
 
   private SourceRecord heartbeat(TableStream stream, ChangePosition position, long now) {
-    return deliveries.guard(
-        heartbeats.heartbeat(stream.table(), stream.partition().toMap(), position, now));
+    return heartbeats.heartbeat(stream.table(), stream.partition().toMap(), position, now);
   }
 
   /**
@@ -327,6 +326,7 @@ public final class TaskLoop {
   public void stop() {
     synchronized (lock) {
       stopped = true;
+      deliveries.close();
       streams.forEach(TableStream::close);
     }
   }
