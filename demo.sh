@@ -254,6 +254,9 @@ listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
 inter.broker.listener.name=PLAINTEXT
 log.dirs=$WORK/kafka-data
 num.partitions=1
+# As managed Kafka services run: no topic is created on first use (the connector's config asks
+# Connect to create the topics it writes).
+auto.create.topics.enable=false
 offsets.topic.replication.factor=1
 transaction.state.log.replication.factor=1
 transaction.state.log.min.isr=1

@@ -58,4 +58,25 @@ class ConfigExamplesTest {
     problems.remove("gcs.keyfile.path");
     assertThat(problems).as(example.toString()).isEmpty();
   }
+
+  /**
+   * On clusters that create no topic on first use, heartbeats (which store positions no record
+   * carries) need their topic: each example asks Connect to create it, in a group of its own
+   * with one compacted partition. KIP-158 needs the default group for any creation at all.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("examples")
+  @SuppressWarnings("unchecked")
+  void letsConnectCreateTheHeartbeatTopic(Path example) throws IOException {
+    Map<String, String> settings = new ObjectMapper().readValue(example.toFile(), Map.class);
+    String heartbeatTopic = new DeltaCdfSourceConfig(settings).heartbeatTopic("orders-cdf");
+    assertThat(settings).as(example.toString())
+        .containsKeys(
+            "topic.creation.default.replication.factor", "topic.creation.default.partitions")
+        .containsEntry("topic.creation.groups", "heartbeat")
+        .containsEntry("topic.creation.heartbeat.partitions", "1")
+        .containsEntry("topic.creation.heartbeat.cleanup.policy", "compact");
+    assertThat(heartbeatTopic).as(example.toString())
+        .matches(settings.get("topic.creation.heartbeat.include"));
+  }
 }

@@ -3,6 +3,7 @@ package io.deltacdf.connect.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,6 +76,7 @@ class CrashSafetyIT {
 
       Map<String, String> config = new HashMap<>();
       config.put("connector.class", DeltaCdfSourceConnector.class.getName());
+      config.putAll(ConnectorConfig.topicCreation());
       config.put("tasks.max", "1");
       config.put("delta.table.paths", table.path());
       config.put("topic.template", name);

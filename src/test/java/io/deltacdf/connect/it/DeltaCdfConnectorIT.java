@@ -286,6 +286,7 @@ class DeltaCdfConnectorIT {
   private static Map<String, String> withClass(Map<String, String> settings) {
     Map<String, String> config = new HashMap<>(settings);
     config.put("connector.class", DeltaCdfSourceConnector.class.getName());
+    config.putAll(ConnectorConfig.topicCreation());
     return config;
   }
 

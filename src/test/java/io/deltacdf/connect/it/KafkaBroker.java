@@ -67,6 +67,8 @@ public final class KafkaBroker implements AutoCloseable {
     p.put("controller.listener.names", "CONTROLLER");
     p.put("inter.broker.listener.name", "PLAINTEXT");
     p.put("log.dirs", logDir.toString());
+    // As managed Kafka services run: a topic exists only once a user or Connect created it.
+    p.put("auto.create.topics.enable", "false");
     // A single node: every internal topic must fit on one replica. One partition each, because
     // creating the default 50 costs seconds and buys nothing here.
     p.put("offsets.topic.replication.factor", "1");

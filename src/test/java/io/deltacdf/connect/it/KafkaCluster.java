@@ -11,6 +11,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 
 /**
  * One in-process KRaft broker plus one distributed Connect worker, for end-to-end tests.
@@ -143,6 +146,33 @@ public final class KafkaCluster implements AutoCloseable {
   public void killWorker() {
     running().kill();
     worker = null;
+  }
+
+  /**
+   * Creates a topic with one replica, as a user does on a cluster that creates no topic on first
+   * use (every broker the tests start runs so).
+   */
+  public void createTopic(String topic, int partitions) {
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers))) {
+      admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("Creating topic " + topic + " failed", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Whether {@code topic} exists on the broker. */
+  public boolean topicExists(String topic) {
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers))) {
+      return admin.listTopics().names().get().contains(topic);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("Listing topics failed", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   @Override

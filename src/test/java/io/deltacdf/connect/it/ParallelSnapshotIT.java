@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -50,6 +51,7 @@ class ParallelSnapshotIT {
 
       Map<String, String> config = new HashMap<>();
       config.put("connector.class", DeltaCdfSourceConnector.class.getName());
+      config.putAll(ConnectorConfig.topicCreation());
       config.put("tasks.max", "4");
       config.put("snapshot.max.tasks", "4");
       config.put("delta.table.paths", table.path());

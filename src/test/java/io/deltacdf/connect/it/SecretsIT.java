@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -305,6 +306,7 @@ class SecretsIT {
   private static Map<String, String> withClass(Map<String, String> config) {
     Map<String, String> result = new HashMap<>(config);
     result.put("connector.class", DeltaCdfSourceConnector.class.getName());
+    result.putAll(ConnectorConfig.topicCreation());
     return result;
   }
 

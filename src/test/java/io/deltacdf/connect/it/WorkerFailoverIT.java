@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,6 +62,7 @@ class WorkerFailoverIT {
 
       Map<String, String> config = new HashMap<>();
       config.put("connector.class", DeltaCdfSourceConnector.class.getName());
+      config.putAll(ConnectorConfig.topicCreation());
       config.put("tasks.max", "1");
       config.put("delta.table.paths", table.path());
       config.put("topic.template", NAME);

@@ -1,15 +1,23 @@
 package io.deltacdf.connect.testing;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deltacdf.connect.DeltaCdfSourceConnector;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A connector configuration for tests: the connector class, one task and the tables, plus what
- * a test names. Replaces the map each test used to build by hand.
+ * A connector configuration for tests: the connector class, one task, the tables and the topic
+ * creation settings every config example carries, plus what a test names. Replaces the map each
+ * test used to build by hand.
  */
 public final class ConnectorConfig {
+
+  /** The example whose topic creation settings every test config carries. */
+  private static final Path TOPIC_CREATION_EXAMPLE = Path.of("config-examples/local-table.json");
 
   private final Map<String, String> settings = new LinkedHashMap<>();
 
@@ -17,6 +25,36 @@ public final class ConnectorConfig {
     settings.put("connector.class", DeltaCdfSourceConnector.class.getName());
     settings.put("tasks.max", "1");
     settings.put("delta.table.paths", tablePaths);
+    settings.putAll(topicCreation());
+  }
+
+  /**
+   * The topic.creation.* settings of the config examples: the test brokers, like managed Kafka
+   * services, create no topic on first use, so Connect creates the topics a connector writes,
+   * the heartbeat topic among them, as it does for a user who copied an example.
+   */
+  @SuppressWarnings("unchecked")
+  public static Map<String, String> topicCreation() {
+    try {
+      Map<String, String> example =
+          new ObjectMapper().readValue(TOPIC_CREATION_EXAMPLE.toFile(), Map.class);
+      Map<String, String> creation = new LinkedHashMap<>();
+      example.forEach(
+          (key, value) -> {
+            if (key.startsWith("topic.creation.")) {
+              creation.put(key, value);
+            }
+          });
+      return creation;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Leaves the topics to the test, which creates them itself as a user would. */
+  public ConnectorConfig withoutTopicCreation() {
+    settings.keySet().removeIf(key -> key.startsWith("topic.creation."));
+    return this;
   }
 
   /** One task reading {@code tablePaths} (comma-separated), with every other setting default. */

@@ -10,6 +10,7 @@ import io.deltacdf.connect.it.ChangeDescriptions;
 import io.deltacdf.connect.it.ConnectRest;
 import io.deltacdf.connect.it.KafkaCluster;
 import io.deltacdf.connect.it.TopicReader;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -398,6 +399,7 @@ class S3IT {
   private static Map<String, String> baseConfig(String paths, String topicPrefix) {
     Map<String, String> config = new HashMap<>();
     config.put("connector.class", DeltaCdfSourceConnector.class.getName());
+    config.putAll(ConnectorConfig.topicCreation());
     config.put("tasks.max", "1");
     config.put("delta.table.paths", paths);
     config.put("topic.template", topicPrefix + ".${table}");

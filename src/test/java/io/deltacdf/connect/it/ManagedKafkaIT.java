@@ -1,0 +1,225 @@
+package io.deltacdf.connect.it;
+
+import static io.deltacdf.connect.testing.SparkHarness.sql;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A new user on Kafka configured as the managed services run it: the broker creates no topic on
+ * first use (as every broker of the tests), the data topics are created by hand as the
+ * services' runbooks say, and the connector config is copied from config-examples/. The
+ * heartbeats that store positions no record carries must reach their topic, or the task must
+ * fail at once, naming it: never a RUNNING task that sends nothing.
+ */
+class ManagedKafkaIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(90);
+  /** TopicDeliveries.LIMIT (30 s), with room for the check's interval and a loaded machine. */
+  private static final Duration FAILS_WITHIN = Duration.ofSeconds(60);
+
+  @TempDir static Path dir;
+  private static KafkaCluster cluster;
+
+  @BeforeAll
+  static void startCluster() {
+    // A worker JVM of its own: its log file is where a user reads what the task logged.
+    cluster = KafkaCluster.builder().separateWorkerJvm(true).start();
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void aLatestStartOnAnIdleTableKeepsWhatWasCommittedWhileTheWorkerWasDown() throws IOException {
+    String path = table("idle");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
+    cluster.createTopic("idle", 1);
+    cluster.rest().deploy("idle", example(path, "idle", "start.mode", "latest"), WAIT);
+    awaitStoredVersion("idle", path, 2);
+
+    cluster.stopWorker();
+    sql("INSERT INTO delta.`%s` VALUES (2, 'b'), (3, 'c')", path); // v2
+    sql("UPDATE delta.`%s` SET name = 'z' WHERE id = 1", path); // v3
+    cluster.startWorker();
+
+    assertThat(ChangeDescriptions.ofRecords(read("idle", 4), "id", "name"))
+        .containsExactlyInAnyOrderElementsOf(
+            ChangeDescriptions.ofSparkFeedWithoutTombstones(path, 2, "id", "name"));
+    assertThat(cluster.topicExists("__delta-cdf-heartbeat.idle"))
+        .as("the heartbeat topic, created by Connect as the example asks").isTrue();
+  }
+
+  @Test
+  void aVersionWithoutChangeRowsDoesNotStallTheChangesAfterIt() throws IOException {
+    String path = table("optimized");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
+    sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path); // v2
+    cluster.createTopic("optimized", 1);
+    cluster.rest().deploy(
+        "optimized",
+        example(path, "optimized", "start.mode", "earliest", "heartbeat.interval.ms", "100"),
+        WAIT);
+    read("optimized", 2);
+    sql("OPTIMIZE delta.`%s`", path); // v3: rewrites files, no change rows
+    awaitStoredVersion("optimized", path, 4);
+    sql("INSERT INTO delta.`%s` VALUES (3, 'c')", path); // v4
+
+    assertThat(read("optimized", 3))
+        .extracting(r -> TopicReader.longHeader(r, "_commit_version"))
+        .containsExactly(1L, 2L, 4L);
+  }
+
+  @Test
+  void filteredUpdatesMoveTheStoredPositionSoARestartAfterLogCleanupResumes() throws Exception {
+    String path = table("inserts");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
+    cluster.createTopic("inserts", 1);
+    cluster.rest().deploy(
+        "inserts",
+        example(path, "inserts", "start.mode", "earliest", "change.types", "insert",
+            "heartbeat.interval.ms", "200"),
+        WAIT);
+    read("inserts", 1);
+    for (int i = 0; i < 4; i++) {
+      sql("UPDATE delta.`%s` SET name = 'u%d' WHERE id = 1", path, i); // v2..v5, filtered out
+    }
+    awaitStoredVersion("inserts", path, 6);
+
+    cluster.stopWorker();
+    Path log = Path.of(path, "_delta_log");
+    for (int version = 0; version < 4; version++) {
+      Files.delete(log.resolve(String.format("%020d.json", version))); // checkpoint at 4 stays
+    }
+    sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path); // v6
+    cluster.startWorker();
+
+    assertThat(read("inserts", 2))
+        .extracting(r -> TopicReader.longHeader(r, "_commit_version"))
+        .containsExactly(1L, 6L);
+    cluster.rest().awaitRunning("inserts", 1, WAIT);
+  }
+
+  /**
+   * The example without its topic.creation settings, and no heartbeat topic: Connect's producer
+   * would wait for the topic forever (Connect sets max.block.ms to Long.MAX_VALUE). The task
+   * fails after TopicDeliveries.LIMIT instead, and its log names the topic and both fixes.
+   */
+  @Test
+  void withoutTheHeartbeatTopicTheTaskFailsAndItsLogNamesTheTopicAndBothFixes()
+      throws IOException {
+    String path = table("nocreation");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
+    cluster.createTopic("nocreation", 1);
+    Map<String, String> config = example(path, "nocreation", "start.mode", "latest");
+    config.keySet().removeIf(key -> key.startsWith("topic.creation."));
+    long started = System.nanoTime();
+    cluster.rest().deploy("nocreation", config, WAIT);
+
+    String trace = cluster.rest().awaitTaskFailed("nocreation", FAILS_WITHIN);
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(FAILS_WITHIN);
+    assertThat(trace).contains("Unrecoverable exception trying to send");
+    assertThat(Files.readString(cluster.workerLog()))
+        .contains(
+            "Heartbeat topic '__delta-cdf-heartbeat.nocreation' (setting heartbeat.topic) has"
+                + " taken none of this task's records")
+        .contains("create the topic (one partition, cleanup.policy=compact)")
+        .contains("topic.creation.default.replication.factor");
+  }
+
+  /** The same for a change topic nobody created. */
+  @Test
+  void withoutTheChangeTopicTheTaskFailsAndItsLogNamesIt() throws IOException {
+    String path = table("nodata");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
+    cluster.createTopic("__delta-cdf-heartbeat.nodata", 1);
+    Map<String, String> config = example(path, "nodata");
+    config.keySet().removeIf(key -> key.startsWith("topic.creation."));
+    cluster.rest().deploy("nodata", config, WAIT);
+
+    cluster.rest().awaitTaskFailed("nodata", FAILS_WITHIN);
+    assertThat(Files.readString(cluster.workerLog()))
+        .contains("Topic 'nodata' has taken none of this task's records");
+  }
+
+  /**
+   * A user who set the producer's max.block.ms themselves gets Connect's own failure when it
+   * runs out, which names the topic.
+   */
+  @Test
+  void aShorterMaxBlockMsFailsTheTaskThroughConnectNamingTheTopic() throws IOException {
+    String path = table("blocked");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
+    Map<String, String> config =
+        example(path, "blocked", "producer.override.max.block.ms", "3000");
+    config.keySet().removeIf(key -> key.startsWith("topic.creation."));
+    cluster.rest().deploy("blocked", config, WAIT);
+
+    assertThat(cluster.rest().awaitTaskFailed("blocked", WAIT))
+        .contains("Topic blocked not present in metadata after 3000 ms");
+  }
+
+  /** config-examples/local-table.json as a user copies it, for {@code path} and its topic. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, String> example(String path, String topic, String... extra)
+      throws IOException {
+    Map<String, String> config =
+        new ObjectMapper().readValue(Path.of("config-examples/local-table.json").toFile(), Map.class);
+    config.put("delta.table.paths", path);
+    config.put("topic.template", topic);
+    config.put("tombstones.on.delete", "false");
+    config.put("poll.interval.ms", "200");
+    for (int i = 0; i < extra.length; i += 2) {
+      config.put(extra[i], extra[i + 1]);
+    }
+    return config;
+  }
+
+  /** Waits until Connect has stored {@code version} as the table's offset (a heartbeat's). */
+  private static void awaitStoredVersion(String connector, String path, long version) {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    JsonNode offsets = null;
+    while (System.nanoTime() < deadline) {
+      offsets = cluster.rest().offsets(connector);
+      for (JsonNode entry : offsets.path("offsets")) {
+        if (entry.path("partition").path("table").asText().equals(path)
+            && entry.path("offset").path("version").asLong() == version
+            && !entry.path("offset").has("file")) {
+          return;
+        }
+      }
+      TestSupport.sleep(200);
+    }
+    throw new AssertionError(
+        "Offset of " + path + " never reached version " + version + ": " + offsets);
+  }
+
+  private static String table(String name) {
+    String path = dir.resolve(name).toString();
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta TBLPROPERTIES"
+            + " ('delta.enableChangeDataFeed'='true', 'delta.checkpointInterval'='2')",
+        path);
+    return path;
+  }
+
+  private static List<ConsumerRecord<byte[], byte[]>> read(String topic, int count) {
+    return TopicReader.readExactly(cluster.bootstrapServers(), topic, count, WAIT);
+  }
+}
