@@ -8,6 +8,7 @@ import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
+import io.deltacdf.connect.stream.SnapshotSlices;
 import io.deltacdf.connect.stream.StoredOffsets;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
@@ -75,6 +76,23 @@ class ParallelSnapshotConnectorTest {
     int lookups = offsets.lookups();
     connector.followSlices();
     assertThat(offsets.lookups()).as("nothing left to follow").isEqualTo(lookups);
+  }
+
+  /**
+   * A plan made before the old tasks' offsets were flushed names a newer version than the one
+   * the slices then stored: the snapshot is complete when every slice stored the end of the
+   * version they pin, not of the planned one.
+   */
+  @Test
+  void slicesAreCompleteAtTheEndOfTheVersionTheirOffsetsPin() {
+    SnapshotSlices slices = new SnapshotSlices(
+        new DeltaCdfSourceConfig(ConnectorConfig.forTables(TABLE).build()), offsets, t -> null);
+    SnapshotSlices.Sliced planned = new SnapshotSlices.Sliced(TABLE, 9, 2);
+    store(new SnapshotSlice(0, 2), ChangePosition.InVersion.start(6));
+    assertThat(slices.complete(planned)).as("one slice is still being read").isFalse();
+
+    store(new SnapshotSlice(1, 2), ChangePosition.InVersion.start(6));
+    assertThat(slices.complete(planned)).isTrue();
   }
 
   /**

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.stream.LongStream;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -79,6 +80,47 @@ class ParallelSnapshotTaskTest {
         .containsOnly("update_preimage", "update_postimage");
     // The last change ends version + 1: its offset is the start of the next version.
     assertThat(changes.get(3).sourceOffset()).isEqualTo(Map.of("version", version + 2));
+  }
+
+  /**
+   * The connector was restarted before the first offset flush and planned the slices anew at a
+   * newer version, while its old tasks flushed their offsets of the old snapshot as they
+   * stopped. A slice without an offset of its own reads the snapshot its siblings stored, so
+   * the snapshot is one cut: every row of it once, nothing of the newer version.
+   */
+  @Test
+  void aSliceReplannedAtANewerVersionReadsTheSnapshotItsSiblingsStored() throws Exception {
+    String path = dir.resolve("replanned").toString();
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+        path);
+    sql("INSERT INTO delta.`%s` SELECT /*+ REPARTITION(4) */ id, 'n' FROM range(0, 40)", path);
+    ConnectorConfig connector =
+        ConnectorConfig.forTables(path)
+            .with("name", "replanned", "heartbeat.interval.ms", "0", "batch.max.rows", "3")
+            .with("heartbeat.topic", HEARTBEATS);
+    SimulatedWorker worker = new SimulatedWorker(false);
+    worker.start(with(connector.build(), DeltaCdfSourceConfig.TASK_SLICES, "1:0/2:" + path));
+    worker.poll(); // the old task of slice 0 stores a position inside the snapshot of version 1
+    worker.stop();
+    sql("INSERT INTO delta.`%s` VALUES (100, 'later')", path); // version 2
+
+    // The new plan: the snapshot of version 2, in the same two slices.
+    for (String slice : List.of("1/2", "0/2")) {
+      worker.start(
+          with(connector.build(), DeltaCdfSourceConfig.TASK_SLICES, "2:" + slice + ":" + path));
+      worker.poll(30);
+      worker.stop();
+    }
+
+    assertThat(ids(worker.delivered()))
+        .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 40).boxed().toList());
+    for (int i = 0; i < 2; i++) {
+      assertThat(worker.storedOffset(new TablePartition(path, new SnapshotSlice(i, 2)).toMap()))
+          .as("slice %d/2", i)
+          .isEqualTo(Map.of("version", 2L));
+    }
   }
 
   private static Map<String, String> with(Map<String, String> settings, String key, String value) {

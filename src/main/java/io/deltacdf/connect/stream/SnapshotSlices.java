@@ -24,6 +24,12 @@ import org.apache.kafka.connect.storage.OffsetStorageReader;
  * stored the position after the snapshot (version + 1), the table's changes are read by one task
  * from there. A table with neither is sliced when its configured start is a snapshot, at the
  * version that start resolves to now.
+ *
+ * <p>Offsets can be stored after a plan was made: a connector restarted before the first offset
+ * flush plans anew at a newer version while its old tasks flush the old cut as they stop. So the
+ * stored offsets, not the plan, decide: a slice task without an offset of its own starts at the
+ * version its sibling slices stored ({@link #pinned}), and a snapshot is complete when every
+ * slice stored the end of the version they pin.
  */
 public final class SnapshotSlices {
 
@@ -73,7 +79,7 @@ public final class SnapshotSlices {
     if (offsets.offset(new TablePartition(table).toMap()) != null) {
       return whole;
     }
-    Sliced stored = storedSlices(table);
+    Sliced stored = pinned(offsets, table);
     if (stored != null) {
       return complete(stored)
           ? new Plan(List.of(TaskUnit.afterSlices(table, stored.version())), null)
@@ -91,8 +97,13 @@ public final class SnapshotSlices {
     return new Plan(sliced.units(), sliced);
   }
 
-  /** Whether every slice of {@code sliced} has stored the position after the snapshot. */
-  public boolean complete(Sliced sliced) {
+  /**
+   * Whether every slice of {@code planned} has stored the position after the snapshot, of the
+   * version the stored slice offsets pin when they pin one for as many slices.
+   */
+  public boolean complete(Sliced planned) {
+    Sliced pinned = pinned(offsets, planned.table());
+    Sliced sliced = pinned != null && pinned.count() == planned.count() ? pinned : planned;
     Map<Map<String, String>, Map<String, Object>> stored = offsets.offsets(partitions(sliced));
     for (Map<String, String> partition : partitions(sliced)) {
       if (!sliced.complete().equals(position(sliced.table(), stored.get(partition)))) {
@@ -106,7 +117,7 @@ public final class SnapshotSlices {
    * The slices whose offsets are stored for {@code table}, with the count and version they pin;
    * null when no slice of any count has stored one.
    */
-  private Sliced storedSlices(String table) {
+  static Sliced pinned(OffsetStorageReader offsets, String table) {
     List<Map<String, String>> partitions = new ArrayList<>();
     for (int count = 2; count <= DeltaCdfSourceConfig.SNAPSHOT_MAX_TASKS_LIMIT; count++) {
       partitions.addAll(partitions(new Sliced(table, 0, count)));
