@@ -12,6 +12,8 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.storage.OffsetStorageReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The connector's side of a parallel initial snapshot (snapshot.max.tasks > 1): decides, from the
@@ -32,6 +34,8 @@ import org.apache.kafka.connect.storage.OffsetStorageReader;
  * slice stored the end of the version they pin.
  */
 public final class SnapshotSlices {
+
+  private static final Logger log = LoggerFactory.getLogger(SnapshotSlices.class);
 
   /** The slices of one table's snapshot: {@code count} slices of the snapshot of {@code version}. */
   public record Sliced(String table, long version, int count) {
@@ -143,6 +147,32 @@ public final class SnapshotSlices {
     return versionByCount.isEmpty()
         ? null
         : new Sliced(table, versionByCount.firstEntry().getValue(), versionByCount.firstKey());
+  }
+
+  /**
+   * {@code unit} itself, or, for a slice that has no offset of its own while its sibling slices
+   * stored some, the same slice of the snapshot version they pin: the connector planned this
+   * slice before the old tasks' offsets were flushed, and a snapshot must not mix two cuts.
+   */
+  static TaskUnit pinnedSlice(TaskUnit unit, OffsetStorageReader offsets) {
+    SnapshotSlice slice = unit.partition().slice();
+    if (slice == null) {
+      return unit;
+    }
+    Sliced pinned = pinned(offsets, unit.table());
+    if (pinned == null
+        || pinned.count() != slice.count()
+        || pinned.version() == unit.start().version()) {
+      return unit;
+    }
+    log.info(
+        "Slice {} of table {} was planned at version {}, but its sibling slices stored offsets"
+            + " of the snapshot of version {}: it reads that snapshot",
+        slice.label(),
+        unit.table(),
+        unit.start().version(),
+        pinned.version());
+    return TaskUnit.slice(unit.table(), pinned.version(), slice);
   }
 
   private static ConnectException inconsistent(

@@ -3,7 +3,6 @@ package io.deltacdf.connect.stream;
 import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
-import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.convert.HeartbeatRecords;
 import io.deltacdf.connect.convert.RecordConverter;
@@ -75,7 +74,8 @@ public final class TaskLoop {
     // the task with nothing to clean up.
     Map<TaskUnit, ChangePosition> storedPositions = new HashMap<>();
     units.forEach(u -> storedPositions.put(u, TableOpener.storedPosition(u.partition(), stored)));
-    units.replaceAll(u -> storedPositions.get(u) == null ? pinnedSlice(u, context) : u);
+    units.replaceAll(
+        u -> storedPositions.get(u) == null ? SnapshotSlices.pinnedSlice(u, context.offsetStorageReader()) : u);
     for (TaskUnit unit : units) {
       streams.add(
           new TableStream(
@@ -85,33 +85,6 @@ public final class TaskLoop {
               new TableMetrics(connectorName, unit.partition().describe())));
     }
     deliveries.start();
-  }
-
-  /**
-   * {@code unit} itself, or, for a slice that has no offset of its own while its sibling slices
-   * stored some, the same slice of the snapshot version they pin: the connector planned this
-   * slice before the old tasks' offsets were flushed, and a snapshot must not mix two cuts.
-   */
-  private static TaskUnit pinnedSlice(TaskUnit unit, SourceTaskContext context) {
-    SnapshotSlice slice = unit.partition().slice();
-    if (slice == null) {
-      return unit;
-    }
-    SnapshotSlices.Sliced pinned =
-        SnapshotSlices.pinned(context.offsetStorageReader(), unit.table());
-    if (pinned == null
-        || pinned.count() != slice.count()
-        || pinned.version() == unit.start().version()) {
-      return unit;
-    }
-    log.info(
-        "Slice {} of table {} was planned at version {}, but its sibling slices stored offsets"
-            + " of the snapshot of version {}: it reads that snapshot",
-        slice.label(),
-        unit.table(),
-        unit.start().version(),
-        pinned.version());
-    return TaskUnit.slice(unit.table(), pinned.version(), slice);
   }
 
   /**
