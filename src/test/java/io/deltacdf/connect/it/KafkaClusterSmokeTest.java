@@ -28,6 +28,7 @@ class KafkaClusterSmokeTest {
       assertThat(plugins.status()).isEqualTo(200);
       assertThat(plugins.body().isArray()).isTrue();
 
+      cluster.createTopic("smoke", 1); // the broker creates no topic on first use
       produce(cluster.bootstrapServers(), "smoke", "a", "b", "c");
       List<ConsumerRecord<byte[], byte[]>> records =
           TopicReader.readAll(cluster.bootstrapServers(), "smoke", 3, TIMEOUT, true);
