@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.resource.ResourceType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -60,11 +61,11 @@ class AclIT {
     List<Acl> acls = ConnectAcls.connectorProducer(CONNECTOR, List.of(name, heartbeatTopic(name)));
     broker.createTopics(name, heartbeatTopic(name));
     broker.grant(acls);
-    acls.forEach(acl -> System.out.println(acl.command()));
 
     plainWorker.rest().deploy(name, config(name).build(), WAIT);
 
     assertDelivered(name, expected, false);
+    assertResumesAfterRestart(plainWorker, name, false);
   }
 
   @Test
@@ -76,11 +77,11 @@ class AclIT {
     acls.addAll(ConnectAcls.exactlyOnceConnectorProducer(CONNECTOR, EOS_GROUP, name, 1));
     broker.createTopics(name, heartbeatTopic(name));
     broker.grant(acls);
-    acls.forEach(acl -> System.out.println(acl.command()));
 
     eosWorker.rest().deploy(name, config(name).exactlyOnce().build(), WAIT);
 
     assertDelivered(name, expected, true);
+    assertResumesAfterRestart(eosWorker, name, true);
   }
 
   @Test
@@ -92,6 +93,9 @@ class AclIT {
     boolean removed = acls.removeIf(acl -> acl.operation() == AclOperation.WRITE
         && acl.name().equals(heartbeatTopic(name)));
     assertThat(removed).isTrue();
+    // Describe alone lets the producer see the topic, so only the missing Write stops it.
+    acls.add(Acl.literal(CONNECTOR, AclOperation.DESCRIBE, ResourceType.TOPIC,
+        heartbeatTopic(name)));
     broker.createTopics(name, heartbeatTopic(name));
     broker.grant(acls);
 
@@ -99,6 +103,43 @@ class AclIT {
 
     String trace = plainWorker.rest().awaitTaskFailed(name, WAIT);
     assertThat(trace).contains("TopicAuthorizationException").contains(heartbeatTopic(name));
+  }
+
+  @Test
+  void connectCreatesTheTopicsWithCreateOnThemForTheWorker() {
+    String name = "acl-created";
+    List<String> expected = writeTable(name);
+    List<String> topics = List.of(name, heartbeatTopic(name));
+    List<Acl> acls = new ArrayList<>(ConnectAcls.connectorProducer(CONNECTOR, topics));
+    acls.addAll(ConnectAcls.topicCreation(WORKER, topics));
+    broker.grant(acls);
+
+    plainWorker.rest().deploy(name, config(name)
+        .with("topic.creation.default.replication.factor", "1")
+        .with("topic.creation.default.partitions", "1")
+        .build(), WAIT);
+
+    assertDelivered(name, expected, false);
+  }
+
+  /**
+   * Restarted, the task goes on from the offsets it stored, which the worker must be able to
+   * read back (Read on the offsets topic): a new row arrives, and no earlier change again.
+   */
+  private static void assertResumesAfterRestart(KafkaCluster worker, String name,
+      boolean committed) {
+    ConnectRest.Response restart =
+        worker.rest().post("/connectors/" + name + "/restart?includeTasks=true");
+    assertThat(restart.ok()).as("restart: %s", restart).isTrue();
+    worker.rest().awaitRunning(name, 1, WAIT);
+    String path = dir.resolve(name).toString();
+    sql("INSERT INTO delta.`%s` VALUES (4, 'd')", path);
+    List<String> expected = ChangeDescriptions.ofSparkFeed(path, 0, "id", "name");
+    List<ConsumerRecord<byte[], byte[]>> records = TopicReader.readAll(broker.bootstrapServers(),
+        SecuredBroker.clientSettings(SecuredBroker.ADMIN), name, expected.size(), WAIT, committed);
+    assertThat(ChangeDescriptions.ofRecords(records, "id", "name"))
+        .as("changes on %s after a restart", name)
+        .containsExactlyInAnyOrderElementsOf(expected);
   }
 
   /** A worker of {@code group} whose principal has exactly {@link ConnectAcls#worker}. */

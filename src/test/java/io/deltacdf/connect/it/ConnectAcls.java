@@ -18,6 +18,8 @@ import java.util.List;
  * one. A worker of group {@code G} keeps its state in the topics {@code G-configs},
  * {@code G-offsets} and {@code G-status} (as {@link KafkaBroker#singleNodeWorkerProperties}
  * names them).
+ *
+ * <p>Read and Write imply Describe, so Describe is listed only where neither is granted.
  */
 final class ConnectAcls {
 
@@ -44,14 +46,12 @@ final class ConnectAcls {
     List<Acl> acls = new ArrayList<>();
     acls.add(Acl.literal(user, READ, GROUP, group));
     for (String topic : List.of(configTopic(group), offsetTopic(group), statusTopic(group))) {
-      for (var operation : List.of(READ, WRITE, DESCRIBE, CREATE)) {
+      for (var operation : List.of(READ, WRITE, CREATE)) {
         acls.add(Acl.literal(user, operation, TOPIC, topic));
       }
     }
     if (exactlyOnce) {
-      String transactionalId = "connect-cluster-" + group;
-      acls.add(Acl.literal(user, WRITE, TRANSACTIONAL_ID, transactionalId));
-      acls.add(Acl.literal(user, DESCRIBE, TRANSACTIONAL_ID, transactionalId));
+      acls.add(Acl.literal(user, WRITE, TRANSACTIONAL_ID, "connect-cluster-" + group));
     }
     return acls;
   }
@@ -61,6 +61,20 @@ final class ConnectAcls {
     List<Acl> acls = new ArrayList<>();
     for (String topic : topics) {
       acls.add(Acl.literal(user, WRITE, TOPIC, topic));
+    }
+    return acls;
+  }
+
+  /**
+   * With {@code topic.creation.*} in the connector config, Connect creates the topics a task
+   * writes to before the first record; its admin client authenticates as the worker (unless
+   * {@code admin.override.*} says otherwise), so the worker's principal needs this. It looks
+   * the topics up first, and Create does not imply Describe.
+   */
+  static List<Acl> topicCreation(String user, Collection<String> topics) {
+    List<Acl> acls = new ArrayList<>();
+    for (String topic : topics) {
+      acls.add(Acl.literal(user, CREATE, TOPIC, topic));
       acls.add(Acl.literal(user, DESCRIBE, TOPIC, topic));
     }
     return acls;
@@ -75,12 +89,9 @@ final class ConnectAcls {
       String user, String group, String connector, int tasks) {
     List<Acl> acls = new ArrayList<>();
     for (int task = 0; task < tasks; task++) {
-      String transactionalId = group + "-" + connector + "-" + task;
-      acls.add(Acl.literal(user, WRITE, TRANSACTIONAL_ID, transactionalId));
-      acls.add(Acl.literal(user, DESCRIBE, TRANSACTIONAL_ID, transactionalId));
+      acls.add(Acl.literal(user, WRITE, TRANSACTIONAL_ID, group + "-" + connector + "-" + task));
     }
     acls.add(Acl.literal(user, WRITE, TOPIC, offsetTopic(group)));
-    acls.add(Acl.literal(user, DESCRIBE, TOPIC, offsetTopic(group)));
     return acls;
   }
 }
