@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Function;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
@@ -32,11 +33,23 @@ public final class KafkaBroker implements AutoCloseable {
     this.bootstrapServers = bootstrapServers;
   }
 
+  /** The two free ports a node listens on, for settings that name them (listeners). */
+  record NodePorts(int broker, int controller) {}
+
   /** Formats a fresh log directory under {@code dir} and starts the node on free ports. */
   static KafkaBroker start(Path dir) {
+    return start(dir, ports -> Map.of());
+  }
+
+  /**
+   * As {@link #start(Path)}, with the settings {@code overrides} returns for the chosen ports
+   * added or replacing those of {@link #singleNodeProperties} (e.g. a SASL listener).
+   */
+  static KafkaBroker start(Path dir, Function<NodePorts, Map<String, String>> overrides) {
     int brokerPort = Ports.free();
     int controllerPort = Ports.free();
     Map<String, String> props = singleNodeProperties(dir.resolve("kraft"), brokerPort, controllerPort);
+    props.putAll(overrides.apply(new NodePorts(brokerPort, controllerPort)));
     format(dir.resolve("server.properties"), props);
     KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(props), Time.SYSTEM);
     server.startup();

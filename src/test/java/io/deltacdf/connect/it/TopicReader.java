@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,9 +40,17 @@ public final class TopicReader {
    */
   public static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrap, String topic,
       int expectedCount, Duration timeout, boolean readCommitted) {
+    return readAll(bootstrap, Map.of(), topic, expectedCount, timeout, readCommitted);
+  }
+
+  /** As {@link #readAll}, with more consumer settings: e.g. the credentials a broker asks for. */
+  public static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrap,
+      Map<String, String> clientSettings, String topic, int expectedCount, Duration timeout,
+      boolean readCommitted) {
     long deadline = System.nanoTime() + timeout.toNanos();
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap, readCommitted)) {
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        consumer(bootstrap, clientSettings, readCommitted)) {
       boolean assigned = false;
       while (records.size() < expectedCount && System.nanoTime() < deadline) {
         assigned = assigned || assignAll(consumer, topic);
@@ -174,13 +183,19 @@ public final class TopicReader {
   }
 
   private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap, boolean readCommitted) {
-    return new KafkaConsumer<>(Map.of(
+    return consumer(bootstrap, Map.of(), readCommitted);
+  }
+
+  private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap,
+      Map<String, String> clientSettings, boolean readCommitted) {
+    Map<String, Object> settings = new HashMap<>(clientSettings);
+    settings.putAll(Map.of(
         "bootstrap.servers", bootstrap,
         "enable.auto.commit", "false",
         "isolation.level", readCommitted ? "read_committed" : "read_uncommitted",
         // Reading must not create the topic: the connector's topic settings would be bypassed.
-        "allow.auto.create.topics", "false"),
-        new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        "allow.auto.create.topics", "false"));
+    return new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
   }
 
   /** Assigns every partition of the topic from the beginning; false while the topic is missing. */
