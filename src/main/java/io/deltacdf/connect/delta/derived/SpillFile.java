@@ -11,7 +11,9 @@ import java.nio.file.StandardOpenOption;
 /**
  * One temp file of longs: appended through a buffer, then read and updated at any index with
  * positional reads and writes of its channel. Nothing maps it, so {@link #close} (closing the
- * channel, then deleting the file) frees its disk blocks at once, not when a GC runs.
+ * channel, then deleting the file) frees its disk blocks at once, not when a GC runs. The channel
+ * is closed from the end of appending until the first read, so that the many runs of a large
+ * sort waiting for their merge hold no file descriptors.
  *
  * @see SpillDirectory
  */
@@ -20,14 +22,14 @@ final class SpillFile implements AutoCloseable {
   private static final int APPEND_BUFFER_BYTES = 1 << 16;
 
   private final Path path;
-  private final FileChannel channel;
+  private FileChannel channel;
   private ByteBuffer appending = ByteBuffer.allocate(APPEND_BUFFER_BYTES);
   private long longs;
 
-  /** Opens {@code path}, an empty file. */
+  /** Appends to {@code path}, an empty file. */
   SpillFile(Path path) throws IOException {
     this.path = path;
-    this.channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    this.channel = FileChannel.open(path, StandardOpenOption.WRITE);
   }
 
   void append(long value) {
@@ -42,6 +44,7 @@ final class SpillFile implements AutoCloseable {
   void finishAppending() {
     flush();
     appending = null;
+    closeChannel();
   }
 
   /** Longs appended so far. */
@@ -56,6 +59,7 @@ final class SpillFile implements AutoCloseable {
   int read(long index, ByteBuffer into) {
     into.clear();
     try {
+      open();
       long position = index * Long.BYTES;
       while (into.hasRemaining()) {
         int read = channel.read(into, position);
@@ -74,6 +78,7 @@ final class SpillFile implements AutoCloseable {
   void write(long index, long value) {
     ByteBuffer one = ByteBuffer.allocate(Long.BYTES).putLong(0, value);
     try {
+      open();
       while (one.hasRemaining()) {
         channel.write(one, index * Long.BYTES + one.position());
       }
@@ -85,16 +90,30 @@ final class SpillFile implements AutoCloseable {
   /** Closes the channel, then deletes the file; never throws, so that every file gets closed. */
   @Override
   public void close() {
-    try {
-      channel.close();
-    } catch (IOException e) {
-      // Deleted all the same: the blocks go once nothing holds the file.
-    }
+    closeChannel();
     try {
       Files.deleteIfExists(path);
     } catch (IOException e) {
       path.toFile().deleteOnExit();
     }
+  }
+
+  private void open() throws IOException {
+    if (channel == null) {
+      channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    }
+  }
+
+  private void closeChannel() {
+    if (channel == null) {
+      return;
+    }
+    try {
+      channel.close();
+    } catch (IOException e) {
+      // Deleted all the same: the blocks go once nothing holds the file.
+    }
+    channel = null;
   }
 
   private void flush() {
