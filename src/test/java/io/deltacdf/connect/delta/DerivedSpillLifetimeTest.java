@@ -2,11 +2,13 @@ package io.deltacdf.connect.delta;
 
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.ChangeSource;
+import io.deltacdf.connect.testing.HeldFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -24,7 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The temp files of a derived version whose diff spills (derived.diff.memory.rows far below its
  * candidate rows) exist while the feed reads the version and are gone once the feed has finished
  * it, before any later commit exists; a feed opened again inside the version, as a restarted task
- * does, diffs it again and returns exactly the rest of the first read.
+ * does, diffs it again and returns exactly the rest of the first read. Gone means their disk
+ * blocks too: no mapping or descriptor of this JVM holds them once the version is read, nor once
+ * a feed stops inside the version (a task stopping) or fails there (a data file gone).
  */
 class DerivedSpillLifetimeTest {
 
@@ -62,6 +66,7 @@ class DerivedSpillLifetimeTest {
         first.addAll(batch.rows());
       }
       assertThat(spillFiles(spillRoot)).as("once the version is read").isEmpty();
+      assertNoBlocksHeld(spillRoot);
       assertThat(feed.next(BATCH_ROWS)).as("no later commit").isNull();
     }
     // 150 updates (pre- and post-image each).
@@ -79,8 +84,61 @@ class DerivedSpillLifetimeTest {
         resumed.addAll(batch.rows());
       }
       assertThat(spillFiles(spillAgain)).isEmpty();
+      assertNoBlocksHeld(spillAgain);
     }
     assertThat(describe(resumed)).isEqualTo(describe(first.subList(BATCH_ROWS, first.size())));
+  }
+
+  @Test
+  void aFeedStoppedOrFailingInsideTheVersionHoldsNoSpillBlocksOnceClosed() throws IOException {
+    Path stopped = dir.resolve("spill-stopped");
+    try (DeltaTable table = derivedTable(stopped);
+        DeltaChangeFeed feed = table.openFeed(ChangePosition.InVersion.start(2))) {
+      assertThat(feed.next(BATCH_ROWS).endsVersion()).isFalse();
+      if (HeldFiles.available()) {
+        assertThat(HeldFiles.heldBytes(stopped)).as("held while the version is read").isPositive();
+      }
+    }
+    assertThat(spillFiles(stopped)).isEmpty();
+    assertNoBlocksHeld(stopped);
+
+    Path failed = dir.resolve("spill-failed");
+    Path table = Path.of(path);
+    Path aside = dir.resolve("aside");
+    Files.createDirectories(aside);
+    try (DeltaTable derived = derivedTable(failed);
+        DeltaChangeFeed feed = derived.openFeed(ChangePosition.InVersion.start(2))) {
+      assertThat(feed.next(BATCH_ROWS).endsVersion()).isFalse();
+      moveDataFiles(table, aside);
+      assertThatThrownBy(
+              () -> {
+                for (int i = 0; i < 100; i++) {
+                  feed.next(BATCH_ROWS);
+                }
+              })
+          .as("reading on without the data files")
+          .isInstanceOf(RuntimeException.class);
+    } finally {
+      moveDataFiles(aside, table);
+    }
+    assertThat(spillFiles(failed)).isEmpty();
+    assertNoBlocksHeld(failed);
+  }
+
+  /** Right after the version: a deleted file left mapped would keep its blocks until a GC. */
+  private static void assertNoBlocksHeld(Path spillRoot) {
+    if (HeldFiles.available()) {
+      assertThat(HeldFiles.mappedBytes(spillRoot)).as("bytes of spill files mapped").isZero();
+      assertThat(HeldFiles.openBytes(spillRoot)).as("bytes of spill files open").isZero();
+    }
+  }
+
+  private static void moveDataFiles(Path from, Path to) throws IOException {
+    try (Stream<Path> files = Files.list(from)) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".parquet")).toList()) {
+        Files.move(file, to.resolve(file.getFileName()));
+      }
+    }
   }
 
   private static DeltaTable derivedTable(Path spillRoot) {

@@ -5,7 +5,8 @@ import java.nio.file.Path;
 /**
  * When a diffed version's fingerprints leave the heap: above {@code maxRecordsInMemory} candidate
  * rows they are sorted in runs written to local temp files under {@code directory} and merged,
- * and the diff's lookups read memory-mapped files (page cache, not heap).
+ * and the diff's lookups read those files a block at a time (page cache, not heap); closing the
+ * diff closes and deletes them.
  *
  * @param maxRecordsInMemory candidate rows (and key fingerprints) held on the heap at most
  * @param directory where a version's temp folder is made

@@ -17,23 +17,25 @@ import io.deltacdf.connect.change.ChangeType;
  * <p>Memory: up to {@link DiffSpill#maxRecordsInMemory} candidate rows, the diff stays on the heap:
  * 16 bytes per candidate row while building (24 with key columns), then 24 (32) bytes per changed
  * row. Beyond it, candidates are sorted in runs on local disk and merged, and the changed
- * fingerprints and keys are looked up in memory-mapped files, so the heap holds at most one run's
- * buffer whatever the version's size; {@link #close} deletes the files. Fingerprints keep 127 of
- * their bits (one carries the side), so two distinct rows among n collide with probability below
- * n^2 / 2^128.
+ * fingerprints and keys are looked up in the files a block at a time, so the heap holds at most
+ * one run's buffer and a block index of 1 MiB per file whatever the version's size; {@link
+ * #close} closes and deletes the files, which frees their disk blocks at once. Fingerprints keep
+ * 127 of their bits (one carries the side), so two distinct rows among n collide with
+ * probability below n^2 / 2^128.
  */
 public final class RowDiff implements AutoCloseable {
 
   /** Per changed fingerprint: high, low, then inserts still to emit (positive) or deletes. */
   private static final int STRIDE = 3;
 
-  private final LongArray changed;
-  private final LongArray deletedKeys;
-  private final LongArray insertedKeys;
+  private final RecordTable changed;
+  private final RecordTable deletedKeys;
+  private final RecordTable insertedKeys;
   private final SpillDirectory spill;
 
   private RowDiff(
-      LongArray changed, LongArray deletedKeys, LongArray insertedKeys, SpillDirectory spill) {
+      RecordTable changed, RecordTable deletedKeys, RecordTable insertedKeys,
+      SpillDirectory spill) {
     this.changed = changed;
     this.deletedKeys = deletedKeys;
     this.insertedKeys = insertedKeys;
@@ -46,17 +48,16 @@ public final class RowDiff implements AutoCloseable {
    * rewritten, else {@code side}. Consumes the row's share: call once per row, in order.
    */
   public ChangeType decide(ChangeType side, RowFingerprints.Fingerprint fingerprint) {
-    long index = find(fingerprint.high(), fingerprint.low() & ~1L);
-    if (index < 0) {
+    long record = changed.find(fingerprint.high(), fingerprint.low() & ~1L);
+    if (record < 0) {
       return null;
     }
-    long at = index * STRIDE + 2;
-    long remaining = changed.get(at);
+    long remaining = changed.get(record, 2);
     boolean leaving = side == ChangeType.DELETE;
     if (leaving ? remaining >= 0 : remaining <= 0) {
       return null;
     }
-    changed.set(at, remaining + (leaving ? 1 : -1));
+    changed.set(record, 2, remaining + (leaving ? 1 : -1));
     return side;
   }
 
@@ -66,52 +67,15 @@ public final class RowDiff implements AutoCloseable {
    */
   public ChangeType paired(ChangeType side, long key) {
     if (side == ChangeType.DELETE) {
-      return contains(insertedKeys, key) ? ChangeType.UPDATE_PREIMAGE : side;
+      return insertedKeys.find(key, 0) >= 0 ? ChangeType.UPDATE_PREIMAGE : side;
     }
-    return contains(deletedKeys, key) ? ChangeType.UPDATE_POSTIMAGE : side;
+    return deletedKeys.find(key, 0) >= 0 ? ChangeType.UPDATE_POSTIMAGE : side;
   }
 
-  /** Deletes the version's spill files, if it had any. */
+  /** Closes and deletes the version's spill files, if it had any: their disk blocks go now. */
   @Override
   public void close() {
     spill.close();
-  }
-
-  private long find(long high, long low) {
-    long from = 0;
-    long to = changed.length() / STRIDE - 1;
-    while (from <= to) {
-      long middle = (from + to) >>> 1;
-      int order = Long.compare(changed.get(middle * STRIDE), high);
-      if (order == 0) {
-        order = Long.compare(changed.get(middle * STRIDE + 1), low);
-      }
-      if (order < 0) {
-        from = middle + 1;
-      } else if (order > 0) {
-        to = middle - 1;
-      } else {
-        return middle;
-      }
-    }
-    return -1;
-  }
-
-  private static boolean contains(LongArray sorted, long key) {
-    long from = 0;
-    long to = sorted.length() - 1;
-    while (from <= to) {
-      long middle = (from + to) >>> 1;
-      int order = Long.compare(sorted.get(middle), key);
-      if (order < 0) {
-        from = middle + 1;
-      } else if (order > 0) {
-        to = middle - 1;
-      } else {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**
@@ -145,7 +109,8 @@ public final class RowDiff implements AutoCloseable {
     }
 
     public RowDiff build() {
-      LongArray.Writer changed = LongArray.Writer.of(candidates.spilled(), spill, "changed-");
+      RecordTable.Writer changed =
+          RecordTable.Writer.of(candidates.spilled(), STRIDE, spill, "changed-");
       SortedRecords deleted = new SortedRecords(1, maxInMemory, spill);
       SortedRecords inserted = new SortedRecords(1, maxInMemory, spill);
       try (SortedRecords.Cursor sorted = candidates.sorted()) {
@@ -177,23 +142,21 @@ public final class RowDiff implements AutoCloseable {
     }
 
     private void endGroup(
-        LongArray.Writer changed, SortedRecords deleted, SortedRecords inserted) {
+        RecordTable.Writer changed, SortedRecords deleted, SortedRecords inserted) {
       if (groupNet == 0) {
         return;
       }
-      changed.add(groupHigh);
-      changed.add(groupLow);
-      changed.add(groupNet);
+      changed.add(groupHigh, groupLow, groupNet);
       if (keyed) {
         (groupNet < 0 ? deleted : inserted).add(groupKey, 0, 0);
       }
     }
 
-    private LongArray sortedKeys(SortedRecords keys, String name) {
-      LongArray.Writer writer = LongArray.Writer.of(keys.spilled(), spill, name);
+    private RecordTable sortedKeys(SortedRecords keys, String name) {
+      RecordTable.Writer writer = RecordTable.Writer.of(keys.spilled(), 1, spill, name);
       try (SortedRecords.Cursor sorted = keys.sorted()) {
         while (sorted.next()) {
-          writer.add(sorted.get(0));
+          writer.add(sorted.get(0), 0, 0);
         }
       }
       return writer.finish();

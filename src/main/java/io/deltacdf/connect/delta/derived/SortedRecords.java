@@ -1,14 +1,6 @@
 package io.deltacdf.connect.delta.derived;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.EOFException;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,7 +21,7 @@ final class SortedRecords {
   private final int stride;
   private final int maxInMemory;
   private final SpillDirectory spill;
-  private final List<Path> runs = new ArrayList<>();
+  private final List<SpillFile> runs = new ArrayList<>();
   private long[] buffer;
   private int buffered;
 
@@ -79,40 +71,33 @@ final class SortedRecords {
     }
     buffer = null;
     while (runs.size() > MAX_MERGE_WIDTH) {
-      List<Path> first = List.copyOf(runs.subList(0, MAX_MERGE_WIDTH));
+      List<SpillFile> first = List.copyOf(runs.subList(0, MAX_MERGE_WIDTH));
       runs.subList(0, MAX_MERGE_WIDTH).clear();
       runs.add(mergeIntoRun(first));
     }
     return new Merge(List.copyOf(runs));
   }
 
-  private Path mergeIntoRun(List<Path> files) {
-    Path run = spill.newFile("run-");
-    try (Merge merge = new Merge(files);
-        DataOutputStream out = new DataOutputStream(
-            new BufferedOutputStream(Files.newOutputStream(run), READ_BUFFER_BYTES))) {
+  private SpillFile mergeIntoRun(List<SpillFile> files) {
+    SpillFile run = spill.newFile("run-");
+    try (Merge merge = new Merge(files)) {
       while (merge.next()) {
         for (int i = 0; i < stride; i++) {
-          out.writeLong(merge.get(i));
+          run.append(merge.get(i));
         }
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write spill file " + run, e);
     }
+    run.finishAppending();
     return run;
   }
 
   private void writeRun() {
     PairSort.sort(buffer, buffered, stride);
-    Path run = spill.newFile("run-");
-    try (DataOutputStream out = new DataOutputStream(
-        new BufferedOutputStream(Files.newOutputStream(run), READ_BUFFER_BYTES))) {
-      for (int i = 0; i < buffered * stride; i++) {
-        out.writeLong(buffer[i]);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write spill file " + run, e);
+    SpillFile run = spill.newFile("run-");
+    for (int i = 0; i < buffered * stride; i++) {
+      run.append(buffer[i]);
     }
+    run.finishAppending();
     runs.add(run);
     buffered = 0;
   }
@@ -152,16 +137,14 @@ final class SortedRecords {
 
   /** A k-way merge of the sorted runs. */
   private final class Merge extends Cursor {
-    private final List<Path> files;
+    private final List<SpillFile> files;
     private final PriorityQueue<Run> heads = new PriorityQueue<>(Merge::compare);
-    private final List<Run> open = new ArrayList<>();
     private Run current;
 
-    Merge(List<Path> files) {
+    Merge(List<SpillFile> files) {
       this.files = files;
-      for (Path file : files) {
+      for (SpillFile file : files) {
         Run run = new Run(file, stride);
-        open.add(run);
         if (run.advance()) {
           heads.add(run);
         }
@@ -192,51 +175,35 @@ final class SortedRecords {
 
     @Override
     public void close() {
-      open.forEach(Run::close);
       files.forEach(spill::delete);
     }
   }
 
+  /** One run read in order, a buffer at a time. */
   private static final class Run {
-    private final Path file;
-    private final DataInputStream in;
+    private final SpillFile file;
+    private final ByteBuffer buffer = ByteBuffer.allocate(READ_BUFFER_BYTES);
+    private long nextIndex;
     final long[] record;
 
-    Run(Path file, int stride) {
+    Run(SpillFile file, int stride) {
       this.file = file;
       this.record = new long[stride];
-      try {
-        this.in = new DataInputStream(
-            new BufferedInputStream(Files.newInputStream(file), READ_BUFFER_BYTES));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      buffer.flip();
     }
 
     boolean advance() {
-      try {
-        record[0] = in.readLong();
-      } catch (EOFException end) {
+      if (nextIndex == file.length()) {
         return false;
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot read spill file " + file, e);
       }
-      try {
-        for (int i = 1; i < record.length; i++) {
-          record[i] = in.readLong();
+      for (int i = 0; i < record.length; i++) {
+        if (!buffer.hasRemaining()) {
+          file.read(nextIndex, buffer);
         }
-        return true;
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot read spill file " + file, e);
+        record[i] = buffer.getLong();
+        nextIndex++;
       }
-    }
-
-    void close() {
-      try {
-        in.close();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      return true;
     }
   }
 }

@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * Local temp files of one diffed version, in a folder of their own that is created on first use
- * and deleted, with every file in it, on {@link #close}.
+ * and deleted on {@link #close}, with every file in it closed and deleted first: whatever path
+ * the version's read took (finished, failed, stopped), closing this frees all its disk blocks.
  *
  * @see DiffSpill
  */
@@ -17,20 +18,21 @@ final class SpillDirectory implements AutoCloseable {
 
   private final Path parent;
   private Path folder;
-  private final List<Path> files = new ArrayList<>();
+  private final List<SpillFile> files = new ArrayList<>();
 
   SpillDirectory(Path parent) {
     this.parent = parent;
   }
 
   /** A new empty file in the folder. */
-  Path newFile(String prefix) {
+  SpillFile newFile(String prefix) {
     try {
       if (folder == null) {
         Files.createDirectories(parent);
         folder = Files.createTempDirectory(parent, "delta-cdf-diff-");
       }
-      Path file = Files.createTempFile(folder, prefix, ".bin");
+      Path path = Files.createTempFile(folder, prefix, ".bin");
+      SpillFile file = new SpillFile(path);
       files.add(file);
       return file;
     } catch (IOException e) {
@@ -38,28 +40,23 @@ final class SpillDirectory implements AutoCloseable {
     }
   }
 
-  /** Deletes a file before the folder goes, as soon as it is no longer read. */
-  void delete(Path file) {
+  /** Closes and deletes a file before the folder goes, as soon as it is no longer read. */
+  void delete(SpillFile file) {
     files.remove(file);
-    deleteQuietly(file);
+    file.close();
   }
 
   @Override
   public void close() {
-    files.forEach(SpillDirectory::deleteQuietly);
+    files.forEach(SpillFile::close);
     files.clear();
     if (folder != null) {
-      deleteQuietly(folder);
+      try {
+        Files.deleteIfExists(folder);
+      } catch (IOException e) {
+        folder.toFile().deleteOnExit();
+      }
       folder = null;
-    }
-  }
-
-  private static void deleteQuietly(Path path) {
-    try {
-      Files.deleteIfExists(path);
-    } catch (IOException e) {
-      // A file still mapped cannot be deleted on some systems; the JVM's exit removes it there.
-      path.toFile().deleteOnExit();
     }
   }
 }

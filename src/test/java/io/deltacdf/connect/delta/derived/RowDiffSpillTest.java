@@ -3,6 +3,7 @@ package io.deltacdf.connect.delta.derived;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangeType;
+import io.deltacdf.connect.testing.HeldFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,8 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A diff too large for its in-memory threshold spills to temp files and still decides every row
- * exactly as the in-memory diff does; its files are gone once it is closed. The tiny threshold
- * makes about 1,500 runs, so runs are merged in several rounds and the keys spill too.
+ * exactly as the in-memory diff does; once it is closed its files are gone and so are their disk
+ * blocks: no mapping or descriptor of this JVM holds them any more. The tiny threshold makes about
+ * 1,500 runs, so runs are merged in several rounds and the keys spill too.
  */
 class RowDiffSpillTest {
 
@@ -42,6 +44,9 @@ class RowDiffSpillTest {
     try (RowDiff diff = build(candidates, tiny)) {
       assertThat(filesUnder(spillRoot)).as("spill files while the diff is in use").isNotEmpty();
       spilled = decideAll(diff, candidates);
+      if (HeldFiles.available()) {
+        assertThat(HeldFiles.heldBytes(spillRoot)).as("bytes held while in use").isPositive();
+      }
     }
 
     assertThat(spilled).isEqualTo(expected);
@@ -50,6 +55,7 @@ class RowDiffSpillTest {
             ChangeType.INSERT)
         .containsNull();
     assertThat(filesUnder(spillRoot)).as("spill files after close").isEmpty();
+    assertNoBlocksHeld();
   }
 
   @Test
@@ -60,8 +66,21 @@ class RowDiffSpillTest {
         builder.add(ChangeType.DELETE, fingerprints.of(new Object[] {(long) i}), i);
       }
       assertThat(filesUnder(spillRoot)).isNotEmpty();
+      if (HeldFiles.available()) {
+        // Else a large sort would hold one descriptor per run until its merge.
+        assertThat(HeldFiles.openBytes(spillRoot)).as("runs waiting for their merge").isZero();
+      }
     }
     assertThat(filesUnder(spillRoot)).isEmpty();
+    assertNoBlocksHeld();
+  }
+
+  /** Right after close: a deleted file left mapped would keep its blocks until a GC. */
+  private void assertNoBlocksHeld() {
+    if (HeldFiles.available()) {
+      assertThat(HeldFiles.mappedBytes(spillRoot)).as("bytes of spill files mapped").isZero();
+      assertThat(HeldFiles.openBytes(spillRoot)).as("bytes of spill files open").isZero();
+    }
   }
 
   /**
