@@ -114,10 +114,8 @@ class AclIT {
     acls.addAll(ConnectAcls.topicCreation(WORKER, topics));
     broker.grant(acls);
 
-    plainWorker.rest().deploy(name, config(name)
-        .with("topic.creation.default.replication.factor", "1")
-        .with("topic.creation.default.partitions", "1")
-        .build(), WAIT);
+    plainWorker.rest().deploy(
+        name, config(name).withAll(ConnectorConfig.topicCreation()).build(), WAIT);
 
     assertDelivered(name, expected, false);
   }
@@ -182,8 +180,14 @@ class AclIT {
     return ChangeDescriptions.ofSparkFeed(path, 0, "id", "name");
   }
 
+  /**
+   * The connector config for a table whose topics the test creates itself, as a user would: no
+   * {@code topic.creation.*}, since with it Connect looks up (Describe) each topic as the worker
+   * even when it exists.
+   */
   private static ConnectorConfig config(String name) {
     return ConnectorConfig.forTables(dir.resolve(name).toString())
+        .withoutTopicCreation()
         .startMode("earliest")
         .keyColumns("id")
         .topicTemplate(name)

@@ -93,10 +93,7 @@ final class SecuredBroker implements AutoCloseable {
   }
 
   void grant(Collection<Acl> acls) {
-    String drop = System.getenv("ACL_DROP"); // TEMPORARY experiment hook, not to commit
-    await(() -> admin.createAcls(acls.stream()
-        .filter(acl -> drop == null || !acl.toString().matches(".*(" + drop + ").*"))
-        .map(Acl::binding).toList()).all().get());
+    await(() -> admin.createAcls(acls.stream().map(Acl::binding).toList()).all().get());
   }
 
   @Override
