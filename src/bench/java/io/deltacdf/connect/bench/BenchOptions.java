@@ -15,6 +15,7 @@ record BenchOptions(
     long commitRows,
     int hugeLogVersions,
     int hugeCommitFiles,
+    int hugeDvUpdates,
     int smallVersions,
     int largeVersions,
     int latencyCommits,
@@ -38,6 +39,7 @@ record BenchOptions(
                                (default 3000000)
         --huge-log-versions N  memory: versions of the log caught up on (default 100000)
         --huge-commit-files N  memory: file actions of the huge commit (default 1000000)
+        --huge-dv-updates N    memory: deletion vector updates of the huge DELETE (default 1000000)
         --versions S,L         idle-poll: versions of the short and the long log (default 100,10000)
         --commits N            latency, sink: small commits to time (default 60)
         --worker-heap SIZE     -Xmx of the throughput and latency workers (default 1g; memory: 256m)
@@ -64,6 +66,7 @@ record BenchOptions(
     long commitRows = 1_000_000;
     int hugeLogVersions = 100_000;
     int hugeCommitFiles = 1_000_000;
+    int hugeDvUpdates = 1_000_000;
     int small = 100;
     int large = 10_000;
     int commits = 60;
@@ -113,6 +116,7 @@ record BenchOptions(
         case "--parallel-snapshot-rows" -> parallelSnapshotRows = Long.parseLong(value);
         case "--huge-log-versions" -> hugeLogVersions = Integer.parseInt(value);
         case "--huge-commit-files" -> hugeCommitFiles = Integer.parseInt(value);
+        case "--huge-dv-updates" -> hugeDvUpdates = Integer.parseInt(value);
         case "--versions" -> {
           String[] parts = value.split(",");
           small = Integer.parseInt(parts[0]);
@@ -127,7 +131,7 @@ record BenchOptions(
       }
     }
     return new BenchOptions(command, rows, dv, snapshotRows, parallelSnapshotRows, commitRows,
-        hugeLogVersions, hugeCommitFiles, small, large, commits,
+        hugeLogVersions, hugeCommitFiles, hugeDvUpdates, small, large, commits,
         heap, settings(producer), settings(connector), profile, cold,
         work);
   }

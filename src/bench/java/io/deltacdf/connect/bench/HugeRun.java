@@ -1,7 +1,8 @@
 package io.deltacdf.connect.bench;
 
-import io.deltacdf.connect.delta.HugeCommitTable;
 import io.deltacdf.connect.delta.HugeCommitReader;
+import io.deltacdf.connect.delta.HugeCommitTable;
+import io.deltacdf.connect.delta.HugeDvCommitTable;
 import io.deltacdf.connect.delta.HugeLogReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,8 +16,10 @@ import java.util.regex.Pattern;
 /**
  * The huge cases of the memory part, each read by a reader JVM at -Xmx256m (the feed alone, no
  * Kafka): catching up on a log of {@code --huge-log-versions} versions from version 0 (listings,
- * time, peak heap), and one commit of {@code --huge-commit-files} file actions that removes every
- * file of a table and adds as many ({@link HugeCommitTable}; time, peak heap, peak RSS). The heap
+ * time, peak heap), one commit of {@code --huge-commit-files} file actions that removes every
+ * file of a table and adds as many ({@link HugeCommitTable}), and one DELETE of {@code
+ * --huge-dv-updates} deletion vector updates, each file removed and added again with one more row
+ * deleted ({@link HugeDvCommitTable}; time, peak heap, peak RSS for both commits). The heap
  * figures come from the reader's GC log: the most heap in use before a collection, and the most
  * left after a full collection (what was live; a young collection leaves the old generation's
  * garbage, so the serial collector's old generation looks full between full collections).
@@ -48,22 +51,36 @@ final class HugeRun {
             log.get("listedEntries"), heap(gcLog, log)));
 
     int files = options.hugeCommitFiles();
-    Path table = tables.resolve("huge-commit-" + files);
+    readCommit(section, "huge-commit",
+        String.format("one commit of %,d file actions (remove all, add as many)", files),
+        tables.resolve("huge-commit-" + files), table -> HugeCommitTable.create(table, files),
+        HugeCommitTable.VERSION, (long) files * HugeCommitTable.ROWS_PER_FILE);
+    int updates = options.hugeDvUpdates();
+    readCommit(section, "huge-dv",
+        String.format("one DELETE of %,d deletion vector updates", updates),
+        tables.resolve("huge-dv-" + updates), table -> HugeDvCommitTable.create(table, updates),
+        HugeDvCommitTable.VERSION, updates);
+  }
+
+  private interface TableWriter {
+    void create(Path table) throws IOException;
+  }
+
+  /** Reads {@code version} of {@code table} (written first if absent): {@code rows} expected. */
+  private void readCommit(String section, String name, String what, Path table,
+      TableWriter writer, long version, long rows) {
     try {
       if (!Files.exists(table)) {
-        HugeCommitTable.create(table, files);
+        writer.create(table);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    gcLog = gcLog("huge-commit");
+    Path gcLog = gcLog(name);
     Map<String, String> commit = ChildJvm.run(System.getProperty("java.class.path"),
-        jvmOptions(gcLog), options.workDir().resolve("logs/huge-commit.log"), 240,
-        HugeCommitReader.class.getName(), table.toString(),
-        Long.toString(HugeCommitTable.VERSION), "0");
-    String what = String.format("one commit of %,d file actions (remove all, add as many)", files);
-    report.checkCount(what, Long.parseLong(commit.get("rows")),
-        (long) files * HugeCommitTable.ROWS_PER_FILE);
+        jvmOptions(gcLog), options.workDir().resolve("logs/" + name + ".log"), 240,
+        HugeCommitReader.class.getName(), table.toString(), Long.toString(version), "0");
+    report.checkCount(what, Long.parseLong(commit.get("rows")), rows);
     report.add(section, what, commit.get("seconds") + " s",
         String.format("%s rows; %s", commit.get("rows"), heap(gcLog, commit)));
   }

@@ -105,7 +105,9 @@ final class StartOptions {
             + " larger rewrite spills its row fingerprints to sorted temp files under the"
             + " worker's java.io.tmpdir (16 to 24 bytes per candidate row on disk, deleted once"
             + " the version is read) and keeps about 40 MiB of heap. Raise it to diff large"
-            + " rewrites faster on a worker with heap to spare.",
+            + " rewrites faster on a worker with heap to spare. In any mode it also bounds the"
+            + " records (24 bytes each) sorted on the heap to pair the deletion-vector updates of"
+            + " a commit of more than 10,000 file actions; more spill the same way.",
         group,
         6,
         Width.SHORT,

@@ -19,7 +19,10 @@ interface ChangeFiles extends AutoCloseable {
   /** File {@code index}; cheap for the index after the previous one and for held files. */
   ChangeFile get(int index);
 
-  /** Releases what reading the files holds open; a later {@link #get} reads again. */
+  /**
+   * Releases what reading the files holds (open files, a huge commit's temp files); a later {@link
+   * #get} reads again.
+   */
   @Override
   void close();
 

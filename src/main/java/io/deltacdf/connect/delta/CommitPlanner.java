@@ -1,5 +1,6 @@
 package io.deltacdf.connect.delta;
 
+import io.deltacdf.connect.delta.derived.DiffSpill;
 import io.deltacdf.connect.delta.kernel.LogAction;
 import io.deltacdf.connect.delta.kernel.LogActions;
 import io.deltacdf.connect.delta.kernel.TableMetadata;
@@ -26,9 +27,10 @@ import java.util.Set;
  * <p>A commit of up to {@link ChangeRules#planMemoryFiles} file actions (by default {@value
  * #HELD_FILE_ACTIONS}) is planned in memory. A larger
  * one (a DELETE or INSERT OVERWRITE of a huge table) keeps only an 8-byte fingerprint per path
- * while reading it; a second read keeps the actions of the paths both added and removed, and its
- * files are then read from the log as they are asked for ({@link StreamedChangeFiles}). Both
- * number the files alike, so a position inside a version means the same file either way.
+ * while reading it; a second read pairs the actions of the paths both added and removed in temp
+ * files ({@link DvUpdates}), and its files are then read from the log as they are asked for
+ * ({@link StreamedChangeFiles}). Both number the files alike, so a position inside a version
+ * means the same file either way.
  */
 final class CommitPlanner {
 
@@ -42,9 +44,12 @@ final class CommitPlanner {
 
   private CommitPlanner() {}
 
-  /** Plans {@code commit}, read once; {@code reader} reads it again when it is too large. */
-  static VersionPlan plan(
-      String table, CommitActions commit, CommitReader reader, int heldFileActions) {
+  /**
+   * Plans {@code commit}, read once; {@code reader} reads it again when it is too large, whose
+   * deletion vector updates are then found in temp files within {@code spill}'s limits.
+   */
+  static VersionPlan plan(String table, CommitActions commit, CommitReader reader,
+      int heldFileActions, DiffSpill spill) {
     Collector collector = new Collector(table, commit.getVersion(), heldFileActions);
     try (CloseableIterator<ColumnarBatch> batches = commit.getActions()) {
       while (batches.hasNext()) {
@@ -53,7 +58,7 @@ final class CommitPlanner {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return collector.toPlan(reader);
+    return collector.toPlan(reader, spill);
   }
 
   /** An added or removed data file that is not half of a deletion vector update. */
@@ -66,7 +71,7 @@ final class CommitPlanner {
   }
 
   /** A file removed and added again in one commit, with its new and its old deletion vector. */
-  private static ChangeFile dvUpdate(LogAction.FileAction add, LogAction.FileAction remove) {
+  static ChangeFile dvUpdate(LogAction.FileAction add, LogAction.FileAction remove) {
     return new ChangeFile(ChangeFile.Kind.DV_UPDATE, add.path(), add.partitionValues(),
         add.size(), add.deletionVector(), remove.deletionVector());
   }
@@ -143,7 +148,7 @@ final class CommitPlanner {
       }
     }
 
-    VersionPlan toPlan(CommitReader reader) {
+    VersionPlan toPlan(CommitReader reader, DiffSpill spill) {
       ChangeFiles dataFiles;
       boolean needsDiff;
       if (isMergeWithoutChanges()) {
@@ -154,12 +159,12 @@ final class CommitPlanner {
         dataFiles = ChangeFiles.of(files);
         needsDiff = needsDiff(files);
       } else {
-        Map<String, ChangeFile> dvUpdates = dvUpdates(reader);
-        int singles = added.size() + removed.size() - 2 * dvUpdates.size();
+        DvUpdates dvUpdates =
+            DvUpdates.find(reader, PathFingerprints.common(added, removed), spill);
+        int singles = added.size() + removed.size() - 2 * dvUpdates.count();
         dataFiles = new StreamedChangeFiles(reader, StreamedChangeFiles.Source.DATA,
-            singles + dvUpdates.size(), dvUpdates);
-        boolean rowsEnter = added.size() > dvUpdates.size()
-            || dvUpdates.values().stream().anyMatch(file -> file.removeDv() != null);
+            singles + dvUpdates.count(), dvUpdates);
+        boolean rowsEnter = added.size() > dvUpdates.count() || dvUpdates.unhidesRows();
         boolean rowsLeave = removed.size() > 0;
         needsDiff = rowsEnter && rowsLeave;
       }
@@ -170,7 +175,8 @@ final class CommitPlanner {
                 .filter(file -> file.kind() == LogAction.Kind.CDC)
                 .map(file -> ChangeFile.cdc(file.path(), file.partitionValues(), file.size()))
                 .toList())
-            : new StreamedChangeFiles(reader, StreamedChangeFiles.Source.CDC, cdcCount, Map.of());
+            : new StreamedChangeFiles(
+                reader, StreamedChangeFiles.Source.CDC, cdcCount, DvUpdates.NONE);
       }
       return new VersionPlan(
           version,
@@ -201,42 +207,6 @@ final class CommitPlanner {
             : single(add != null ? add : remove));
       }
       return files;
-    }
-
-    /**
-     * The files both removed and added in a commit too large to hold, by path: found among the
-     * paths whose fingerprints were both, in a second read that keeps only those.
-     */
-    private Map<String, ChangeFile> dvUpdates(CommitReader reader) {
-      long[] candidates = PathFingerprints.common(added, removed);
-      if (candidates.length == 0) {
-        return Map.of();
-      }
-      Map<String, LogAction.FileAction> adds = new HashMap<>();
-      Map<String, LogAction.FileAction> removes = new HashMap<>();
-      try (CloseableIterator<ColumnarBatch> batches = reader.read()) {
-        while (batches.hasNext()) {
-          LogActions actions = LogActions.of(batches.next());
-          for (int row = 0; row < actions.size(); row++) {
-            if (actions.at(row) instanceof LogAction.FileAction file
-                && file.kind() != LogAction.Kind.CDC
-                && file.dataChange()
-                && PathFingerprints.contains(candidates, file.path())) {
-              (file.kind() == LogAction.Kind.ADD ? adds : removes).put(file.path(), file);
-            }
-          }
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      Map<String, ChangeFile> dvUpdates = new HashMap<>();
-      adds.forEach((path, add) -> {
-        LogAction.FileAction remove = removes.get(path);
-        if (remove != null) {
-          dvUpdates.put(path, dvUpdate(add, remove));
-        }
-      });
-      return dvUpdates;
     }
 
     /**

@@ -6,15 +6,13 @@ import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.utils.CloseableIterator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * The change files of a commit too large to hold, read from its log as they are asked for: the
  * commit's actions are read in order, one batch at a time, and turned into files by the same
- * rules and in the same order as {@link CommitPlanner} uses for files it holds. Asking for an
- * earlier file reads the commit again from its start.
+ * rules and in the same order as {@link CommitPlanner} uses for files it holds, its deletion
+ * vector updates met in step from their temp files ({@link DvUpdates}). Asking for an earlier
+ * file reads the commit again from its start.
  */
 final class StreamedChangeFiles implements ChangeFiles {
 
@@ -29,11 +27,13 @@ final class StreamedChangeFiles implements ChangeFiles {
   private final CommitReader reader;
   private final Source source;
   private final int size;
-  /** The files both removed and added (deletion vector updates), by path. */
-  private final Map<String, ChangeFile> dvUpdates;
-  private final Set<String> dvUpdatesRead = new HashSet<>();
+  /** The files both removed and added (deletion vector updates). */
+  private final DvUpdates dvUpdates;
 
   private CloseableIterator<ColumnarBatch> batches;
+  private DvUpdates.Cursor updates;
+  /** The number of the next data action read, as {@link DvUpdates} numbers them. */
+  private long dataActions;
   private LogActions actions;
   private int row;
   /** The index of the file the next read returns. */
@@ -41,7 +41,7 @@ final class StreamedChangeFiles implements ChangeFiles {
   private ChangeFile last;
 
   StreamedChangeFiles(
-      CommitReader reader, Source source, int size, Map<String, ChangeFile> dvUpdates) {
+      CommitReader reader, Source source, int size, DvUpdates dvUpdates) {
     this.reader = reader;
     this.source = source;
     this.size = size;
@@ -71,26 +71,32 @@ final class StreamedChangeFiles implements ChangeFiles {
     return last;
   }
 
+  /** Also deletes the temp files of the deletion vector updates, which a later read finds again. */
   @Override
   public void close() {
-    if (batches != null) {
-      try {
-        batches.close();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+    stopReading();
+    dvUpdates.close();
+  }
+
+  private void stopReading() {
+    try (CloseableIterator<ColumnarBatch> reading = batches;
+        DvUpdates.Cursor meeting = updates) {
       batches = null;
+      updates = null;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
     actions = null;
     last = null;
   }
 
   private void restart() {
-    close();
+    stopReading();
     batches = reader.read();
+    updates = dvUpdates.cursor();
     row = 0;
     nextIndex = 0;
-    dvUpdatesRead.clear();
+    dataActions = 0;
   }
 
   private ChangeFile readNext() {
@@ -119,12 +125,11 @@ final class StreamedChangeFiles implements ChangeFiles {
           ? ChangeFile.cdc(file.path(), file.partitionValues(), file.size())
           : null;
     }
-    if (file.kind() == LogAction.Kind.CDC || !file.dataChange()) {
+    if (!DvUpdates.isData(file)) {
       return null;
     }
-    ChangeFile dvUpdate = dvUpdates.get(file.path());
-    if (dvUpdate != null) {
-      return dvUpdatesRead.add(file.path()) ? dvUpdate : null;
+    if (updates.isUpdate(dataActions++)) {
+      return updates.file();
     }
     return CommitPlanner.single(file);
   }

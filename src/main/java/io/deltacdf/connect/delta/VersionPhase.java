@@ -77,7 +77,7 @@ final class VersionPhase implements AutoCloseable {
         // reader sent back into it diffs it again.
         derivedVersion.close();
       }
-      planFiles.close(); // a streamed commit's log is read to its end: let it go
+      plan.close(); // a streamed commit's log is read to its end: let it go
       return FeedStep.moveTo(ChangePosition.InVersion.start(at.version() + 1));
     }
     FileRowCursor cursor =
@@ -124,7 +124,7 @@ final class VersionPhase implements AutoCloseable {
 
   @Override
   public void close() {
-    closeDerivedVersion();
+    closePlan();
     closeCommitActions();
   }
 
@@ -134,12 +134,14 @@ final class VersionPhase implements AutoCloseable {
       return false;
     }
     DeltaLog.Commit commit = pendingCommits.removeFirst();
+    closePlan();
     try (CommitActions actions = nextCommitActions(commit.version())) {
       plan = CommitPlanner.plan(
           context.table(),
           actions,
           CommitRanges.reader(context, log, commit.version()),
-          rules.planMemoryFiles());
+          rules.planMemoryFiles(),
+          rules.diffSpill());
     } catch (DeltaFeedException e) {
       throw e;
     } catch (Exception e) {
@@ -159,7 +161,6 @@ final class VersionPhase implements AutoCloseable {
     if (fromChangeData) {
       TableAccess.requireChangeDataFeed(context, schema, version);
     }
-    closeDerivedVersion();
     planFiles = fromChangeData ? plan.files() : plan.dataFiles();
     derivedVersion =
         !fromChangeData && plan.derivationNeedsDiff()
@@ -243,14 +244,16 @@ final class VersionPhase implements AutoCloseable {
 
   /**
    * Deletes the spill files of the derived version before the feed leaves it, and stops
-   * reading the files of a streamed commit.
+   * reading the files of a streamed commit, deleting its temp files.
    */
-  private void closeDerivedVersion() {
+  private void closePlan() {
     if (derivedVersion != null) {
       derivedVersion.close();
       derivedVersion = null;
     }
-    planFiles.close();
+    if (plan != null) {
+      plan.close();
+    }
   }
 
   private void closeCommitActions() {

@@ -20,4 +20,14 @@ record VersionPlan(
     ChangeFiles dataFiles,
     boolean derivationNeedsDiff,
     Optional<TableSchema> newSchema,
-    Optional<Long> inCommitTimestamp) {}
+    Optional<Long> inCommitTimestamp)
+    implements AutoCloseable {
+
+  /** Releases both sets of files, the one read and the one not (it may hold temp files too). */
+  @Override
+  public void close() {
+    try (dataFiles) {
+      files.close();
+    }
+  }
+}

@@ -69,11 +69,11 @@ public final class HugeCommitTable {
     });
   }
 
-  private interface Lines {
+  interface Lines {
     void write(BufferedWriter writer) throws IOException;
   }
 
-  private static void writeCommit(Path log, long version, Lines lines) throws IOException {
+  static void writeCommit(Path log, long version, Lines lines) throws IOException {
     Path commit = log.resolve(String.format("%020d.json", version));
     try (BufferedWriter writer = Files.newBufferedWriter(commit, StandardCharsets.UTF_8)) {
       writer.write("{\"commitInfo\":{\"timestamp\":" + (1_700_000_000_000L + version)
@@ -82,7 +82,7 @@ public final class HugeCommitTable {
     }
   }
 
-  private static void writeParquet(Path parquet) throws IOException {
+  static void writeParquet(Path parquet) throws IOException {
     Configuration configuration = new Configuration();
     SimpleGroupFactory rows = new SimpleGroupFactory(SCHEMA);
     try (ParquetWriter<org.apache.parquet.example.data.Group> writer =
@@ -101,7 +101,7 @@ public final class HugeCommitTable {
         + ",\"modificationTime\":1,\"dataChange\":true}}\n";
   }
 
-  private static void link(Path table, Path parquet, String prefix, int count)
+  static void link(Path table, Path parquet, String prefix, int count)
       throws IOException {
     Path source = parquet;
     for (int i = 0; i < count; i++) {
@@ -115,7 +115,7 @@ public final class HugeCommitTable {
   }
 
   /** The path of file {@code index}, in a folder of its own per {@value #FILES_PER_FOLDER}. */
-  private static String name(String prefix, int index) {
+  static String name(String prefix, int index) {
     return String.format(
         "%s%02d/%s-%07d.parquet", prefix, index / FILES_PER_FOLDER, prefix, index);
   }

@@ -99,7 +99,7 @@ public final class RowDiff implements AutoCloseable {
     public Builder(boolean keyed, DiffSpill limits) {
       this.keyed = keyed;
       this.maxInMemory = limits.maxRecordsInMemory();
-      this.spill = new SpillDirectory(limits.directory());
+      this.spill = new SpillDirectory(limits.directory(), "delta-cdf-diff-");
       this.candidates = new SortedRecords(keyed ? 3 : 2, maxInMemory, spill);
     }
 

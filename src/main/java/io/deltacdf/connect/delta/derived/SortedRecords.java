@@ -12,8 +12,9 @@ import java.util.PriorityQueue;
  * heap; beyond that, each full buffer is sorted and written to a run file of {@code spill}, and
  * reading merges the runs, holding one buffered block per run; runs are first merged into fewer
  * while there are more than {@value #MAX_MERGE_WIDTH}, so that memory and open files stay bounded.
+ * The diff sorts row fingerprints with it, and the plan of a huge commit its file actions.
  */
-final class SortedRecords {
+public final class SortedRecords {
 
   private static final int READ_BUFFER_BYTES = 1 << 16;
   private static final int MAX_MERGE_WIDTH = 64;
@@ -25,7 +26,7 @@ final class SortedRecords {
   private long[] buffer;
   private int buffered;
 
-  SortedRecords(int stride, int maxInMemory, SpillDirectory spill) {
+  public SortedRecords(int stride, int maxInMemory, SpillDirectory spill) {
     this.stride = stride;
     // An array holds at most about 2^31 longs.
     this.maxInMemory = Math.min(maxInMemory, (Integer.MAX_VALUE - 8) / stride);
@@ -33,7 +34,7 @@ final class SortedRecords {
     this.buffer = new long[stride * Math.min(maxInMemory, 1024)];
   }
 
-  void add(long first, long second, long third) {
+  public void add(long first, long second, long third) {
     if (buffered == maxInMemory) {
       writeRun();
     }
@@ -58,7 +59,7 @@ final class SortedRecords {
   }
 
   /** The records in order; this instance is used up. Run files go as the cursor is closed. */
-  Cursor sorted() {
+  public Cursor sorted() {
     if (runs.isEmpty()) {
       PairSort.sort(buffer, buffered, stride);
       long[] sorted = buffer;
@@ -103,10 +104,10 @@ final class SortedRecords {
   }
 
   /** Sorted records, one at a time: {@link #next} then {@link #get} the current one's longs. */
-  abstract static sealed class Cursor implements AutoCloseable {
-    abstract boolean next();
+  public abstract static sealed class Cursor implements AutoCloseable {
+    public abstract boolean next();
 
-    abstract long get(int field);
+    public abstract long get(int field);
 
     @Override
     public void close() {}
@@ -125,12 +126,12 @@ final class SortedRecords {
     }
 
     @Override
-    boolean next() {
+    public boolean next() {
       return ++index < count;
     }
 
     @Override
-    long get(int field) {
+    public long get(int field) {
       return records[index * stride + field];
     }
   }
@@ -160,7 +161,7 @@ final class SortedRecords {
     }
 
     @Override
-    boolean next() {
+    public boolean next() {
       if (current != null && current.advance()) {
         heads.add(current);
       }
@@ -169,7 +170,7 @@ final class SortedRecords {
     }
 
     @Override
-    long get(int field) {
+    public long get(int field) {
       return current.record[field];
     }
 

@@ -8,36 +8,58 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Local temp files of one diffed version, in a folder of their own that is created on first use
- * and deleted on {@link #close}, with every file in it closed and deleted first: whatever path
- * the version's read took (finished, failed, stopped), closing this frees all its disk blocks.
+ * Local temp files of one diffed version (or of one huge commit's plan), in a folder of their own
+ * that is created on first use and deleted on {@link #close}, with every file in it closed and
+ * deleted first: whatever path the read took (finished, failed, stopped), closing this frees all
+ * its disk blocks.
  *
  * @see DiffSpill
  */
-final class SpillDirectory implements AutoCloseable {
+public final class SpillDirectory implements AutoCloseable {
 
   private final Path parent;
+  private final String folderPrefix;
   private Path folder;
   private final List<SpillFile> files = new ArrayList<>();
+  private final List<Path> paths = new ArrayList<>();
 
-  SpillDirectory(Path parent) {
+  /** Files in a folder named {@code folderPrefix} and a random suffix under {@code parent}. */
+  public SpillDirectory(Path parent, String folderPrefix) {
     this.parent = parent;
+    this.folderPrefix = folderPrefix;
   }
 
-  /** A new empty file in the folder. */
+  /** A new empty spill file of longs in the folder. */
   SpillFile newFile(String prefix) {
     try {
-      if (folder == null) {
-        Files.createDirectories(parent);
-        folder = Files.createTempDirectory(parent, "delta-cdf-diff-");
-      }
-      Path path = Files.createTempFile(folder, prefix, ".bin");
-      SpillFile file = new SpillFile(path);
+      SpillFile file = new SpillFile(newEmptyFile(prefix));
       files.add(file);
       return file;
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot create a spill file under " + parent, e);
     }
+  }
+
+  /**
+   * A new empty file in the folder for a caller that reads and writes it itself (and closes what
+   * it opened on it); it is deleted on {@link #close}.
+   */
+  public Path newPath(String prefix) {
+    try {
+      Path path = newEmptyFile(prefix);
+      paths.add(path);
+      return path;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot create a spill file under " + parent, e);
+    }
+  }
+
+  private Path newEmptyFile(String prefix) throws IOException {
+    if (folder == null) {
+      Files.createDirectories(parent);
+      folder = Files.createTempDirectory(parent, folderPrefix);
+    }
+    return Files.createTempFile(folder, prefix, ".bin");
   }
 
   /** Closes and deletes a file before the folder goes, as soon as it is no longer read. */
@@ -50,6 +72,14 @@ final class SpillDirectory implements AutoCloseable {
   public void close() {
     files.forEach(SpillFile::close);
     files.clear();
+    for (Path path : paths) {
+      try {
+        Files.deleteIfExists(path);
+      } catch (IOException e) {
+        path.toFile().deleteOnExit();
+      }
+    }
+    paths.clear();
     if (folder != null) {
       try {
         Files.deleteIfExists(folder);

@@ -21,7 +21,7 @@ class RecordTableTest {
   @Test
   void onDiskAndOnHeapAgreeForBothStrides() {
     for (int stride : new int[] {1, 3}) {
-      try (SpillDirectory spill = new SpillDirectory(spillRoot)) {
+      try (SpillDirectory spill = new SpillDirectory(spillRoot, "delta-cdf-diff-")) {
         RecordTable heap = fill(RecordTable.Writer.of(false, stride, spill, "heap-"), stride);
         RecordTable disk =
             fill(RecordTable.Writer.toDisk(stride, spill.newFile("disk-"), 4), stride);
