@@ -1,6 +1,7 @@
 package io.deltacdf.connect.delta;
 
 import io.deltacdf.connect.delta.kernel.DeletionVector;
+import io.deltacdf.connect.delta.kernel.LogAction;
 import java.util.Map;
 
 /**
@@ -35,5 +36,20 @@ record ChangeFile(
 
   static ChangeFile cdc(String path, Map<String, String> partitionValues, long size) {
     return new ChangeFile(Kind.CDC, path, partitionValues, size, null, null);
+  }
+
+  /** An added or removed data file that is not half of a deletion vector update. */
+  static ChangeFile single(LogAction.FileAction file) {
+    return file.kind() == LogAction.Kind.ADD
+        ? new ChangeFile(Kind.ADDED, file.path(), file.partitionValues(), file.size(),
+            file.deletionVector(), null)
+        : new ChangeFile(Kind.REMOVED, file.path(), file.partitionValues(), file.size(), null,
+            file.deletionVector());
+  }
+
+  /** A file removed and added again in one commit, with its new and its old deletion vector. */
+  static ChangeFile dvUpdate(LogAction.FileAction add, LogAction.FileAction remove) {
+    return new ChangeFile(Kind.DV_UPDATE, add.path(), add.partitionValues(), add.size(),
+        add.deletionVector(), remove.deletionVector());
   }
 }

@@ -20,9 +20,12 @@ record ChangeRules(
   /** The setting users choose the source with, as error messages name it. */
   static final String SETTING = "change.source";
 
+  /** By default, the most cdc and data file actions of one commit planned on the heap. */
+  static final int HELD_FILE_ACTIONS = 10_000;
+
   static final ChangeRules CDF_ONLY =
       new ChangeRules(
-          ChangeSource.CDF, List.of(), DiffSpill.defaults(), CommitPlanner.HELD_FILE_ACTIONS);
+          ChangeSource.CDF, List.of(), DiffSpill.defaults(), HELD_FILE_ACTIONS);
 
   ChangeRules {
     keyColumns = List.copyOf(keyColumns);

@@ -10,13 +10,11 @@ import io.delta.kernel.utils.CloseableIterator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Decides which files carry a version's changes, following Spark's CDF rules: the version's cdc
@@ -25,7 +23,7 @@ import java.util.Set;
  * in the order their paths first appear in the log.
  *
  * <p>A commit of up to {@link ChangeRules#planMemoryFiles} file actions (by default {@value
- * #HELD_FILE_ACTIONS}) is planned in memory. A larger
+ * ChangeRules#HELD_FILE_ACTIONS}) is planned in memory. A larger
  * one (a DELETE or INSERT OVERWRITE of a huge table) keeps only an 8-byte fingerprint per path
  * while reading it; a second read pairs the actions of the paths both added and removed in temp
  * files ({@link DvUpdates}), and its files are then read from the log as they are asked for
@@ -33,14 +31,6 @@ import java.util.Set;
  * means the same file either way.
  */
 final class CommitPlanner {
-
-  /** The actions a commit is read for. */
-  static final Set<LogAction.Kind> ACTIONS = EnumSet.allOf(LogAction.Kind.class);
-  /** The actions the files of a streamed commit are read from. */
-  static final Set<LogAction.Kind> FILE_ACTIONS =
-      EnumSet.of(LogAction.Kind.ADD, LogAction.Kind.REMOVE, LogAction.Kind.CDC);
-  /** By default, the most cdc and data file actions a plan holds in memory. */
-  static final int HELD_FILE_ACTIONS = 10_000;
 
   private CommitPlanner() {}
 
@@ -59,21 +49,6 @@ final class CommitPlanner {
       throw new UncheckedIOException(e);
     }
     return collector.toPlan(reader, spill);
-  }
-
-  /** An added or removed data file that is not half of a deletion vector update. */
-  static ChangeFile single(LogAction.FileAction file) {
-    return file.kind() == LogAction.Kind.ADD
-        ? new ChangeFile(ChangeFile.Kind.ADDED, file.path(), file.partitionValues(), file.size(),
-            file.deletionVector(), null)
-        : new ChangeFile(ChangeFile.Kind.REMOVED, file.path(), file.partitionValues(),
-            file.size(), null, file.deletionVector());
-  }
-
-  /** A file removed and added again in one commit, with its new and its old deletion vector. */
-  static ChangeFile dvUpdate(LogAction.FileAction add, LogAction.FileAction remove) {
-    return new ChangeFile(ChangeFile.Kind.DV_UPDATE, add.path(), add.partitionValues(),
-        add.size(), add.deletionVector(), remove.deletionVector());
   }
 
   /** Accumulates one commit's actions: all of them while few, fingerprints once many. */
@@ -203,8 +178,8 @@ final class CommitPlanner {
         LogAction.FileAction add = adds.get(path);
         LogAction.FileAction remove = removes.get(path);
         files.add(add != null && remove != null
-            ? dvUpdate(add, remove)
-            : single(add != null ? add : remove));
+            ? ChangeFile.dvUpdate(add, remove)
+            : ChangeFile.single(add != null ? add : remove));
       }
       return files;
     }

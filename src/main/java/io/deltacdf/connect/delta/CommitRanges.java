@@ -16,6 +16,12 @@ import java.util.Set;
 /** Opens runs of consecutive commits for reading their actions, with errors a user can act on. */
 final class CommitRanges {
 
+  /** Every kind of action: how a commit is read to plan it. */
+  static final Set<LogAction.Kind> ALL_ACTIONS = EnumSet.allOf(LogAction.Kind.class);
+  /** The actions the files of a commit too large to hold are read from. */
+  static final Set<LogAction.Kind> FILE_ACTIONS =
+      EnumSet.of(LogAction.Kind.ADD, LogAction.Kind.REMOVE, LogAction.Kind.CDC);
+
   private CommitRanges() {}
 
   /** The commits {@code from} to {@code to}, each read for the actions of {@code kinds}. */
@@ -39,7 +45,7 @@ final class CommitRanges {
   static CommitReader reader(FeedContext context, DeltaLog log, long version) {
     return () -> {
       CloseableIterator<CommitActions> single =
-          open(context, version, version, CommitPlanner.FILE_ACTIONS);
+          open(context, version, version, FILE_ACTIONS);
       try {
         CommitActions actions = single.next();
         return new Closing<>(actions.getActions(), actions, single);

@@ -285,7 +285,7 @@ final class DvUpdates implements AutoCloseable {
       if (added == SECOND_ACTION) {
         return null;
       }
-      return CommitPlanner.dvUpdate(spilled.actions().read(added), spilled.actions().read(removed));
+      return ChangeFile.dvUpdate(spilled.actions().read(added), spilled.actions().read(removed));
     }
 
     @Override

@@ -131,6 +131,6 @@ final class StreamedChangeFiles implements ChangeFiles {
     if (updates.isUpdate(dataActions++)) {
       return updates.file();
     }
-    return CommitPlanner.single(file);
+    return ChangeFile.single(file);
   }
 }

@@ -190,7 +190,7 @@ final class VersionPhase implements AutoCloseable {
     long last = commits.get(commits.size() - 1).version();
     latestListed = Math.max(latestListed, last);
     pendingCommits.addAll(commits);
-    commitActions = CommitRanges.open(context, version, last, CommitPlanner.ACTIONS);
+    commitActions = CommitRanges.open(context, version, last, CommitRanges.ALL_ACTIONS);
     return true;
   }
 
