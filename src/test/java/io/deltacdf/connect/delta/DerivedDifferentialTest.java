@@ -47,7 +47,7 @@ class DerivedDifferentialTest {
     // Half of each half diffs on the heap, the other half spills every rewrite to temp files.
     int diffMemoryRows = seed % 4 >= 2 ? 16 : DiffSpill.DEFAULT_MAX_RECORDS_IN_MEMORY;
     // Every other group of four reads each commit's files from its log as they are needed.
-    int planMemoryFiles = seed % 8 >= 4 ? 0 : CommitPlanner.HELD_FILE_ACTIONS;
+    int planMemoryFiles = seed % 8 >= 4 ? 0 : ChangeRules.HELD_FILE_ACTIONS;
     System.out.println("DerivedDifferentialTest seed=" + seed + " keys=" + keys
         + " diffMemoryRows=" + diffMemoryRows + " planMemoryFiles=" + planMemoryFiles + " "
         + workload.options());

@@ -36,7 +36,7 @@ class SparkDifferentialTest {
     RandomWorkload.Description workload = RandomWorkload.run(seed, dir);
     // Half the tables plan every commit on the heap, half read each commit's files from its log
     // as they are needed, as a commit too large to hold is read.
-    int planMemoryFiles = seed % 2 == 0 ? CommitPlanner.HELD_FILE_ACTIONS : 0;
+    int planMemoryFiles = seed % 2 == 0 ? ChangeRules.HELD_FILE_ACTIONS : 0;
     System.out.println("SparkDifferentialTest seed=" + seed + " planMemoryFiles="
         + planMemoryFiles + " " + workload.options());
 
