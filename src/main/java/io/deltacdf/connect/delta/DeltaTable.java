@@ -205,7 +205,7 @@ public final class DeltaTable implements AutoCloseable {
    * cannot tell.
    */
   public void checkStored(ChangePosition stored, String offset, LatestSnapshot latest) {
-    starts.checkStored(stored, offset, latest);
+    starts.checkStored(stored, offset, latest::get);
   }
 
   /**
@@ -218,6 +218,6 @@ public final class DeltaTable implements AutoCloseable {
 
   /** {@link #resolveStart(StartSpec)} from {@code latest}, already loaded or not. */
   public ChangePosition resolveStart(StartSpec start, LatestSnapshot latest) {
-    return starts.resolveStart(start, latest);
+    return starts.resolveStart(start, latest::get);
   }
 }

@@ -6,6 +6,7 @@ import io.delta.kernel.CommitRangeBuilder.CommitBoundary;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.exceptions.KernelException;
+import java.util.function.Supplier;
 
 /**
  * Where a feed starts: from a {@link StartSpec} for a table read for the first time, or from a
@@ -31,11 +32,11 @@ final class StartResolver {
    * DeltaFeedException.Kind#HISTORY_MISSING}. Both messages name the table and {@code offset}, the
    * stored offset as the REST API shows it.
    */
-  void checkStored(ChangePosition stored, String offset, LatestSnapshot latest) {
+  void checkStored(ChangePosition stored, String offset, Supplier<Snapshot> latest) {
     if (commitIsInTheLog(stored)) {
       return;
     }
-    long latestVersion = latest.version();
+    long latestVersion = latest.get().getVersion();
     long version = stored.version();
     boolean inSnapshot = stored instanceof ChangePosition.InSnapshot;
     long newest = inSnapshot ? latestVersion : latestVersion + 1;
@@ -105,7 +106,7 @@ final class StartResolver {
    * Where a feed started with {@code start} begins, after checking that the change data feed can
    * be read from there.
    */
-  ChangePosition resolveStart(StartSpec start, LatestSnapshot latestSnapshot) {
+  ChangePosition resolveStart(StartSpec start, Supplier<Snapshot> latestSnapshot) {
     Snapshot latest = latestSnapshot.get();
     long latestVersion = latest.getVersion();
     if (start instanceof StartSpec.Snapshot) {
