@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Data flows one way and Delta Kernel stays inside one package: {@code change} and {@code offset}
  * are plain values, only {@code delta} imports Kernel (its internals only {@code delta/kernel}),
- * {@code delta/derived} is a diff on plain values, and each package imports only the packages
- * below it.
+ * {@code delta/derived} is a diff on plain values, each package imports only the packages below
+ * it, and inside {@code delta} each layer only the layers below it, the rest of the connector
+ * only its facade.
  */
 class ArchitectureTest {
 
@@ -140,6 +141,70 @@ class ArchitectureTest {
     String rest = m.group(1);
     // A lower-case segment before the class name is a package; an upper-case one is the class.
     return Character.isLowerCase(rest.charAt(0)) ? rest.split("\\.")[0] : "";
+  }
+
+  /**
+   * The layers of {@code delta}, each importing only those below it, in the order the change data
+   * feed is computed: a table's context and schema, its log, which files carry a version's
+   * changes, the rows out of one file, the feed stepping through phases. {@code kernel}, {@code
+   * storage} and {@code derived} are leaves. The facade on top ({@code delta} itself) wires them;
+   * below it, only its error and its start type may be imported, the two values every layer
+   * shares with the callers.
+   */
+  private static final Map<String, Set<String>> DELTA_LAYERS =
+      Map.of(
+          "kernel", Set.of(),
+          "storage", Set.of(),
+          "derived", Set.of(),
+          "table", Set.of("kernel", "derived"),
+          "log", Set.of("kernel", "table"),
+          "plan", Set.of("kernel", "derived", "table", "log"),
+          "read", Set.of("kernel", "table", "plan"),
+          "feed", Set.of("kernel", "derived", "table", "log", "plan", "read"));
+
+  private static final Set<String> FACADE_VALUES = Set.of("DeltaFeedException", "StartSpec");
+
+  private static final Pattern DELTA_IMPORT =
+      Pattern.compile("^import (?:static )?io\\.deltacdf\\.connect\\.delta\\.(?:(\\p{Lower}\\w*)\\.)?(\\w+)");
+
+  @Test
+  void deltaLayersImportOnlyTheLayersBelowThem() throws IOException {
+    Path delta = SOURCES.resolve("delta");
+    List<String> wrongWay = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(delta)) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+        Path relative = delta.relativize(file);
+        if (relative.getNameCount() == 1) {
+          continue; // the facade may import every layer
+        }
+        String layer = relative.getName(0).toString();
+        Set<String> allowed = DELTA_LAYERS.get(layer);
+        assertThat(allowed).as("allowed imports of new layer delta/" + layer).isNotNull();
+        lines(file)
+            .map(DELTA_IMPORT::matcher)
+            .filter(Matcher::find)
+            .forEach(
+                m -> {
+                  String imported = m.group(1);
+                  boolean ok =
+                      imported == null
+                          ? FACADE_VALUES.contains(m.group(2))
+                          : imported.equals(layer) || allowed.contains(imported);
+                  if (!ok) {
+                    wrongWay.add(relative + " imports " + m.group());
+                  }
+                });
+      }
+    }
+    assertThat(wrongWay).isEmpty();
+  }
+
+  /** The rest of the connector sees {@code delta} only through its facade. */
+  @Test
+  void onlyTheDeltaFacadeIsImportedFromOutside() throws IOException {
+    Pattern layerImport = Pattern.compile("import (static )?io\\.deltacdf\\.connect\\.delta\\.\\p{Lower}");
+    assertThat(importsOutside("delta", "import ").stream().filter(l -> layerImport.matcher(l).find()))
+        .isEmpty();
   }
 
   private static List<String> importsOutside(String pkg, String prefix) throws IOException {

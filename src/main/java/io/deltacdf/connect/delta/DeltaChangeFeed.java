@@ -1,5 +1,14 @@
 package io.deltacdf.connect.delta;
 
+import io.deltacdf.connect.delta.feed.FeedStep;
+import io.deltacdf.connect.delta.feed.Phase;
+import io.deltacdf.connect.delta.feed.SnapshotPhase;
+import io.deltacdf.connect.delta.feed.VersionPhase;
+import io.deltacdf.connect.delta.log.DeltaLog;
+import io.deltacdf.connect.delta.read.FileRowCursor;
+import io.deltacdf.connect.delta.read.OpenedFile;
+import io.deltacdf.connect.delta.table.ChangeRules;
+import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
@@ -40,7 +49,9 @@ import java.util.List;
  * versions after the snapshot are read by another feed once every slice is complete.
  *
  * <p><b>Phases.</b> A {@link SnapshotPhase} knows the snapshot's files and a {@link VersionPhase}
- * the versions' plans; this class owns the position, the open file and where versions end.
+ * the versions' plans, both behind {@link Phase}; the phase that opened the file being read says
+ * where its rows and its end leave the feed. This class owns the position, the open file and
+ * where versions end.
  *
  * <p>Not thread-safe: one feed is read by one thread.
  */
@@ -64,6 +75,8 @@ public final class DeltaChangeFeed implements AutoCloseable {
 
   private ChangePosition position;
   private OpenedFile file;
+  /** The phase that opened {@link #file}. */
+  private Phase reading;
   /** The version (or snapshot) whose rows were returned and whose end is not yet reported. */
   private Segment openSegment;
   private long bytesRead;
@@ -201,12 +214,11 @@ public final class DeltaChangeFeed implements AutoCloseable {
       if (snapshotOnly && position instanceof ChangePosition.InVersion) {
         return Opening.CAUGHT_UP;
       }
-      FeedStep step =
-          position instanceof ChangePosition.InSnapshot at
-              ? snapshot.open(at)
-              : versions().open((ChangePosition.InVersion) position);
+      Phase phase = phaseOf(position);
+      FeedStep step = phase.open(position);
       if (step.file() != null) {
         file = step.file();
+        reading = phase;
         if (file.cursor().hasNext()) {
           return Opening.OPENED;
         }
@@ -224,6 +236,11 @@ public final class DeltaChangeFeed implements AutoCloseable {
         return Opening.OUT_OF_TIME;
       }
     }
+  }
+
+  /** The phase that reads at {@code at}: the versions once the snapshot, if any, is behind. */
+  private Phase phaseOf(ChangePosition at) {
+    return at instanceof ChangePosition.InSnapshot ? snapshot : versions();
   }
 
   /** The versions phase, which a snapshot before it hands its schema and timestamps. */
@@ -244,7 +261,8 @@ public final class DeltaChangeFeed implements AutoCloseable {
   private ChangeRow currentRow() {
     FileRowCursor cursor = file.cursor();
     boolean lastInFile = !cursor.hasNext();
-    ChangePosition after = lastInFile ? afterFile() : within(cursor.physicalRow() + 1);
+    ChangePosition after =
+        lastInFile ? reading.afterFile() : reading.within(cursor.physicalRow() + 1);
     long version = position.version();
     if (!lastInFile) {
       position = after;
@@ -257,27 +275,9 @@ public final class DeltaChangeFeed implements AutoCloseable {
   private void finishFile() {
     bytesRead += Math.max(0, file.cursor().file().size());
     closeFile();
-    ChangePosition after = afterFile();
-    if (position instanceof ChangePosition.InSnapshot) {
-      snapshot.fileFinished();
-    } else {
-      versions.fileFinished((ChangePosition.InVersion) position);
-    }
+    ChangePosition after = reading.afterFile();
+    reading.fileFinished();
     position = after;
-  }
-
-  /** The position of row {@code nextRow} in the file being read. */
-  private ChangePosition within(long nextRow) {
-    return position instanceof ChangePosition.InSnapshot
-        ? snapshot.within(file.cursor().file(), nextRow)
-        : versions.within((ChangePosition.InVersion) position, nextRow);
-  }
-
-  /** The position right after the file being read (or just read). */
-  private ChangePosition afterFile() {
-    return position instanceof ChangePosition.InSnapshot
-        ? snapshot.afterFile()
-        : versions.afterFile((ChangePosition.InVersion) position);
   }
 
   private void closeFile() {

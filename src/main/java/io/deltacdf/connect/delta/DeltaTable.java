@@ -1,5 +1,13 @@
 package io.deltacdf.connect.delta;
 
+import io.deltacdf.connect.delta.log.DeltaLog;
+import io.deltacdf.connect.delta.log.StartResolver;
+import io.deltacdf.connect.delta.log.TableHistory;
+import io.deltacdf.connect.delta.table.ChangeRules;
+import io.deltacdf.connect.delta.table.FeedContext;
+import io.deltacdf.connect.delta.table.KernelErrors;
+import io.deltacdf.connect.delta.table.KernelTypes;
+import io.deltacdf.connect.delta.table.TableAccess;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.change.ChangeSource;

@@ -1,5 +1,7 @@
 package io.deltacdf.connect.delta;
 
+import io.deltacdf.connect.delta.table.FeedContext;
+import io.deltacdf.connect.delta.table.TableAccess;
 import io.delta.kernel.Snapshot;
 
 /**

@@ -1,5 +1,6 @@
 package io.deltacdf.connect.delta;
 
+import io.deltacdf.connect.delta.table.ChangeRules;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;

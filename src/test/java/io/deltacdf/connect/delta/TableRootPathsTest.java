@@ -1,5 +1,7 @@
 package io.deltacdf.connect.delta;
 
+import io.deltacdf.connect.delta.table.TablePaths;
+import io.deltacdf.connect.delta.table.FeedContext;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,9 +1,0 @@
-package io.deltacdf.connect.delta;
-
-/**
- * A file of the feed opened for reading, and what every row read from it shares.
- *
- * @param schema the schema its rows are read with
- * @param commitTimestamp the {@code _commit_timestamp} of its version (or snapshot)
- */
-record OpenedFile(FileRowCursor cursor, TableSchema schema, long commitTimestamp) {}

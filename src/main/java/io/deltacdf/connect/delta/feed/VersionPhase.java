@@ -1,0 +1,290 @@
+package io.deltacdf.connect.delta.feed;
+
+import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.log.CommitRanges;
+import io.deltacdf.connect.delta.log.CommitTimestamps;
+import io.deltacdf.connect.delta.log.DeltaLog;
+import io.deltacdf.connect.delta.plan.ChangeFiles;
+import io.deltacdf.connect.delta.plan.CommitPlanner;
+import io.deltacdf.connect.delta.plan.VersionPlan;
+import io.deltacdf.connect.delta.read.FileRowCursor;
+import io.deltacdf.connect.delta.read.OpenedFile;
+import io.deltacdf.connect.delta.table.ChangeRules;
+import io.deltacdf.connect.delta.table.FeedContext;
+import io.deltacdf.connect.delta.table.KernelErrors;
+import io.deltacdf.connect.delta.table.TableAccess;
+import io.deltacdf.connect.delta.table.TableSchema;
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.delta.kernel.TableMetadata;
+import io.delta.kernel.CommitActions;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.utils.CloseableIterator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * The commit versions of a feed, in ascending order: lists the log ahead in runs of commits,
+ * plans each version's change files (or the data files its changes are derived from) and opens
+ * them in order. Nothing is read before the first file is asked for.
+ */
+public final class VersionPhase implements Phase {
+
+  /** How many commits one log listing plans ahead. */
+  private static final int COMMITS_PER_LISTING = 500;
+
+  private final FeedContext context;
+  private final DeltaLog log;
+  private final ChangeRules rules;
+
+  /** The schema in force before the planned version; null until known (or at version 0). */
+  private TableSchema schema;
+  /** Null until the first version is listed, unless a snapshot before it handed one over. */
+  private CommitTimestamps timestamps;
+
+  private final Deque<DeltaLog.Commit> pendingCommits = new ArrayDeque<>();
+  private CloseableIterator<CommitActions> commitActions;
+  private long latestListed = -1;
+  private boolean listedBefore;
+
+  private VersionPlan plan;
+  private long planTimestamp;
+  /** The files the planned version's rows come from: its change files, or derived from. */
+  private ChangeFiles planFiles = ChangeFiles.NONE;
+  /** The planned version's derived changes, when they need a diff. */
+  private DerivedVersion derivedVersion;
+  /** Where the file opened last starts being read. */
+  private ChangePosition.InVersion opened;
+
+  /** Versions read from the start of one, their schema and timestamps found when first needed. */
+  public VersionPhase(FeedContext context, DeltaLog log, ChangeRules rules) {
+    this(context, log, rules, null, null);
+  }
+
+  /** The versions after a snapshot, which hands over its schema and timestamp chain. */
+  public VersionPhase(
+      FeedContext context,
+      DeltaLog log,
+      ChangeRules rules,
+      TableSchema schema,
+      CommitTimestamps timestamps) {
+    this.context = context;
+    this.log = log;
+    this.rules = rules;
+    this.schema = schema;
+    this.timestamps = timestamps;
+  }
+
+  /**
+   * Opens file {@code at.fileIndex()} of version {@code at.version()}, or moves on to the next
+   * version after its last file, or finds the version not committed yet.
+   */
+  @Override
+  public FeedStep open(ChangePosition position) {
+    ChangePosition.InVersion at = (ChangePosition.InVersion) position;
+    if (plan == null || plan.version() != at.version()) {
+      if (!planNextVersion(at.version())) {
+        return FeedStep.CAUGHT_UP;
+      }
+    }
+    if (at.fileIndex() >= planFiles.size()) {
+      if (derivedVersion != null) {
+        // Done with the version: its spill files go now, not when the next commit arrives; a
+        // reader sent back into it diffs it again.
+        derivedVersion.close();
+      }
+      plan.close(); // a streamed commit's log is read to its end: let it go
+      return FeedStep.moveTo(ChangePosition.InVersion.start(at.version() + 1));
+    }
+    FileRowCursor cursor =
+        derivedVersion != null
+            ? derivedVersion.open(at.fileIndex(), at.nextRow())
+            : new FileRowCursor(
+                context, at.version(), planFiles.get(at.fileIndex()), schema, at.nextRow());
+    opened = at;
+    return FeedStep.read(new OpenedFile(cursor, schema, planTimestamp));
+  }
+
+  /**
+   * After the version's last file the version is finished: a derived version's spill files go
+   * now, not when the next commit is planned (the position after the last file is already the
+   * next version's, so {@link #open} never sees it).
+   */
+  @Override
+  public void fileFinished() {
+    if (derivedVersion != null && opened.fileIndex() + 1 >= planFiles.size()) {
+      derivedVersion.close();
+    }
+  }
+
+  @Override
+  public ChangePosition within(long nextRow) {
+    return new ChangePosition.InVersion(opened.version(), opened.fileIndex(), nextRow);
+  }
+
+  @Override
+  public ChangePosition afterFile() {
+    if (opened.fileIndex() + 1 < planFiles.size()) {
+      return new ChangePosition.InVersion(opened.version(), opened.fileIndex() + 1, 0);
+    }
+    return ChangePosition.InVersion.start(opened.version() + 1);
+  }
+
+  /** Whether versions after the planned one are listed already, so reading them costs no list. */
+  public boolean moreListed() {
+    return !pendingCommits.isEmpty();
+  }
+
+  /** The newest version a listing found; -1 before the first. */
+  public long latestListed() {
+    return latestListed;
+  }
+
+  @Override
+  public void close() {
+    closePlan();
+    closeCommitActions();
+  }
+
+  /** Plans {@code version}, or returns false when it has not been committed yet. */
+  private boolean planNextVersion(long version) {
+    if (pendingCommits.isEmpty() && !listFrom(version)) {
+      return false;
+    }
+    DeltaLog.Commit commit = pendingCommits.removeFirst();
+    closePlan();
+    try (CommitActions actions = nextCommitActions(commit.version())) {
+      plan = CommitPlanner.plan(
+          context.table(),
+          actions,
+          CommitRanges.reader(context, log, commit.version()),
+          rules.planMemoryFiles(),
+          rules.diffSpill());
+    } catch (DeltaFeedException e) {
+      throw e;
+    } catch (Exception e) {
+      throw KernelErrors.translate(
+          context.table(), "version " + commit.version(), log.commitFile(commit.version()), e);
+    }
+    planTimestamp = timestamps.next(commit, plan.inCommitTimestamp());
+    if (plan.newSchema().isPresent()) {
+      schema = checkedSameTable(version, plan.newSchema().get());
+    }
+    if (schema == null) {
+      throw new DeltaFeedException(
+          DeltaFeedException.Kind.UNSUPPORTED_TABLE,
+          "Table " + context.table() + " version " + version + " has no metadata");
+    }
+    boolean fromChangeData = rules.readsChangeData(schema);
+    if (fromChangeData) {
+      TableAccess.requireChangeDataFeed(context, schema, version);
+    }
+    planFiles = fromChangeData ? plan.files() : plan.dataFiles();
+    derivedVersion =
+        !fromChangeData && plan.derivationNeedsDiff()
+            ? new DerivedVersion(context, version, planFiles, schema, rules)
+            : null;
+    return true;
+  }
+
+  /**
+   * Lists the commits from {@code version} on and opens them for reading; false when there are
+   * none yet. The first listing fails, with the ways out, if the log no longer reaches back to
+   * {@code version}; later ones if the version just read is gone (the table was replaced).
+   */
+  private boolean listFrom(long version) {
+    closeCommitActions();
+    List<DeltaLog.Commit> commits =
+        listedBefore
+            ? log.commitsAfterRead(version, COMMITS_PER_LISTING)
+            : log.nextCommits(version, COMMITS_PER_LISTING);
+    if (commits.isEmpty()) {
+      return false;
+    }
+    if (!listedBefore) {
+      startAt(version);
+      listedBefore = true;
+    }
+    long last = commits.get(commits.size() - 1).version();
+    latestListed = Math.max(latestListed, last);
+    pendingCommits.addAll(commits);
+    commitActions = CommitRanges.open(context, version, last, CommitRanges.ALL_ACTIONS);
+    return true;
+  }
+
+  /** Finds what reading from {@code version} needs and no snapshot handed over. */
+  private void startAt(long version) {
+    if (timestamps == null) {
+      schema = version == 0 ? null : schemaBefore(version);
+      timestamps = CommitTimestamps.startingAt(log, version);
+    }
+  }
+
+  /** The schema in force just before {@code version}, i.e. at {@code version - 1}. */
+  private TableSchema schemaBefore(long version) {
+    Snapshot snapshot;
+    try {
+      snapshot = TableAccess.snapshotAt(context, version - 1);
+    } catch (DeltaFeedException e) {
+      if (e.kind() != DeltaFeedException.Kind.HISTORY_MISSING) {
+        throw e;
+      }
+      // The log was cleaned up to a checkpoint at `version`: its snapshot includes the version's
+      // own metadata, which the version's commit re-applies anyway.
+      snapshot = TableAccess.snapshotAt(context, version);
+    }
+    return TableSchema.of(TableMetadata.of(snapshot));
+  }
+
+  private TableSchema checkedSameTable(long version, TableSchema next) {
+    if (schema != null && !schema.tableId().equals(next.tableId())) {
+      throw new DeltaFeedException(
+          DeltaFeedException.Kind.TABLE_REPLACED,
+          "Table "
+              + context.table()
+              + " was replaced at version "
+              + version
+              + " (its table id changed, as CREATE OR REPLACE TABLE does): rows before and"
+              + " after it belong to different tables. Restart the connector from a fresh"
+              + " snapshot (DELETE its offsets, or set on.history.missing=resnapshot)");
+    }
+    return next;
+  }
+
+  private CommitActions nextCommitActions(long version) {
+    CommitActions actions = commitActions.next();
+    if (actions.getVersion() != version) {
+      throw new IllegalStateException(
+          "Expected commit " + version + " but the log returned " + actions.getVersion());
+    }
+    return actions;
+  }
+
+  /**
+   * Deletes the spill files of the derived version before the feed leaves it, and stops
+   * reading the files of a streamed commit, deleting its temp files.
+   */
+  private void closePlan() {
+    if (derivedVersion != null) {
+      derivedVersion.close();
+      derivedVersion = null;
+    }
+    if (plan != null) {
+      plan.close();
+    }
+  }
+
+  private void closeCommitActions() {
+    if (commitActions != null) {
+      try {
+        commitActions.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      commitActions = null;
+    }
+    pendingCommits.clear();
+  }
+}

@@ -1,0 +1,195 @@
+package io.deltacdf.connect.delta.log;
+
+import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.StartSpec;
+import io.deltacdf.connect.delta.table.FeedContext;
+import io.deltacdf.connect.delta.table.TableAccess;
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.delta.kernel.TableMetadata;
+import io.delta.kernel.CommitRangeBuilder.CommitBoundary;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.exceptions.KernelException;
+import java.util.function.Supplier;
+
+/**
+ * Where a feed starts: from a {@link StartSpec} for a table read for the first time, or from a
+ * position Connect stored, checked against what the log still holds.
+ */
+public final class StartResolver {
+
+  private final FeedContext context;
+  private final DeltaLog log;
+  private final TableHistory history;
+
+  public StartResolver(FeedContext context, DeltaLog log, TableHistory history) {
+    this.context = context;
+    this.log = log;
+    this.history = history;
+  }
+
+  /**
+   * Checks a position Connect stored for this table, which an operator may have altered through
+   * the REST API, before a feed resumes there. A version after the latest + 1 (the next commit)
+   * fails as {@link DeltaFeedException.Kind#INVALID_START}, never as missing history, so that it
+   * is never answered with a re-snapshot; a version whose history was cleaned up fails as {@link
+   * DeltaFeedException.Kind#HISTORY_MISSING}. Both messages name the table and {@code offset}, the
+   * stored offset as the REST API shows it.
+   */
+  public void checkStored(ChangePosition stored, String offset, Supplier<Snapshot> latest) {
+    if (commitIsInTheLog(stored)) {
+      return;
+    }
+    long latestVersion = latest.get().getVersion();
+    long version = stored.version();
+    boolean inSnapshot = stored instanceof ChangePosition.InSnapshot;
+    long newest = inSnapshot ? latestVersion : latestVersion + 1;
+    if (version > newest) {
+      throw new DeltaFeedException(
+          DeltaFeedException.Kind.INVALID_START,
+          storedOffsetAt(offset, version)
+              + ", after "
+              + (inSnapshot
+                  ? "the table's latest version " + latestVersion
+                  : "the table's latest version " + latestVersion + " + 1 (its next commit)")
+              + ": the offset was altered beyond the table, or the path now holds another table."
+              + " Set an offset up to version "
+              + (latestVersion + 1)
+              + " (PATCH /connectors/<name>/offsets), or reset the offsets (DELETE) to start as"
+              + " start.mode says");
+    }
+    if (version > latestVersion || historyReaches(stored)) {
+      return;
+    }
+    throw new DeltaFeedException(
+        DeltaFeedException.Kind.HISTORY_MISSING,
+        storedOffsetAt(offset, version)
+            + ", whose history is gone from the log (cleaned up after its retention period); the"
+            + " earliest version that can be read is "
+            + history.earliestReadable(latestVersion)
+            + ". Move the offset there or later (PATCH /connectors/<name>/offsets), or set"
+            + " on.history.missing=resnapshot to start over from a snapshot");
+  }
+
+  private String storedOffsetAt(String offset, long version) {
+    return "The stored offset " + offset + " of table " + context.table() + " is at version "
+        + version;
+  }
+
+  /**
+   * Whether a version offset is plainly valid by a listing alone: its commit, or the one before
+   * it (then it is the next commit), is in the log. Spares a restart the latest snapshot's load,
+   * which replays the log since its last checkpoint.
+   */
+  private boolean commitIsInTheLog(ChangePosition stored) {
+    if (!(stored instanceof ChangePosition.InVersion)) {
+      return false;
+    }
+    long version = stored.version();
+    return !log.commitsFrom(version, 1).isEmpty()
+        || (version > 0 && !log.commitsFrom(version - 1, 1).isEmpty());
+  }
+
+  /** Whether the log still holds what a feed resuming at {@code position} reads first. */
+  private boolean historyReaches(ChangePosition position) {
+    if (position instanceof ChangePosition.InVersion) {
+      return !log.commitsFrom(position.version(), 1).isEmpty();
+    }
+    try {
+      TableAccess.snapshotAt(context, position.version());
+      return true;
+    } catch (DeltaFeedException e) {
+      if (e.kind() != DeltaFeedException.Kind.HISTORY_MISSING) {
+        throw e;
+      }
+      return false;
+    }
+  }
+
+  /**
+   * Where a feed started with {@code start} begins, after checking that the change data feed can
+   * be read from there.
+   */
+  public ChangePosition resolveStart(StartSpec start, Supplier<Snapshot> latestSnapshot) {
+    Snapshot latest = latestSnapshot.get();
+    long latestVersion = latest.getVersion();
+    if (start instanceof StartSpec.Snapshot) {
+      history.requireReadable(TableMetadata.of(latest), latestVersion, latestVersion);
+      return ChangePosition.InSnapshot.start(latestVersion);
+    }
+    if (start instanceof StartSpec.Latest) {
+      history.requireReadable(TableMetadata.of(latest), latestVersion, latestVersion);
+      return ChangePosition.InVersion.start(latestVersion + 1);
+    }
+    if (start instanceof StartSpec.AtVersion at) {
+      return ChangePosition.InVersion.start(checkedStart(at.version(), latestVersion));
+    }
+    if (start instanceof StartSpec.AtTimestamp at) {
+      return ChangePosition.InVersion.start(
+          checkedStart(versionAtOrAfter(at.epochMillis(), latest), latestVersion));
+    }
+    return ChangePosition.InVersion.start(history.earliestReadable(latestVersion));
+  }
+
+  private long checkedStart(long version, long latestVersion) {
+    if (version < 0) {
+      throw new DeltaFeedException(
+          DeltaFeedException.Kind.INVALID_START,
+          "Start version " + version + " is negative; versions start at 0");
+    }
+    if (version > latestVersion) {
+      throw new DeltaFeedException(
+          DeltaFeedException.Kind.INVALID_START,
+          "Start version "
+              + version
+              + " of table "
+              + context.table()
+              + " is after its latest version "
+              + latestVersion
+              + "; use a version up to "
+              + latestVersion
+              + ", or start.mode=latest to read only new changes");
+    }
+    Snapshot snapshot;
+    try {
+      snapshot = TableAccess.snapshotAt(context, version);
+    } catch (DeltaFeedException e) {
+      if (e.kind() != DeltaFeedException.Kind.HISTORY_MISSING) {
+        throw e;
+      }
+      throw new DeltaFeedException(
+          DeltaFeedException.Kind.HISTORY_MISSING,
+          "Table "
+              + context.table()
+              + " no longer has the history of version "
+              + version
+              + " (its log was cleaned up); the earliest readable version is "
+              + history.earliestReadable(latestVersion)
+              + ". Start there, or from a snapshot",
+          e);
+    }
+    history.requireReadable(TableMetadata.of(snapshot), version, latestVersion);
+    return version;
+  }
+
+  private long versionAtOrAfter(long epochMillis, Snapshot latest) {
+    try {
+      return TableManager.loadCommitRange(
+              context.tableRoot(), CommitBoundary.atTimestamp(epochMillis, latest))
+          .build(context.engine())
+          .getStartVersion();
+    } catch (KernelException e) {
+      throw new DeltaFeedException(
+          DeltaFeedException.Kind.INVALID_START,
+          "No version of table "
+              + context.table()
+              + " was committed at or after "
+              + java.time.Instant.ofEpochMilli(epochMillis)
+              + " (its latest version is "
+              + latest.getVersion()
+              + "): "
+              + e.getMessage(),
+          e);
+    }
+  }
+}

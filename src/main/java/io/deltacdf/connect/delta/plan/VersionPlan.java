@@ -1,0 +1,34 @@
+package io.deltacdf.connect.delta.plan;
+
+import io.deltacdf.connect.delta.table.TableSchema;
+import java.util.Optional;
+
+/**
+ * What one commit version contributes to the change feed.
+ *
+ * @param files the change files in log order, by the Change Data Feed's rules; empty for versions
+ *     without row changes
+ * @param dataFiles the added and removed data files in log order, which derived changes are read
+ *     from (cdc files ignored); empty for versions without row changes
+ * @param derivationNeedsDiff whether deriving this version's changes needs a diff: rows leave the
+ *     table and rows enter it in the same version, so some may be the same rows rewritten
+ * @param newSchema the schema this version installs, when it has a metadata action
+ * @param inCommitTimestamp the commit's in-commit timestamp, when it has one
+ */
+public record VersionPlan(
+    long version,
+    ChangeFiles files,
+    ChangeFiles dataFiles,
+    boolean derivationNeedsDiff,
+    Optional<TableSchema> newSchema,
+    Optional<Long> inCommitTimestamp)
+    implements AutoCloseable {
+
+  /** Releases both sets of files, the one read and the one not (it may hold temp files too). */
+  @Override
+  public void close() {
+    try (dataFiles) {
+      files.close();
+    }
+  }
+}

@@ -1,0 +1,291 @@
+package io.deltacdf.connect.delta.read;
+
+import io.deltacdf.connect.delta.plan.ChangeFile;
+import io.deltacdf.connect.delta.table.FeedContext;
+import io.deltacdf.connect.delta.table.KernelErrors;
+import io.deltacdf.connect.delta.table.TablePaths;
+import io.deltacdf.connect.delta.table.TableSchema;
+import io.deltacdf.connect.change.ChangeRow;
+import io.deltacdf.connect.change.ChangeType;
+import io.deltacdf.connect.delta.kernel.DeletedRows;
+import io.deltacdf.connect.delta.kernel.DeletionVector;
+import io.deltacdf.connect.delta.kernel.KernelIterators;
+import io.delta.kernel.data.ColumnVector;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.engine.FileReadResult;
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.Optional;
+
+/**
+ * Streams the change rows of one {@link ChangeFile}, one Parquet batch at a time, starting at a
+ * physical row index. It looks one row ahead so that {@link #hasNext()} is exact, which lets the
+ * feed tell when a row is the last of its file.
+ */
+public final class FileRowCursor implements Closeable {
+
+  private final FeedContext context;
+  private final long version;
+  private final ChangeFile file;
+  /** The file's full path, as errors name it. */
+  private final String location;
+  private final TableSchema schema;
+  private final Object[] partitionValues;
+  private final int[] dataOrdinal;
+  private final int changeTypeOrdinal;
+  private final DeletedRows addDeleted;
+  private final DeletedRows removeDeleted;
+  /** Decides which candidate rows of a diffed derived version are changes; null otherwise. */
+  private final DerivedRows derived;
+  /** The physical row the cursor stops before. */
+  private final long untilRow;
+  private final CloseableIterator<FileReadResult> batches;
+
+  private ColumnarBatch batch;
+  private long batchStartRow;
+  private int rowInBatch;
+  private boolean prefetched;
+  private ChangeType pendingType;
+  /** The {@code _change_type} value of a cdc file's row. */
+  private String pendingLabel;
+  /** The values of the row found ahead, when deciding about it needed them. */
+  private Object[] pendingValues;
+
+  private ChangeType type;
+  private String label;
+  private Object[] values;
+  private long physicalRow;
+
+  public FileRowCursor(
+      FeedContext context, long version, ChangeFile file, TableSchema schema, long fromRow) {
+    this(context, version, file, schema, fromRow, Long.MAX_VALUE, null);
+  }
+
+  /**
+   * A cursor on the rows from {@code fromRow} up to (not including) {@code untilRow} whose
+   * changes {@code derived} (if not null) decides from their values.
+   */
+  public FileRowCursor(
+      FeedContext context,
+      long version,
+      ChangeFile file,
+      TableSchema schema,
+      long fromRow,
+      long untilRow,
+      DerivedRows derived) {
+    this.context = context;
+    this.derived = derived;
+    this.untilRow = untilRow;
+    this.version = version;
+    this.file = file;
+    this.location = TablePaths.resolve(context, version, file.path());
+    this.schema = schema;
+    this.partitionValues = PartitionValues.resolve(schema, file.partitionValues());
+    StructType readSchema = schema.physicalDataSchema();
+    this.dataOrdinal = new int[schema.columnCount()];
+    int next = 0;
+    for (int i = 0; i < dataOrdinal.length; i++) {
+      dataOrdinal[i] = schema.isPartitionColumn(i) ? -1 : next++;
+    }
+    if (file.kind() == ChangeFile.Kind.CDC) {
+      readSchema = readSchema.add(ChangeType.COLUMN, StringType.STRING);
+      changeTypeOrdinal = next;
+    } else {
+      changeTypeOrdinal = -1;
+    }
+    this.addDeleted = loadDeletionVector(file.addDv());
+    this.removeDeleted = loadDeletionVector(file.removeDv());
+    this.batches = open(readSchema);
+    this.batchStartRow = 0;
+    this.rowInBatch = 0;
+    try {
+      skipTo(fromRow);
+    } catch (RuntimeException e) {
+      // The caller never gets this cursor to close: close the file it has opened.
+      closeAfterFailure(e);
+      throw e;
+    }
+  }
+
+  private void closeAfterFailure(RuntimeException failure) {
+    try {
+      batches.close();
+    } catch (IOException | RuntimeException e) {
+      failure.addSuppressed(e);
+    }
+  }
+
+  public ChangeFile file() {
+    return file;
+  }
+
+  public boolean hasNext() {
+    if (!prefetched) {
+      prefetched = advance();
+    }
+    return prefetched;
+  }
+
+  /** Moves to the next change row; read it with {@link #type()}, {@link #values()}. */
+  public void next() {
+    if (!hasNext()) {
+      throw new IllegalStateException("No more rows in " + file.path());
+    }
+    prefetched = false;
+    type = pendingType;
+    label = type == ChangeType.CUSTOM ? pendingLabel : type.label();
+    physicalRow = batchStartRow + rowInBatch;
+    values = pendingValues != null ? pendingValues : readValues(rowInBatch);
+    pendingValues = null;
+    rowInBatch++;
+  }
+
+  public ChangeType type() {
+    return type;
+  }
+
+  /** The current row's {@code _change_type} value (see {@link ChangeRow#label()}). */
+  public String label() {
+    return label;
+  }
+
+  public Object[] values() {
+    return values;
+  }
+
+  /** The physical Parquet row index of the current row. */
+  public long physicalRow() {
+    return physicalRow;
+  }
+
+  @Override
+  public void close() throws IOException {
+    batches.close();
+  }
+
+  /** Positions on the next row that is a change, without consuming it. */
+  private boolean advance() {
+    while (true) {
+      if (batch == null || rowInBatch >= batch.getSize()) {
+        if (batch != null) {
+          batchStartRow += batch.getSize();
+        }
+        if (!nextBatch()) {
+          return false;
+        }
+        rowInBatch = 0;
+        continue;
+      }
+      if (batchStartRow + rowInBatch >= untilRow) {
+        return false;
+      }
+      pendingType = changeTypeOf(batchStartRow + rowInBatch, rowInBatch);
+      if (pendingType != null && derived != null) {
+        pendingValues = readValues(rowInBatch);
+        pendingType = derived.decide(pendingType, pendingValues);
+      }
+      if (pendingType != null) {
+        return true;
+      }
+      pendingValues = null;
+      rowInBatch++;
+    }
+  }
+
+  private void skipTo(long fromRow) {
+    while (batchStartRow + (batch == null ? 0 : batch.getSize()) <= fromRow) {
+      if (batch != null) {
+        batchStartRow += batch.getSize();
+      }
+      if (!nextBatch()) {
+        batch = null;
+        return;
+      }
+    }
+    rowInBatch = (int) (fromRow - batchStartRow);
+  }
+
+  private boolean nextBatch() {
+    try {
+      if (!batches.hasNext()) {
+        batch = null;
+        return false;
+      }
+      batch = batches.next().getData();
+      return true;
+    } catch (RuntimeException e) {
+      throw KernelErrors.translate(context.table(), version, location, e);
+    }
+  }
+
+  /** The change a physical row stands for, or null when the row is not a change. */
+  private ChangeType changeTypeOf(long row, int rowInBatch) {
+    switch (file.kind()) {
+      case CDC:
+        // Kept as written: a value other than the standard ones passes through as it is.
+        pendingLabel = batch.getColumnVector(changeTypeOrdinal).getString(rowInBatch);
+        return ChangeType.ofValue(pendingLabel);
+      case ADDED:
+        return isDeleted(addDeleted, row) ? null : ChangeType.INSERT;
+      case REMOVED:
+        return isDeleted(removeDeleted, row) ? null : ChangeType.DELETE;
+      case DV_UPDATE:
+        boolean hiddenNow = isDeleted(addDeleted, row);
+        boolean hiddenBefore = isDeleted(removeDeleted, row);
+        if (hiddenNow == hiddenBefore) {
+          return null;
+        }
+        return hiddenNow ? ChangeType.DELETE : ChangeType.INSERT;
+      default:
+        throw new IllegalStateException("Unknown file kind " + file.kind());
+    }
+  }
+
+  private static boolean isDeleted(DeletedRows deleted, long row) {
+    return deleted != null && deleted.contains(row);
+  }
+
+  private Object[] readValues(int rowInBatch) {
+    Object[] row = partitionValues.clone();
+    for (int i = 0; i < row.length; i++) {
+      int ordinal = dataOrdinal[i];
+      if (ordinal >= 0) {
+        ColumnVector vector = batch.getColumnVector(ordinal);
+        row[i] = schema.reader(i).readNullable(vector, rowInBatch);
+      }
+    }
+    return row;
+  }
+
+  private DeletedRows loadDeletionVector(DeletionVector dv) {
+    if (dv == null) {
+      return null;
+    }
+    String location = dv.onDisk() ? dv.absolutePath(context.tableRoot()) : null;
+    if (location != null) {
+      TablePaths.requireInside(context, version, dv.pathOrInlineDv(), location);
+    }
+    try {
+      return dv.load(context.engine(), context.tableRoot());
+    } catch (RuntimeException e) {
+      String named = location != null ? location : "the inline deletion vector of " + file.path();
+      throw KernelErrors.translate(context.table(), version, named, e);
+    }
+  }
+
+  private CloseableIterator<FileReadResult> open(StructType readSchema) {
+    FileStatus status = FileStatus.of(location, Math.max(file.size(), 0), 0);
+    try {
+      return context
+          .engine()
+          .getParquetHandler()
+          .readParquetFiles(KernelIterators.single(status), readSchema, Optional.empty());
+    } catch (IOException | RuntimeException e) {
+      throw KernelErrors.translate(context.table(), version, location, e);
+    }
+  }
+}

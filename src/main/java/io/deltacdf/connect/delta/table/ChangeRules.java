@@ -1,0 +1,58 @@
+package io.deltacdf.connect.delta.table;
+
+import io.deltacdf.connect.change.ChangeSource;
+import io.deltacdf.connect.delta.derived.DiffSpill;
+import java.util.List;
+
+/**
+ * How a feed turns versions into change rows.
+ *
+ * @param source whether rows come from the Change Data Feed, are derived, or either per version
+ * @param keyColumns the key columns (logical names, possibly none) that pair a derived delete and
+ *     insert of one key into an update
+ * @param diffSpill when a derived version's diff leaves the heap for temp files
+ * @param planMemoryFiles the most file actions of one commit planned on the heap; a larger
+ *     commit's files are read from its log as they are needed ({@link CommitPlanner})
+ */
+public record ChangeRules(
+    ChangeSource source, List<String> keyColumns, DiffSpill diffSpill, int planMemoryFiles) {
+
+  /** The setting users choose the source with, as error messages name it. */
+  public static final String SETTING = "change.source";
+
+  /** By default, the most cdc and data file actions of one commit planned on the heap. */
+  public static final int HELD_FILE_ACTIONS = 10_000;
+
+  public static final ChangeRules CDF_ONLY =
+      new ChangeRules(
+          ChangeSource.CDF, List.of(), DiffSpill.defaults(), HELD_FILE_ACTIONS);
+
+  public ChangeRules {
+    keyColumns = List.copyOf(keyColumns);
+  }
+
+  /** The same rules, diffing up to {@code rows} candidate rows of a version on the heap. */
+  public ChangeRules withDiffMemoryRows(int rows) {
+    return new ChangeRules(
+        source, keyColumns, new DiffSpill(rows, diffSpill.directory()), planMemoryFiles);
+  }
+
+  /** The same rules, planning commits of up to {@code files} file actions on the heap. */
+  public ChangeRules withPlanMemoryFiles(int files) {
+    return new ChangeRules(source, keyColumns, diffSpill, files);
+  }
+
+  /** The same rules, reading changes from {@code changeSource} with {@code keys}. */
+  public ChangeRules withChangeSource(ChangeSource changeSource, List<String> keys) {
+    return new ChangeRules(changeSource, keys, diffSpill, planMemoryFiles);
+  }
+
+  /** Whether a version governed by {@code schema} is read from its change data (else derived). */
+  public boolean readsChangeData(TableSchema schema) {
+    return switch (source) {
+      case CDF -> true;
+      case DERIVED -> false;
+      case AUTO -> schema.changeDataFeedEnabled();
+    };
+  }
+}

@@ -1,0 +1,102 @@
+package io.deltacdf.connect.delta.table;
+
+import io.deltacdf.connect.delta.DeltaFeedException;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.exceptions.KernelException;
+import io.delta.kernel.exceptions.TableNotFoundException;
+import io.delta.kernel.exceptions.UnsupportedProtocolVersionException;
+import io.delta.kernel.exceptions.UnsupportedTableFeatureException;
+import java.util.OptionalLong;
+
+/** Loads snapshots and checks table-level preconditions, with errors that say what to do. */
+public final class TableAccess {
+
+  private TableAccess() {}
+
+  public static Snapshot latestSnapshot(FeedContext context) {
+    try {
+      return TableManager.loadSnapshot(context.tableRoot()).build(context.engine());
+    } catch (RuntimeException e) {
+      throw KernelErrors.translate(context.table(), "its latest version", e);
+    }
+  }
+
+  /**
+   * The snapshot of {@code version}. Kernel reports a cleaned-up history, a version that does not
+   * exist yet and other log problems alike as plain KernelExceptions: a version after the latest
+   * is told apart by looking at the latest, and unsupported features keep their own kind, so that
+   * only a history that is really gone counts as missing (and may lead to a re-snapshot).
+   */
+  public static Snapshot snapshotAt(FeedContext context, long version) {
+    try {
+      return TableManager.loadSnapshot(context.tableRoot()).atVersion(version).build(context.engine());
+    } catch (UnsupportedTableFeatureException
+        | UnsupportedProtocolVersionException
+        | TableNotFoundException e) {
+      throw KernelErrors.translate(context.table(), "version " + version, e);
+    } catch (KernelException e) {
+      long latest = latestSnapshot(context).getVersion();
+      if (version > latest) {
+        throw new DeltaFeedException(
+            DeltaFeedException.Kind.INVALID_START,
+            "Table "
+                + context.table()
+                + " has no version "
+                + version
+                + ": its latest version is "
+                + latest,
+            e);
+      }
+      throw new DeltaFeedException(
+          DeltaFeedException.Kind.HISTORY_MISSING,
+          "Table "
+              + context.table()
+              + " cannot be read at version "
+              + version
+              + ": "
+              + e.getMessage(),
+          e);
+    } catch (RuntimeException e) {
+      throw KernelErrors.translate(context.table(), "version " + version, e);
+    }
+  }
+
+  public static void requireChangeDataFeed(FeedContext context, TableSchema schema, long version) {
+    if (!schema.changeDataFeedEnabled()) {
+      throw changeDataFeedDisabled(context, version, OptionalLong.empty());
+    }
+  }
+
+  /**
+   * The error for a version without a readable change data feed, with the ways out.
+   *
+   * @param enabledFrom the first later version from which the feed stays enabled, when known
+   */
+  public static DeltaFeedException changeDataFeedDisabled(
+      FeedContext context, long version, OptionalLong enabledFrom) {
+    String way =
+        enabledFrom.isPresent()
+            ? "It is enabled from version "
+                + enabledFrom.getAsLong()
+                + " on: start at version "
+                + enabledFrom.getAsLong()
+                + " or later"
+            : "Enable it with ALTER TABLE ... SET TBLPROPERTIES ('"
+                + TableSchema.CDF_PROPERTY
+                + "'='true') and start at a version after that, or start from a snapshot";
+    return new DeltaFeedException(
+        DeltaFeedException.Kind.CDF_DISABLED,
+        "The change data feed of table "
+            + context.table()
+            + " is not enabled at version "
+            + version
+            + " ("
+            + TableSchema.CDF_PROPERTY
+            + " is not true), so its changes cannot be read from there. "
+            + way
+            + ". Or set "
+            + ChangeRules.SETTING
+            + "=auto to derive the changes of versions without it from their data files");
+  }
+}

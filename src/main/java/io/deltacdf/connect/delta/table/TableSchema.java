@@ -1,0 +1,87 @@
+package io.deltacdf.connect.delta.table;
+
+import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.delta.kernel.TableMetadata;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The table's shape at one version: logical and physical columns, partitioning, and whether the
+ * change data feed is on. Built once per metadata action, shared by every file of the versions it
+ * governs.
+ */
+public final class TableSchema {
+
+  public static final String CDF_PROPERTY = "delta.enableChangeDataFeed";
+
+  private final TableMetadata metadata;
+  private final FieldType.Struct logical;
+  private final StructType physical;
+  private final boolean[] partition;
+  private final ValueReader[] readers;
+
+  private TableSchema(TableMetadata metadata) {
+    this.metadata = metadata;
+    this.logical = KernelTypes.toStruct(metadata.schema());
+    this.physical = metadata.physicalSchema();
+    Set<String> partitionColumns =
+        metadata.partitionColumns().stream()
+            .map(name -> name.toLowerCase(Locale.ROOT))
+            .collect(Collectors.toSet());
+    StructType schema = metadata.schema();
+    this.partition = new boolean[schema.length()];
+    this.readers = new ValueReader[schema.length()];
+    for (int i = 0; i < schema.length(); i++) {
+      partition[i] = partitionColumns.contains(schema.at(i).getName().toLowerCase(Locale.ROOT));
+      readers[i] = ValueReader.forType(logical.fields().get(i).type());
+    }
+  }
+
+  public static TableSchema of(TableMetadata metadata) {
+    return new TableSchema(metadata);
+  }
+
+  public String tableId() {
+    return metadata.id();
+  }
+
+  public FieldType.Struct logical() {
+    return logical;
+  }
+
+  public boolean changeDataFeedEnabled() {
+    return Boolean.parseBoolean(metadata.configuration().getOrDefault(CDF_PROPERTY, "false"));
+  }
+
+  public int columnCount() {
+    return readers.length;
+  }
+
+  public boolean isPartitionColumn(int column) {
+    return partition[column];
+  }
+
+  public ValueReader reader(int column) {
+    return readers[column];
+  }
+
+  /** The name data files and partition values use for a column (differs under column mapping). */
+  public String physicalName(int column) {
+    return physical.at(column).getName();
+  }
+
+  /** The Parquet read schema for the non-partition columns, in logical column order. */
+  public StructType physicalDataSchema() {
+    StructType result = new StructType();
+    for (int i = 0; i < partition.length; i++) {
+      if (!partition[i]) {
+        StructField field = physical.at(i);
+        result = result.add(field);
+      }
+    }
+    return result;
+  }
+}
