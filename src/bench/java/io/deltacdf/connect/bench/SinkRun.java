@@ -23,7 +23,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Delta → our connector → Kafka → Debezium's JDBC sink → PostgreSQL, as the README's recipe
+ * Delta → our connector → Kafka → Debezium's JDBC sink → PostgreSQL, as the docs/sinks.md recipe
  * (config-examples/postgres-*.json) sets it up, in one worker with both plugins
  * (target/sink-plugins/, unpacked by {@code mvn test-compile}) and a private PostgreSQL.
  *

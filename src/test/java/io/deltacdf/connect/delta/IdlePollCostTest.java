@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A feed that has caught up with its table polls for new commits; such an idle poll makes the
  * same calls to storage on a log of 10,000 versions as on one of 100: no listing of the log, no
  * snapshot, no file read. Counted through {@link CountingFileSystem}, not timed (the times are
- * printed for the README).
+ * printed for docs/performance.md).
  */
 class IdlePollCostTest {
 

@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * A catalogue of bad configurations, each fed through the REST API's validate endpoint and
  * through connector creation: the error must land on the setting to change, with a message that
- * says what is wrong. The README's troubleshooting section is built from these messages.
+ * says what is wrong. The table of messages in docs/troubleshooting.md is built from these
+ * messages.
  */
 class BadConfigCatalogueIT {
 

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A Spark-written Delta table mirrored into PostgreSQL by the recipe of the README: our connector
+ * A Spark-written Delta table mirrored into PostgreSQL as docs/sinks.md describes: our connector
  * (packaged plugin) and Debezium's JDBC sink (its plugin archive, unpacked by the build into
  * target/sink-plugins/) in one plain Kafka Connect worker with plugin isolation, configured with
  * config-examples/postgres-{source,sink}-{envelope,row}.json as written (only paths, topics and
@@ -145,7 +145,7 @@ class PostgresMirrorIT {
     List<String> expected = MirrorRows.ofSpark(snapshot(null), COLUMNS);
     awaitEqual(ENVELOPE, COLUMNS, expected);
     // Row format: the post-image upserts the new key; no record names the old key, whose row
-    // stays (README: use record.format=envelope for tables whose keys change).
+    // stays (docs/sinks.md: use record.format=envelope for tables whose keys change).
     List<String> withStale = new ArrayList<>(expected);
     withStale.addAll(MirrorRows.ofSpark(staleRowsOfChangedKeys, COLUMNS));
     withStale.sort(null);
