@@ -1,7 +1,7 @@
 package io.deltacdf.connect;
 
+import io.deltacdf.connect.change.StartSpec;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
-import io.deltacdf.connect.config.StartMode;
 import io.deltacdf.connect.config.UnknownKeys;
 import io.deltacdf.connect.convert.FieldNameCollisionException;
 import io.deltacdf.connect.convert.KeyColumnDroppedException;
@@ -245,7 +245,7 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
       String table,
       DeltaFeedException error,
       Map<String, ConfigValue> values) {
-    String key = keyFor(error, config.startMode());
+    String key = keyFor(error, config.start());
     if (error.kind() == DeltaFeedException.Kind.ACCESS_DENIED
         && config.credentialSettingFor(table) != null) {
       key = config.credentialSettingFor(table);
@@ -258,7 +258,7 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
   }
 
   /** The setting a user changes to fix a table error: the path, or the start option. */
-  private static String keyFor(DeltaFeedException error, StartMode mode) {
+  private static String keyFor(DeltaFeedException error, StartSpec start) {
     boolean aboutStart =
         error.kind() == DeltaFeedException.Kind.INVALID_START
             || error.kind() == DeltaFeedException.Kind.HISTORY_MISSING
@@ -266,16 +266,15 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
     if (!aboutStart) {
       return DeltaCdfSourceConfig.TABLE_PATHS;
     }
-    switch (mode) {
-      case VERSION:
-        return DeltaCdfSourceConfig.START_VERSION;
-      case TIMESTAMP:
-        return DeltaCdfSourceConfig.START_TIMESTAMP;
-      default:
-        return error.kind() == DeltaFeedException.Kind.CDF_DISABLED
-            ? DeltaCdfSourceConfig.TABLE_PATHS
-            : DeltaCdfSourceConfig.START_MODE;
+    if (start instanceof StartSpec.AtVersion) {
+      return DeltaCdfSourceConfig.START_VERSION;
     }
+    if (start instanceof StartSpec.AtTimestamp) {
+      return DeltaCdfSourceConfig.START_TIMESTAMP;
+    }
+    return error.kind() == DeltaFeedException.Kind.CDF_DISABLED
+        ? DeltaCdfSourceConfig.TABLE_PATHS
+        : DeltaCdfSourceConfig.START_MODE;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.deltacdf.connect.config;
 
 import io.deltacdf.connect.change.ChangeSource;
+import io.deltacdf.connect.change.StartSpec;
 import io.deltacdf.connect.convert.RecordSettings;
 import java.time.Duration;
 import java.time.Instant;
@@ -152,16 +153,31 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     return getInt(DERIVED_DIFF_MEMORY_ROWS);
   }
 
-  public StartMode startMode() {
+  /**
+   * Where a table without stored offset starts: start.mode with start.version or
+   * start.timestamp, which must be set for the modes that need them (see {@link
+   * #crossFieldProblems}).
+   */
+  public StartSpec start() {
+    return switch (startMode()) {
+      case SNAPSHOT -> new StartSpec.Snapshot();
+      case EARLIEST -> new StartSpec.Earliest();
+      case LATEST -> new StartSpec.Latest();
+      case VERSION -> new StartSpec.AtVersion(startVersion().orElseThrow());
+      case TIMESTAMP -> new StartSpec.AtTimestamp(startTimestamp().orElseThrow().toEpochMilli());
+    };
+  }
+
+  StartMode startMode() {
     return EnumSettings.parse(StartMode.class, getString(START_MODE));
   }
 
-  public OptionalLong startVersion() {
+  OptionalLong startVersion() {
     Long version = getLong(START_VERSION);
     return version == null ? OptionalLong.empty() : OptionalLong.of(version);
   }
 
-  public Optional<Instant> startTimestamp() {
+  Optional<Instant> startTimestamp() {
     String value = getString(START_TIMESTAMP);
     return value == null || value.isBlank()
         ? Optional.empty()

@@ -1,6 +1,7 @@
 package io.deltacdf.connect.delta;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.StartSpec;
 import io.deltacdf.connect.delta.kernel.TableMetadata;
 import io.delta.kernel.CommitRangeBuilder.CommitBoundary;
 import io.delta.kernel.Snapshot;

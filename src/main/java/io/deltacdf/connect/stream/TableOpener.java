@@ -1,14 +1,13 @@
 package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.StartSpec;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
-import io.deltacdf.connect.config.EnumSettings;
 import io.deltacdf.connect.config.TableNames;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.LatestSnapshot;
-import io.deltacdf.connect.delta.StartSpec;
 import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
 import java.util.Map;
@@ -55,16 +54,7 @@ public final class TableOpener {
    * its {@code latest} snapshot.
    */
   public ChangePosition configuredStart(DeltaTable table, LatestSnapshot latest) {
-    StartSpec spec =
-        switch (config.startMode()) {
-          case SNAPSHOT -> new StartSpec.Snapshot();
-          case EARLIEST -> new StartSpec.Earliest();
-          case LATEST -> new StartSpec.Latest();
-          case VERSION -> new StartSpec.AtVersion(config.startVersion().orElseThrow());
-          case TIMESTAMP ->
-              new StartSpec.AtTimestamp(config.startTimestamp().orElseThrow().toEpochMilli());
-        };
-    return table.resolveStart(spec, latest);
+    return table.resolveStart(config.start(), latest);
   }
 
   /**
@@ -133,7 +123,7 @@ public final class TableOpener {
         log.info(
             "Table {} has no stored offset; start.mode={} starts it at {}",
             table,
-            EnumSettings.valueOf(config.startMode()),
+            config.getString(DeltaCdfSourceConfig.START_MODE),
             start);
       }
       return new TableStream.Opened(deltaTable, start, converter(partition, deltaTable, start, latest));
