@@ -10,7 +10,6 @@ import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.LatestSnapshot;
 import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
-import java.util.Map;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -86,20 +85,6 @@ public final class TableOpener {
     converter.requireConvertible(
         deltaTable.schemasAtStartAndLatest(start, latest), deltaTable::loggedSchemas);
     return converter;
-  }
-
-  /** The position Connect stored for the partition, null when it has none. */
-  static ChangePosition storedPosition(
-      TablePartition partition, Map<Map<String, String>, Map<String, Object>> stored) {
-    Map<String, Object> offset = stored.get(partition.toMap());
-    if (offset == null) {
-      return null;
-    }
-    try {
-      return OffsetCodec.fromMap(offset);
-    } catch (IllegalArgumentException e) {
-      throw new ConnectException("Table " + partition.describe() + ": " + e.getMessage(), e);
-    }
   }
 
   /**

@@ -7,8 +7,8 @@ import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.convert.HeartbeatRecords;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.offset.TablePartition;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -16,6 +16,7 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTaskContext;
 import org.apache.kafka.connect.source.TransactionContext;
+import org.apache.kafka.connect.storage.OffsetStorageReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,21 +68,19 @@ public final class TaskLoop {
     deliveries = new TopicDeliveries(heartbeatTopic);
     TableOpener opener = new TableOpener(config, connectorName, version);
     List<TaskUnit> units = TaskUnit.of(config);
-    List<Map<String, String>> partitions = units.stream().map(u -> u.partition().toMap()).toList();
-    Map<Map<String, String>, Map<String, Object>> stored =
-        context.offsetStorageReader().offsets(partitions);
+    OffsetStorageReader offsets = context.offsetStorageReader();
     // Every stored offset is read before any table registers its metrics: a malformed one fails
     // the task with nothing to clean up.
-    Map<TaskUnit, ChangePosition> storedPositions = new HashMap<>();
-    units.forEach(u -> storedPositions.put(u, TableOpener.storedPosition(u.partition(), stored)));
+    Map<TablePartition, ChangePosition> stored =
+        StoredPositions.read(offsets, units.stream().map(TaskUnit::partition).toList());
     units.replaceAll(
-        u -> storedPositions.get(u) == null ? SnapshotSlices.pinnedSlice(u, context.offsetStorageReader()) : u);
+        u -> stored.get(u.partition()) == null ? SnapshotSlices.pinnedSlice(u, offsets) : u);
     for (TaskUnit unit : units) {
       streams.add(
           new TableStream(
               unit,
               opener,
-              storedPositions.get(unit),
+              stored.get(unit.partition()),
               new TableMetrics(connectorName, unit.partition().describe())));
     }
     deliveries.start();
