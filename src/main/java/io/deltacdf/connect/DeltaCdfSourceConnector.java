@@ -14,6 +14,7 @@ import io.deltacdf.connect.offset.TablePartition;
 import io.deltacdf.connect.stream.Redaction;
 import io.deltacdf.connect.stream.SnapshotSlices;
 import io.deltacdf.connect.stream.TableOpener;
+import io.deltacdf.connect.stream.TaskConfigs;
 import io.deltacdf.connect.stream.TaskUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -102,7 +103,7 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
     if (!sliced.isEmpty()) {
       checkSlicesPeriodically();
     }
-    return TaskUnit.taskConfigs(settings, units, maxTasks);
+    return TaskConfigs.of(settings, units, maxTasks);
   }
 
   /**

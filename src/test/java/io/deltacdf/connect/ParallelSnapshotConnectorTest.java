@@ -10,6 +10,8 @@ import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
 import io.deltacdf.connect.stream.SnapshotSlices;
 import io.deltacdf.connect.stream.StoredOffsets;
+import io.deltacdf.connect.stream.TaskConfigs;
+import io.deltacdf.connect.stream.TaskUnit;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.util.List;
@@ -54,8 +56,10 @@ class ParallelSnapshotConnectorTest {
   void slicesGoToTasksUntilAllAreCompleteThenOneTaskReadsTheChanges() {
     List<Map<String, String>> slicing = connector.taskConfigs(4);
     assertThat(slicing)
-        .extracting(t -> t.get(DeltaCdfSourceConfig.TASK_SLICES))
-        .containsExactly("5:0/2:" + TABLE, "5:1/2:" + TABLE);
+        .extracting(ParallelSnapshotConnectorTest::units)
+        .containsExactly(
+            List.of(TaskUnit.slice(TABLE, 5, new SnapshotSlice(0, 2))),
+            List.of(TaskUnit.slice(TABLE, 5, new SnapshotSlice(1, 2))));
 
     connector.followSlices();
     store(new SnapshotSlice(0, 2), ChangePosition.InVersion.start(6));
@@ -69,10 +73,7 @@ class ParallelSnapshotConnectorTest {
 
     List<Map<String, String>> streaming = connector.taskConfigs(4);
     assertThat(streaming).hasSize(1);
-    assertThat(streaming.get(0))
-        .containsEntry(DeltaCdfSourceConfig.TASK_TABLES, TABLE)
-        .containsEntry(DeltaCdfSourceConfig.TASK_TABLE_STARTS, "5:" + TABLE)
-        .containsEntry(DeltaCdfSourceConfig.TASK_SLICES, "");
+    assertThat(units(streaming.get(0))).containsExactly(TaskUnit.afterSlices(TABLE, 5));
     int lookups = offsets.lookups();
     connector.followSlices();
     assertThat(offsets.lookups()).as("nothing left to follow").isEqualTo(lookups);
@@ -107,8 +108,10 @@ class ParallelSnapshotConnectorTest {
     lowered.start(ConnectorConfig.forTables(TABLE).with("tasks.max", "4").build());
     try {
       assertThat(lowered.taskConfigs(4))
-          .extracting(t -> t.get(DeltaCdfSourceConfig.TASK_SLICES))
-          .containsExactly("5:0/2:" + TABLE, "5:1/2:" + TABLE);
+          .extracting(ParallelSnapshotConnectorTest::units)
+          .containsExactly(
+              List.of(TaskUnit.slice(TABLE, 5, new SnapshotSlice(0, 2))),
+              List.of(TaskUnit.slice(TABLE, 5, new SnapshotSlice(1, 2))));
       store(new SnapshotSlice(0, 2), ChangePosition.InVersion.start(6));
       store(new SnapshotSlice(1, 2), ChangePosition.InVersion.start(6));
 
@@ -136,11 +139,18 @@ class ParallelSnapshotConnectorTest {
         ConnectorConfig.forTables(path).with("tasks.max", "3", "snapshot.max.tasks", "4").build());
     try {
       assertThat(fresh.taskConfigs(3))
-          .extracting(t -> t.get(DeltaCdfSourceConfig.TASK_SLICES))
-          .containsExactly("1:0/3:" + path, "1:1/3:" + path, "1:2/3:" + path);
+          .extracting(ParallelSnapshotConnectorTest::units)
+          .containsExactly(
+              List.of(TaskUnit.slice(path, 1, new SnapshotSlice(0, 3))),
+              List.of(TaskUnit.slice(path, 1, new SnapshotSlice(1, 3))),
+              List.of(TaskUnit.slice(path, 1, new SnapshotSlice(2, 3))));
     } finally {
       fresh.stop();
     }
+  }
+
+  private static List<TaskUnit> units(Map<String, String> taskConfig) {
+    return TaskConfigs.units(new DeltaCdfSourceConfig(taskConfig));
   }
 
   private void store(SnapshotSlice slice, ChangePosition position) {

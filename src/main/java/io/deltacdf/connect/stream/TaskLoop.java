@@ -67,7 +67,7 @@ public final class TaskLoop {
             heartbeatTopic, config.recordSettings(connectorName, version).outputFormat());
     deliveries = new TopicDeliveries(heartbeatTopic);
     TableOpener opener = new TableOpener(config, connectorName, version);
-    List<TaskUnit> units = TaskUnit.of(config);
+    List<TaskUnit> units = new ArrayList<>(TaskConfigs.units(config));
     OffsetStorageReader offsets = context.offsetStorageReader();
     // Every stored offset is read before any table registers its metrics: a malformed one fails
     // the task with nothing to clean up.
