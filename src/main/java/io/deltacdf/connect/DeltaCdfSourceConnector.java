@@ -1,23 +1,14 @@
 package io.deltacdf.connect;
 
-import io.deltacdf.connect.change.StartSpec;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
-import io.deltacdf.connect.config.UnknownKeys;
-import io.deltacdf.connect.convert.FieldNameCollisionException;
-import io.deltacdf.connect.convert.KeyColumnDroppedException;
-import io.deltacdf.connect.convert.UnknownKeyColumnException;
-import io.deltacdf.connect.delta.DeltaFeedException;
-import io.deltacdf.connect.delta.DeltaTable;
-import io.deltacdf.connect.delta.LatestSnapshot;
 import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
-import io.deltacdf.connect.stream.Redaction;
+import io.deltacdf.connect.stream.ConfigValidation;
 import io.deltacdf.connect.stream.SnapshotSlices;
 import io.deltacdf.connect.stream.TableOpener;
 import io.deltacdf.connect.stream.TaskConfigs;
 import io.deltacdf.connect.stream.TaskUnit;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -26,7 +17,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.Task;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.ConnectorTransactionBoundaries;
@@ -175,107 +165,10 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
     }
   }
 
-  /**
-   * Checks each setting, then what needs several settings or the tables themselves: that each
-   * path holds a Delta table whose change data feed can be read from the configured start, that
-   * the key columns exist and that the column names make distinct field names; also reports
-   * settings nobody reads. Each problem is reported on the key the user has to change.
-   */
+  /** See {@link ConfigValidation}. */
   @Override
   public Config validate(Map<String, String> connectorConfigs) {
-    Config result = super.validate(connectorConfigs);
-    Map<String, ConfigValue> values = new HashMap<>();
-    result.configValues().forEach(v -> values.put(v.name(), v));
-    boolean settingErrors =
-        values.values().stream().anyMatch(v -> !v.errorMessages().isEmpty());
-    // An unknown key's value is not echoed back: a misspelt secret's key would show it.
-    for (Map.Entry<String, String> unknown : UnknownKeys.find(connectorConfigs).entrySet()) {
-      List<String> errors = new ArrayList<>(List.of(unknown.getValue()));
-      result.configValues().add(new ConfigValue(unknown.getKey(), null, List.of(), errors));
-    }
-    if (settingErrors) {
-      return result;
-    }
-    DeltaCdfSourceConfig parsed = new DeltaCdfSourceConfig(connectorConfigs);
-    Map<String, List<String>> problems = parsed.crossFieldProblems();
-    problems.forEach((key, messages) -> messages.forEach(values.get(key)::addErrorMessage));
-    if (!problems.isEmpty()) {
-      return result;
-    }
-    for (String table : parsed.tablePaths()) {
-      validateTable(parsed, table, values);
-    }
-    return result;
-  }
-
-  private static void validateTable(
-      DeltaCdfSourceConfig config, String table, Map<String, ConfigValue> values) {
-    TableOpener opener = new TableOpener(config, "validate", Version.get());
-    DeltaTable deltaTable;
-    try {
-      deltaTable = opener.table(table);
-    } catch (DeltaFeedException e) {
-      report(config, table, e, values);
-      return;
-    }
-    try (deltaTable) {
-      LatestSnapshot latest = deltaTable.latestSnapshot();
-      opener.converter(table, deltaTable, opener.configuredStart(deltaTable, latest), latest);
-    } catch (DeltaFeedException e) {
-      report(config, table, e, values);
-    } catch (UnknownKeyColumnException | KeyColumnDroppedException e) {
-      String key =
-          config.getString(DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE).isBlank()
-              ? DeltaCdfSourceConfig.KEY_COLUMNS
-              : DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE;
-      values.get(key).addErrorMessage(e.getMessage());
-    } catch (FieldNameCollisionException e) {
-      values
-          .get(DeltaCdfSourceConfig.FIELD_NAME_ADJUSTMENT)
-          .addErrorMessage("Table " + table + ": " + e.getMessage());
-    } catch (RuntimeException e) {
-      values
-          .get(DeltaCdfSourceConfig.TABLE_PATHS)
-          .addErrorMessage(
-              Redaction.redact("Table " + table + " cannot be read: " + e.getMessage(), config));
-    }
-  }
-
-  private static void report(
-      DeltaCdfSourceConfig config,
-      String table,
-      DeltaFeedException error,
-      Map<String, ConfigValue> values) {
-    String key = keyFor(error, config.start());
-    if (error.kind() == DeltaFeedException.Kind.ACCESS_DENIED
-        && config.credentialSettingFor(table) != null) {
-      key = config.credentialSettingFor(table);
-    }
-    if (error.kind() == DeltaFeedException.Kind.TRANSIENT
-        && config.endpointSettingFor(table) != null) {
-      key = config.endpointSettingFor(table);
-    }
-    values.get(key).addErrorMessage(Redaction.redact(error.getMessage(), config));
-  }
-
-  /** The setting a user changes to fix a table error: the path, or the start option. */
-  private static String keyFor(DeltaFeedException error, StartSpec start) {
-    boolean aboutStart =
-        error.kind() == DeltaFeedException.Kind.INVALID_START
-            || error.kind() == DeltaFeedException.Kind.HISTORY_MISSING
-            || error.kind() == DeltaFeedException.Kind.CDF_DISABLED;
-    if (!aboutStart) {
-      return DeltaCdfSourceConfig.TABLE_PATHS;
-    }
-    if (start instanceof StartSpec.AtVersion) {
-      return DeltaCdfSourceConfig.START_VERSION;
-    }
-    if (start instanceof StartSpec.AtTimestamp) {
-      return DeltaCdfSourceConfig.START_TIMESTAMP;
-    }
-    return error.kind() == DeltaFeedException.Kind.CDF_DISABLED
-        ? DeltaCdfSourceConfig.TABLE_PATHS
-        : DeltaCdfSourceConfig.START_MODE;
+    return ConfigValidation.validate(connectorConfigs, version());
   }
 
   @Override

@@ -50,6 +50,7 @@ public final class TaskLoop {
   private final HeartbeatRecords heartbeats;
   private final long heartbeatIntervalMs;
   private final TopicDeliveries deliveries;
+  private final ErrorSettings errorSettings;
 
   /**
    * The loop over the tables of a task's settings, each resuming from the offset Connect stored
@@ -58,6 +59,7 @@ public final class TaskLoop {
   public TaskLoop(Map<String, String> settings, SourceTaskContext context, String version) {
     config = new DeltaCdfSourceConfig(settings);
     config.requireTlsToStores();
+    errorSettings = new ErrorSettings(config);
     String connectorName = settings.getOrDefault("name", "delta-cdf");
     transactions = context.transactionContext();
     heartbeatIntervalMs = config.heartbeatInterval().toMillis();
@@ -155,10 +157,10 @@ public final class TaskLoop {
     return records;
   }
 
-  /** The exception a task fails with: secrets removed, the credential setting named. */
+  /** The exception a task fails with: secrets removed, the store setting at fault named. */
   private ConnectException failure(String table, DeltaFeedException error) {
-    String setting = config.credentialSettingFor(table);
-    if (error.kind() == DeltaFeedException.Kind.ACCESS_DENIED && setting != null) {
+    String setting = errorSettings.storeSetting(error, table);
+    if (setting != null) {
       error =
           new DeltaFeedException(
               error.kind(), error.getMessage() + " (setting: " + setting + ")", error.getCause());

@@ -42,7 +42,8 @@ class TaskConfigsTest {
     Map<String, String> task =
         TaskConfigs.forUnits(
             Map.of("delta.table.paths", TABLE),
-            List.of(TaskUnit.table("file:/t/a"), TaskUnit.slice(TABLE, 7, new SnapshotSlice(1, 3))));
+            List.of(
+                TaskUnit.table("file:/t/a"), TaskUnit.slice(TABLE, 7, new SnapshotSlice(1, 3))));
 
     assertThat(task)
         .containsEntry("delta.table.paths", TABLE)
