@@ -5,7 +5,6 @@ import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
 import io.deltacdf.connect.stream.ConfigValidation;
 import io.deltacdf.connect.stream.SnapshotSlices;
-import io.deltacdf.connect.stream.TableOpener;
 import io.deltacdf.connect.stream.TaskConfigs;
 import io.deltacdf.connect.stream.TaskUnit;
 import java.util.ArrayList;
@@ -120,11 +119,7 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
   }
 
   private SnapshotSlices slices() {
-    TableOpener opener = new TableOpener(config, settings.getOrDefault("name", "delta-cdf"), version());
-    return new SnapshotSlices(
-        config,
-        ((SourceConnectorContext) context).offsetStorageReader(),
-        opener::configuredStart);
+    return SnapshotSlices.of(config, ((SourceConnectorContext) context).offsetStorageReader());
   }
 
   /**

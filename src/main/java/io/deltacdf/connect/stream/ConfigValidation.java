@@ -8,6 +8,7 @@ import io.deltacdf.connect.convert.UnknownKeyColumnException;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.LatestSnapshot;
+import io.deltacdf.connect.offset.TablePartition;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -58,24 +59,27 @@ public final class ConfigValidation {
       String table,
       Map<String, ConfigValue> values,
       String connectorVersion) {
-    TableOpener opener = new TableOpener(config, "validate", connectorVersion);
+    Redaction redaction = new Redaction(config);
+    ConfiguredTables tables = new ConfiguredTables(config, redaction);
     ErrorSettings errorSettings = new ErrorSettings(config);
     DeltaTable deltaTable;
     try {
-      deltaTable = opener.table(table);
+      deltaTable = tables.open(table);
     } catch (DeltaFeedException e) {
       values
           .get(errorSettings.settingFor(e, table))
-          .addErrorMessage(Redaction.redact(e.getMessage(), config));
+          .addErrorMessage(redaction.redact(e.getMessage()));
       return;
     }
     try (deltaTable) {
       LatestSnapshot latest = deltaTable.latestSnapshot();
-      opener.converter(table, deltaTable, opener.configuredStart(deltaTable, latest), latest);
+      new TableConverters(config, "validate", connectorVersion)
+          .checked(
+              new TablePartition(table), deltaTable, tables.start(deltaTable, latest), latest);
     } catch (DeltaFeedException e) {
       values
           .get(errorSettings.settingFor(e, table))
-          .addErrorMessage(Redaction.redact(e.getMessage(), config));
+          .addErrorMessage(redaction.redact(e.getMessage()));
     } catch (UnknownKeyColumnException | KeyColumnDroppedException e) {
       String key =
           config.getString(DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE).isBlank()
@@ -90,7 +94,7 @@ public final class ConfigValidation {
       values
           .get(DeltaCdfSourceConfig.TABLE_PATHS)
           .addErrorMessage(
-              Redaction.redact("Table " + table + " cannot be read: " + e.getMessage(), config));
+              redaction.redact("Table " + table + " cannot be read: " + e.getMessage()));
     }
   }
 }

@@ -76,6 +76,12 @@ public final class SnapshotSlices {
     this.configuredStart = configuredStart;
   }
 
+  /** The slices of the configured tables, as {@code offsets} stores them. */
+  public static SnapshotSlices of(DeltaCdfSourceConfig config, OffsetStorageReader offsets) {
+    ConfiguredTables tables = new ConfiguredTables(config, new Redaction(config));
+    return new SnapshotSlices(config, offsets, tables::start);
+  }
+
   /** What tasks read of {@code table} when the connector has {@code maxTasks} tasks. */
   public Plan plan(String table, int maxTasks) {
     Plan whole = new Plan(List.of(TaskUnit.table(table)), null);

@@ -7,7 +7,6 @@ import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.convert.HeartbeatRecords;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaFeedException;
-import io.deltacdf.connect.offset.TablePartition;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +15,6 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTaskContext;
 import org.apache.kafka.connect.source.TransactionContext;
-import org.apache.kafka.connect.storage.OffsetStorageReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,7 +38,7 @@ public final class TaskLoop {
   private final Object lock = new Object();
   private boolean stopped;
   private final DeltaCdfSourceConfig config;
-  private final List<TableStream> streams = new ArrayList<>();
+  private final List<TableStream> streams;
   private int current;
   private final TransactionContext transactions;
   /** Records sent since the open transaction began (exactly-once only). */
@@ -51,6 +49,7 @@ public final class TaskLoop {
   private final long heartbeatIntervalMs;
   private final TopicDeliveries deliveries;
   private final ErrorSettings errorSettings;
+  private final Redaction redaction;
 
   /**
    * The loop over the tables of a task's settings, each resuming from the offset Connect stored
@@ -60,6 +59,7 @@ public final class TaskLoop {
     config = new DeltaCdfSourceConfig(settings);
     config.requireTlsToStores();
     errorSettings = new ErrorSettings(config);
+    redaction = new Redaction(config);
     String connectorName = settings.getOrDefault("name", "delta-cdf");
     transactions = context.transactionContext();
     heartbeatIntervalMs = config.heartbeatInterval().toMillis();
@@ -68,23 +68,8 @@ public final class TaskLoop {
         new HeartbeatRecords(
             heartbeatTopic, config.recordSettings(connectorName, version).outputFormat());
     deliveries = new TopicDeliveries(heartbeatTopic);
-    TableOpener opener = new TableOpener(config, connectorName, version);
-    List<TaskUnit> units = new ArrayList<>(TaskConfigs.units(config));
-    OffsetStorageReader offsets = context.offsetStorageReader();
-    // Every stored offset is read before any table registers its metrics: a malformed one fails
-    // the task with nothing to clean up.
-    Map<TablePartition, ChangePosition> stored =
-        StoredPositions.read(offsets, units.stream().map(TaskUnit::partition).toList());
-    units.replaceAll(
-        u -> stored.get(u.partition()) == null ? SnapshotSlices.pinnedSlice(u, offsets) : u);
-    for (TaskUnit unit : units) {
-      streams.add(
-          new TableStream(
-              unit,
-              opener,
-              stored.get(unit.partition()),
-              new TableMetrics(connectorName, unit.partition().describe())));
-    }
+    streams =
+        TaskStreams.of(config, connectorName, version, redaction, context.offsetStorageReader());
     deliveries.start();
   }
 
@@ -165,7 +150,7 @@ public final class TaskLoop {
           new DeltaFeedException(
               error.kind(), error.getMessage() + " (setting: " + setting + ")", error.getCause());
     }
-    return Redaction.toConnectException(error, config);
+    return redaction.toConnectException(error);
   }
 
   /**
@@ -238,9 +223,8 @@ public final class TaskLoop {
       return stream.converter().convert(row, batch.schema());
     } catch (RuntimeException e) {
       throw new ConnectException(
-          Redaction.redact(
-              "Table " + stream.table() + " version " + row.version() + ": " + e.getMessage(),
-              config),
+          redaction.redact(
+              "Table " + stream.table() + " version " + row.version() + ": " + e.getMessage()),
           e);
     }
   }
