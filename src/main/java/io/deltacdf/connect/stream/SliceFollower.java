@@ -88,7 +88,8 @@ public final class SliceFollower {
       check();
     } catch (RuntimeException e) {
       // The next check tries again; the slices go on meanwhile.
-      log.warn("Could not check the snapshot slices' offsets: {}", Objects.toString(e.getMessage()));
+      log.warn(
+          "Could not check the snapshot slices' offsets: {}", Objects.toString(e.getMessage()));
     }
   }
 
