@@ -1,59 +1,36 @@
 package io.deltacdf.connect;
 
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
-import io.deltacdf.connect.config.StartMode;
-import io.deltacdf.connect.config.UnknownKeys;
-import io.deltacdf.connect.convert.FieldNameCollisionException;
-import io.deltacdf.connect.convert.KeyColumnDroppedException;
-import io.deltacdf.connect.convert.UnknownKeyColumnException;
-import io.deltacdf.connect.delta.DeltaFeedException;
-import io.deltacdf.connect.delta.DeltaTable;
-import io.deltacdf.connect.delta.LatestSnapshot;
-import io.deltacdf.connect.offset.OffsetCodec;
-import io.deltacdf.connect.offset.TablePartition;
-import io.deltacdf.connect.stream.Redaction;
+import io.deltacdf.connect.stream.ConfigValidation;
+import io.deltacdf.connect.stream.OffsetAlterations;
+import io.deltacdf.connect.stream.SliceFollower;
 import io.deltacdf.connect.stream.SnapshotSlices;
-import io.deltacdf.connect.stream.TableOpener;
-import io.deltacdf.connect.stream.TaskUnit;
-import java.util.ArrayList;
-import java.util.HashMap;
+import io.deltacdf.connect.stream.TaskConfigs;
+import io.deltacdf.connect.stream.TaskPlan;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.config.ConfigValue;
 import org.apache.kafka.connect.connector.Task;
-import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.ConnectorTransactionBoundaries;
 import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.apache.kafka.connect.source.SourceConnector;
 import org.apache.kafka.connect.source.SourceConnectorContext;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Streams the change data feed of Delta tables: one source partition per table, tables spread
  * over up to {@code tasks.max} tasks, one task per table at a time. With snapshot.max.tasks > 1
  * a table's initial snapshot is read in slices by several tasks (see {@link SnapshotSlices});
- * the connector follows their offsets and asks Connect for new task configurations once every
- * slice of a table is complete, so that one task reads the table's changes from there.
+ * the connector follows their offsets ({@link SliceFollower}) and asks Connect for new task
+ * configurations once every slice of a table is complete, so that one task reads the table's
+ * changes from there.
  */
 public final class DeltaCdfSourceConnector extends SourceConnector {
 
-  private static final Logger log = LoggerFactory.getLogger(DeltaCdfSourceConnector.class);
-
-  /** How often the connector looks at the offsets of the snapshot slices being read. */
-  static final long SLICE_CHECK_INTERVAL_MS = 5_000;
-
   private Map<String, String> settings;
   private DeltaCdfSourceConfig config;
-  /** The snapshots whose slices the current task configurations read. */
-  private volatile List<SnapshotSlices.Sliced> following = List.of();
-  private ScheduledExecutorService sliceChecks;
+  private SnapshotSlices slices;
+  private SliceFollower sliceFollower;
 
   @Override
   public String version() {
@@ -70,6 +47,9 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
     this.settings = Map.copyOf(settings);
     this.config = new DeltaCdfSourceConfig(settings);
     config.requireConsistent();
+    slices =
+        SnapshotSlices.of(config, ((SourceConnectorContext) context).offsetStorageReader());
+    sliceFollower = new SliceFollower(slices, context::requestTaskReconfiguration);
   }
 
   @Override
@@ -83,199 +63,22 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
    */
   @Override
   public List<Map<String, String>> taskConfigs(int maxTasks) {
-    SnapshotSlices slices = slices();
-    List<TaskUnit> units = new ArrayList<>();
-    List<SnapshotSlices.Sliced> sliced = new ArrayList<>();
-    for (String table : config.tablePaths()) {
-      SnapshotSlices.Plan plan = slices.plan(table, maxTasks);
-      units.addAll(plan.units());
-      if (plan.sliced() != null) {
-        sliced.add(plan.sliced());
-        log.info(
-            "Table {}: the snapshot of version {} is read in {} slices by as many tasks",
-            table,
-            plan.sliced().version(),
-            plan.sliced().count());
-      }
-    }
-    following = List.copyOf(sliced);
-    if (!sliced.isEmpty()) {
-      checkSlicesPeriodically();
-    }
-    return TaskUnit.taskConfigs(settings, units, maxTasks);
-  }
-
-  /**
-   * Starts the periodic slice check, once. It starts whenever slices are read, not only when
-   * snapshot.max.tasks > 1: slices of a snapshot begun under a larger setting are read to their
-   * end after the setting was lowered to 1, and their end must still hand the table to one task.
-   */
-  private synchronized void checkSlicesPeriodically() {
-    if (sliceChecks != null) {
-      return;
-    }
-    sliceChecks =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread thread = new Thread(r, "delta-cdf-snapshot-slices");
-              thread.setDaemon(true);
-              return thread;
-            });
-    sliceChecks.scheduleWithFixedDelay(
-        this::followSlicesSafely,
-        SLICE_CHECK_INTERVAL_MS,
-        SLICE_CHECK_INTERVAL_MS,
-        TimeUnit.MILLISECONDS);
-  }
-
-  private SnapshotSlices slices() {
-    TableOpener opener = new TableOpener(config, settings.getOrDefault("name", "delta-cdf"), version());
-    return new SnapshotSlices(
-        config,
-        ((SourceConnectorContext) context).offsetStorageReader(),
-        opener::configuredStart);
-  }
-
-  /**
-   * Asks Connect for new task configurations once every slice of a snapshot being read is
-   * complete: the table's changes are then read by one task.
-   */
-  void followSlices() {
-    List<SnapshotSlices.Sliced> current = following;
-    if (current.isEmpty()) {
-      return;
-    }
-    SnapshotSlices slices = slices();
-    List<SnapshotSlices.Sliced> done = current.stream().filter(slices::complete).toList();
-    if (!done.isEmpty()) {
-      log.info(
-          "Every snapshot slice of {} is complete: the tasks are reconfigured so that one task"
-              + " reads each table's changes",
-          done.stream().map(SnapshotSlices.Sliced::table).toList());
-      following = List.of(); // taskConfigs sets what to follow next
-      context.requestTaskReconfiguration();
-    }
-  }
-
-  private void followSlicesSafely() {
-    try {
-      followSlices();
-    } catch (RuntimeException e) {
-      // The next check tries again; the slices go on meanwhile.
-      log.warn("Could not check the snapshot slices' offsets: {}", Objects.toString(e.getMessage()));
-    }
+    TaskPlan plan = TaskPlan.of(slices, config.tablePaths(), maxTasks);
+    sliceFollower.follow(plan.sliced());
+    return TaskConfigs.of(settings, plan.units(), maxTasks);
   }
 
   @Override
-  public synchronized void stop() {
-    if (sliceChecks != null) {
-      sliceChecks.shutdownNow();
-      sliceChecks = null;
+  public void stop() {
+    if (sliceFollower != null) {
+      sliceFollower.stop();
     }
   }
 
-  /**
-   * Checks each setting, then what needs several settings or the tables themselves: that each
-   * path holds a Delta table whose change data feed can be read from the configured start, that
-   * the key columns exist and that the column names make distinct field names; also reports
-   * settings nobody reads. Each problem is reported on the key the user has to change.
-   */
+  /** See {@link ConfigValidation}. */
   @Override
   public Config validate(Map<String, String> connectorConfigs) {
-    Config result = super.validate(connectorConfigs);
-    Map<String, ConfigValue> values = new HashMap<>();
-    result.configValues().forEach(v -> values.put(v.name(), v));
-    boolean settingErrors =
-        values.values().stream().anyMatch(v -> !v.errorMessages().isEmpty());
-    // An unknown key's value is not echoed back: a misspelt secret's key would show it.
-    for (Map.Entry<String, String> unknown : UnknownKeys.find(connectorConfigs).entrySet()) {
-      List<String> errors = new ArrayList<>(List.of(unknown.getValue()));
-      result.configValues().add(new ConfigValue(unknown.getKey(), null, List.of(), errors));
-    }
-    if (settingErrors) {
-      return result;
-    }
-    DeltaCdfSourceConfig parsed = new DeltaCdfSourceConfig(connectorConfigs);
-    Map<String, List<String>> problems = parsed.crossFieldProblems();
-    problems.forEach((key, messages) -> messages.forEach(values.get(key)::addErrorMessage));
-    if (!problems.isEmpty()) {
-      return result;
-    }
-    for (String table : parsed.tablePaths()) {
-      validateTable(parsed, table, values);
-    }
-    return result;
-  }
-
-  private static void validateTable(
-      DeltaCdfSourceConfig config, String table, Map<String, ConfigValue> values) {
-    TableOpener opener = new TableOpener(config, "validate", Version.get());
-    DeltaTable deltaTable;
-    try {
-      deltaTable = opener.table(table);
-    } catch (DeltaFeedException e) {
-      report(config, table, e, values);
-      return;
-    }
-    try (deltaTable) {
-      LatestSnapshot latest = deltaTable.latestSnapshot();
-      opener.converter(table, deltaTable, opener.configuredStart(deltaTable, latest), latest);
-    } catch (DeltaFeedException e) {
-      report(config, table, e, values);
-    } catch (UnknownKeyColumnException | KeyColumnDroppedException e) {
-      String key =
-          config.getString(DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE).isBlank()
-              ? DeltaCdfSourceConfig.KEY_COLUMNS
-              : DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE;
-      values.get(key).addErrorMessage(e.getMessage());
-    } catch (FieldNameCollisionException e) {
-      values
-          .get(DeltaCdfSourceConfig.FIELD_NAME_ADJUSTMENT)
-          .addErrorMessage("Table " + table + ": " + e.getMessage());
-    } catch (RuntimeException e) {
-      values
-          .get(DeltaCdfSourceConfig.TABLE_PATHS)
-          .addErrorMessage(
-              Redaction.redact("Table " + table + " cannot be read: " + e.getMessage(), config));
-    }
-  }
-
-  private static void report(
-      DeltaCdfSourceConfig config,
-      String table,
-      DeltaFeedException error,
-      Map<String, ConfigValue> values) {
-    String key = keyFor(error, config.startMode());
-    if (error.kind() == DeltaFeedException.Kind.ACCESS_DENIED
-        && config.credentialSettingFor(table) != null) {
-      key = config.credentialSettingFor(table);
-    }
-    if (error.kind() == DeltaFeedException.Kind.TRANSIENT
-        && config.endpointSettingFor(table) != null) {
-      key = config.endpointSettingFor(table);
-    }
-    values.get(key).addErrorMessage(Redaction.redact(error.getMessage(), config));
-  }
-
-  /** The setting a user changes to fix a table error: the path, or the start option. */
-  private static String keyFor(DeltaFeedException error, StartMode mode) {
-    boolean aboutStart =
-        error.kind() == DeltaFeedException.Kind.INVALID_START
-            || error.kind() == DeltaFeedException.Kind.HISTORY_MISSING
-            || error.kind() == DeltaFeedException.Kind.CDF_DISABLED;
-    if (!aboutStart) {
-      return DeltaCdfSourceConfig.TABLE_PATHS;
-    }
-    switch (mode) {
-      case VERSION:
-        return DeltaCdfSourceConfig.START_VERSION;
-      case TIMESTAMP:
-        return DeltaCdfSourceConfig.START_TIMESTAMP;
-      default:
-        return error.kind() == DeltaFeedException.Kind.CDF_DISABLED
-            ? DeltaCdfSourceConfig.TABLE_PATHS
-            : DeltaCdfSourceConfig.START_MODE;
-    }
+    return ConfigValidation.validate(connectorConfigs, version());
   }
 
   @Override
@@ -290,36 +93,12 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
     return ConnectorTransactionBoundaries.SUPPORTED;
   }
 
-  /**
-   * Accepts offsets for the configured tables in the shapes {@link OffsetCodec} documents; a
-   * null offset resets a table to start.mode. A reset is accepted for any table, also one that
-   * was removed from the configuration or whose path was respelled: its stored offset would
-   * otherwise stay forever.
-   */
+  /** See {@link OffsetAlterations}. */
   @Override
   public boolean alterOffsets(
       Map<String, String> connectorConfig, Map<Map<String, ?>, Map<String, ?>> offsets) {
-    List<String> tables = new DeltaCdfSourceConfig(connectorConfig).tablePaths();
-    for (Map.Entry<Map<String, ?>, Map<String, ?>> entry : offsets.entrySet()) {
-      try {
-        TablePartition partition = TablePartition.fromMap(entry.getKey());
-        if (entry.getValue() == null) {
-          continue;
-        }
-        if (!tables.contains(partition.table())) {
-          throw new IllegalArgumentException(
-              "Table "
-                  + partition.table()
-                  + " is not one of this connector's tables "
-                  + tables
-                  + "; use the table URI exactly as in "
-                  + DeltaCdfSourceConfig.TABLE_PATHS);
-        }
-        OffsetCodec.fromMap(entry.getValue());
-      } catch (IllegalArgumentException e) {
-        throw new ConnectException(e.getMessage(), e);
-      }
-    }
+    OffsetAlterations.requireValid(
+        new DeltaCdfSourceConfig(connectorConfig).tablePaths(), offsets);
     return true;
   }
 }

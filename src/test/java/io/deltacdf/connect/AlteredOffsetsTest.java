@@ -3,6 +3,7 @@ package io.deltacdf.connect;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,12 +35,11 @@ class AlteredOffsetsTest {
     Map<String, String> settings = new HashMap<>();
     settings.put("name", "altered");
     settings.put("delta.table.paths", path);
-    settings.put("task.tables", path);
     settings.put("poll.interval.ms", "50");
     for (int i = 0; i < more.length; i += 2) {
       settings.put(more[i], more[i + 1]);
     }
-    return settings;
+    return ConnectorConfig.taskReadingEveryTable(settings);
   }
 
   /** Versions 1-4 (three rows at the end), checkpoints at 2 and 4. */

@@ -4,6 +4,7 @@ import static io.deltacdf.connect.testing.SparkHarness.spark;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,16 +64,15 @@ class CustomChangeTypeTest {
   }
 
   private static Map<String, String> settings(String format) {
-    return Map.of(
+    return ConnectorConfig.taskReadingEveryTable(Map.of(
         "name", "custom-" + format,
         "delta.table.paths", path,
-        "task.tables", path,
         "start.mode", "version",
         "start.version", "2",
         "key.columns", "id",
         "record.format", format,
         "record.metadata.fields", "true",
-        "heartbeat.interval.ms", "0");
+        "heartbeat.interval.ms", "0"));
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.offset.OffsetCodec;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,13 +40,12 @@ class DeliveryGuaranteesTest {
     Map<String, String> settings = new HashMap<>();
     settings.put("name", name);
     settings.put("delta.table.paths", tables);
-    settings.put("task.tables", tables);
     settings.put("poll.interval.ms", "50");
     settings.putAll(FlakyFileSystem.settings());
     for (int i = 0; i < more.length; i += 2) {
       settings.put(more[i], more[i + 1]);
     }
-    return settings;
+    return ConnectorConfig.taskReadingEveryTable(settings);
   }
 
   private static List<SourceRecord> onTopic(List<SourceRecord> records, String topic) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.deltacdf.connect.stream.TableMetrics;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,12 +39,11 @@ class DeltaCdfSourceTaskTest {
     DeltaCdfSourceTask task = new DeltaCdfSourceTask();
     task.initialize(new StoredOffsetsContext(Map.of()));
     task.start(
-        Map.of(
+        ConnectorConfig.taskReadingEveryTable(Map.of(
             "name", "polled",
             "delta.table.paths", path,
-            "task.tables", path,
             "batch.max.rows", "10",
-            "poll.interval.ms", "60000"));
+            "poll.interval.ms", "60000")));
     ObjectName metrics = TableMetrics.objectName("polled", path);
     MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
     try {
@@ -91,7 +91,8 @@ class DeltaCdfSourceTaskTest {
     java.nio.file.Files.delete(log.resolve("00000000000000000001.json"));
     Map<String, Object> staleOffset = Map.of("version", 1L);
     Map<String, String> settings =
-        Map.of("delta.table.paths", path, "task.tables", path, "poll.interval.ms", "60000");
+        ConnectorConfig.taskReadingEveryTable(
+            Map.of("delta.table.paths", path, "poll.interval.ms", "60000"));
 
     DeltaCdfSourceTask failing = new DeltaCdfSourceTask();
     failing.initialize(new StoredOffsetsContext(Map.of(Map.of("table", path), staleOffset)));
@@ -175,12 +176,11 @@ class DeltaCdfSourceTaskTest {
     DeltaCdfSourceTask task = new DeltaCdfSourceTask();
     task.initialize(new StoredOffsetsContext(Map.of()));
     task.start(
-        Map.of(
+        ConnectorConfig.taskReadingEveryTable(Map.of(
             "name", "evolving",
             "delta.table.paths", path,
-            "task.tables", path,
             "start.mode", "earliest",
-            "key.columns", "id"));
+            "key.columns", "id")));
     try {
       Map<Long, String> fieldsById = new java.util.TreeMap<>();
       for (int i = 0; i < 20 && fieldsById.size() < 5; i++) {
@@ -259,12 +259,11 @@ class DeltaCdfSourceTaskTest {
     DeltaCdfSourceTask task = new DeltaCdfSourceTask();
     task.initialize(context);
     task.start(
-        Map.of(
+        ConnectorConfig.taskReadingEveryTable(Map.of(
             "name", "filtered",
             "delta.table.paths", path,
-            "task.tables", path,
             "start.mode", "earliest",
-            "change.types", "insert"));
+            "change.types", "insert")));
     try {
       List<SourceRecord> records = new ArrayList<>();
       for (int i = 0; i < 5; i++) {

@@ -3,6 +3,7 @@ package io.deltacdf.connect;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -29,14 +30,13 @@ class KeyColumnSchemaChangesTest {
   }
 
   private static Map<String, String> settings(String path, String keyColumns) {
-    return Map.of(
+    return ConnectorConfig.taskReadingEveryTable(Map.of(
         "name", "keys-" + keyColumns,
         "delta.table.paths", path,
-        "task.tables", path,
         "start.mode", "earliest",
         "key.columns", keyColumns,
         "poll.interval.ms", "50",
-        "heartbeat.interval.ms", "0");
+        "heartbeat.interval.ms", "0"));
   }
 
   @Test

@@ -4,6 +4,7 @@ import static io.deltacdf.connect.testing.SparkHarness.spark;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -37,12 +38,11 @@ class LogCleanupResumeTest {
     sql("INSERT INTO delta.`%s` VALUES (3, 'c')", path); // v3
     SimulatedWorker worker = new SimulatedWorker(false);
     Map<String, String> settings =
-        Map.of(
+        ConnectorConfig.taskReadingEveryTable(Map.of(
             "name", "cleanup",
             "delta.table.paths", path,
-            "task.tables", path,
             "start.mode", "earliest",
-            "poll.interval.ms", "50");
+            "poll.interval.ms", "50"));
     worker.start(settings);
     worker.poll(4);
     worker.stop();

@@ -8,8 +8,11 @@ import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
+import io.deltacdf.connect.stream.SliceFollower;
 import io.deltacdf.connect.stream.SnapshotSlices;
 import io.deltacdf.connect.stream.StoredOffsets;
+import io.deltacdf.connect.stream.TaskConfigs;
+import io.deltacdf.connect.stream.TaskUnit;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,7 +21,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.source.SourceConnectorContext;
 import org.apache.kafka.connect.storage.OffsetStorageReader;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The connector follows the slices of a parallel snapshot through its offset reader: it asks
  * Connect for new task configurations once, when the last slice is complete, and then gives the
- * table's changes to one task from the version after the snapshot.
+ * table's changes to one task from the version after the snapshot (the steps themselves:
+ * SliceFollowerTest).
  */
 class ParallelSnapshotConnectorTest {
 
@@ -34,48 +37,11 @@ class ParallelSnapshotConnectorTest {
 
   private final StoredOffsets offsets = new StoredOffsets();
   private final AtomicInteger reconfigurations = new AtomicInteger();
-  private final DeltaCdfSourceConnector connector = new DeltaCdfSourceConnector();
 
   @BeforeEach
   void start() {
-    connector.initialize(new Context());
     // A slice has stored a position: the connector needs the offsets only, not the table.
     store(new SnapshotSlice(0, 2), new ChangePosition.InSnapshot(5, "part-3.parquet", 40));
-    connector.start(
-        ConnectorConfig.forTables(TABLE).with("tasks.max", "4", "snapshot.max.tasks", "4").build());
-  }
-
-  @AfterEach
-  void stop() {
-    connector.stop();
-  }
-
-  @Test
-  void slicesGoToTasksUntilAllAreCompleteThenOneTaskReadsTheChanges() {
-    List<Map<String, String>> slicing = connector.taskConfigs(4);
-    assertThat(slicing)
-        .extracting(t -> t.get(DeltaCdfSourceConfig.TASK_SLICES))
-        .containsExactly("5:0/2:" + TABLE, "5:1/2:" + TABLE);
-
-    connector.followSlices();
-    store(new SnapshotSlice(0, 2), ChangePosition.InVersion.start(6));
-    connector.followSlices();
-    assertThat(reconfigurations).as("one slice is still being read").hasValue(0);
-
-    store(new SnapshotSlice(1, 2), ChangePosition.InVersion.start(6));
-    connector.followSlices();
-    connector.followSlices();
-    assertThat(reconfigurations).hasValue(1);
-
-    List<Map<String, String>> streaming = connector.taskConfigs(4);
-    assertThat(streaming).hasSize(1);
-    assertThat(streaming.get(0))
-        .containsEntry(DeltaCdfSourceConfig.TASK_TABLES, TABLE)
-        .containsEntry(DeltaCdfSourceConfig.TASK_TABLE_STARTS, "5:" + TABLE)
-        .containsEntry(DeltaCdfSourceConfig.TASK_SLICES, "");
-    int lookups = offsets.lookups();
-    connector.followSlices();
-    assertThat(offsets.lookups()).as("nothing left to follow").isEqualTo(lookups);
   }
 
   /**
@@ -107,12 +73,14 @@ class ParallelSnapshotConnectorTest {
     lowered.start(ConnectorConfig.forTables(TABLE).with("tasks.max", "4").build());
     try {
       assertThat(lowered.taskConfigs(4))
-          .extracting(t -> t.get(DeltaCdfSourceConfig.TASK_SLICES))
-          .containsExactly("5:0/2:" + TABLE, "5:1/2:" + TABLE);
+          .extracting(ParallelSnapshotConnectorTest::units)
+          .containsExactly(
+              List.of(TaskUnit.slice(TABLE, 5, new SnapshotSlice(0, 2))),
+              List.of(TaskUnit.slice(TABLE, 5, new SnapshotSlice(1, 2))));
       store(new SnapshotSlice(0, 2), ChangePosition.InVersion.start(6));
       store(new SnapshotSlice(1, 2), ChangePosition.InVersion.start(6));
 
-      long deadline = System.nanoTime() + 3 * DeltaCdfSourceConnector.SLICE_CHECK_INTERVAL_MS * 1_000_000;
+      long deadline = System.nanoTime() + 3 * SliceFollower.CHECK_INTERVAL_MS * 1_000_000;
       while (reconfigurations.get() == 0 && System.nanoTime() < deadline) {
         Thread.sleep(50);
       }
@@ -136,11 +104,18 @@ class ParallelSnapshotConnectorTest {
         ConnectorConfig.forTables(path).with("tasks.max", "3", "snapshot.max.tasks", "4").build());
     try {
       assertThat(fresh.taskConfigs(3))
-          .extracting(t -> t.get(DeltaCdfSourceConfig.TASK_SLICES))
-          .containsExactly("1:0/3:" + path, "1:1/3:" + path, "1:2/3:" + path);
+          .extracting(ParallelSnapshotConnectorTest::units)
+          .containsExactly(
+              List.of(TaskUnit.slice(path, 1, new SnapshotSlice(0, 3))),
+              List.of(TaskUnit.slice(path, 1, new SnapshotSlice(1, 3))),
+              List.of(TaskUnit.slice(path, 1, new SnapshotSlice(2, 3))));
     } finally {
       fresh.stop();
     }
+  }
+
+  private static List<TaskUnit> units(Map<String, String> taskConfig) {
+    return TaskConfigs.units(new DeltaCdfSourceConfig(taskConfig));
   }
 
   private void store(SnapshotSlice slice, ChangePosition position) {

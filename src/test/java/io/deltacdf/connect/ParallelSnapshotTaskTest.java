@@ -4,12 +4,12 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.SnapshotSlice;
-import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.offset.TablePartition;
+import io.deltacdf.connect.stream.TaskConfigs;
+import io.deltacdf.connect.stream.TaskUnit;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
@@ -55,8 +55,7 @@ class ParallelSnapshotTaskTest {
     int count = 6;
     for (int i = 0; i < count; i++) {
       SnapshotSlice slice = new SnapshotSlice(i, count);
-      String unit = version + ":" + slice.label() + ":" + path;
-      worker.start(with(connector.build(), DeltaCdfSourceConfig.TASK_SLICES, unit));
+      worker.start(task(connector, TaskUnit.slice(path, version, slice)));
       worker.poll(12);
       worker.stop();
       assertThat(worker.storedOffset(new TablePartition(path, slice).toMap()))
@@ -68,8 +67,7 @@ class ParallelSnapshotTaskTest {
 
     sql("UPDATE delta.`%s` SET name = 'u' WHERE id < 2", path);
     int before = worker.delivered().size();
-    Map<String, String> streaming = with(connector.build(), DeltaCdfSourceConfig.TASK_TABLES, path);
-    worker.start(with(streaming, DeltaCdfSourceConfig.TASK_TABLE_STARTS, version + ":" + path));
+    worker.start(task(connector, TaskUnit.afterSlices(path, version)));
     worker.poll(5);
     worker.stop();
     List<SourceRecord> changes =
@@ -101,15 +99,14 @@ class ParallelSnapshotTaskTest {
             .with("name", "replanned", "heartbeat.interval.ms", "0", "batch.max.rows", "3")
             .with("heartbeat.topic", HEARTBEATS);
     SimulatedWorker worker = new SimulatedWorker(false);
-    worker.start(with(connector.build(), DeltaCdfSourceConfig.TASK_SLICES, "1:0/2:" + path));
+    worker.start(task(connector, TaskUnit.slice(path, 1, new SnapshotSlice(0, 2))));
     worker.poll(); // the old task of slice 0 stores a position inside the snapshot of version 1
     worker.stop();
     sql("INSERT INTO delta.`%s` VALUES (100, 'later')", path); // version 2
 
     // The new plan: the snapshot of version 2, in the same two slices.
-    for (String slice : List.of("1/2", "0/2")) {
-      worker.start(
-          with(connector.build(), DeltaCdfSourceConfig.TASK_SLICES, "2:" + slice + ":" + path));
+    for (SnapshotSlice slice : List.of(new SnapshotSlice(1, 2), new SnapshotSlice(0, 2))) {
+      worker.start(task(connector, TaskUnit.slice(path, 2, slice)));
       worker.poll(30);
       worker.stop();
     }
@@ -123,10 +120,9 @@ class ParallelSnapshotTaskTest {
     }
   }
 
-  private static Map<String, String> with(Map<String, String> settings, String key, String value) {
-    Map<String, String> copy = new HashMap<>(settings);
-    copy.put(key, value);
-    return copy;
+  /** The settings of a task that reads {@code unit}, as the connector hands it out. */
+  private static Map<String, String> task(ConnectorConfig connector, TaskUnit unit) {
+    return TaskConfigs.forUnits(connector.build(), List.of(unit));
   }
 
   private static List<SourceRecord> changeRecords(List<SourceRecord> records) {

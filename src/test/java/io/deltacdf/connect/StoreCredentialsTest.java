@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.deltacdf.connect.stream.Redaction;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -124,14 +125,13 @@ class StoreCredentialsTest {
     Map<String, String> settings = new LinkedHashMap<>();
     settings.put("name", "credentials");
     settings.put("delta.table.paths", table);
-    settings.put("task.tables", table);
     settings.put("s3.credentials", "static");
     settings.put("s3.access.key.id", "AKIAEXAMPLEKEYID");
     settings.put("s3.secret.access.key", SECRET);
     settings.put("s3.endpoint", "https://store.internal:9000");
     settings.put("hadoop.fs.s3a.impl", ReadFailingStore.class.getName());
     settings.put("hadoop.fs.s3a.impl.disable.cache", "true");
-    return settings;
+    return ConnectorConfig.taskReadingEveryTable(settings);
   }
 
   private static Map<String, List<String>> validate(Map<String, String> extra) {

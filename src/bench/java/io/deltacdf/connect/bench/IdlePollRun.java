@@ -1,8 +1,8 @@
 package io.deltacdf.connect.bench;
 
+import io.deltacdf.connect.change.StartSpec;
 import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaTable;
-import io.deltacdf.connect.delta.StartSpec;
 import java.util.Arrays;
 import java.util.Map;
 

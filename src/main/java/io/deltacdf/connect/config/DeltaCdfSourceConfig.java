@@ -1,6 +1,7 @@
 package io.deltacdf.connect.config;
 
 import io.deltacdf.connect.change.ChangeSource;
+import io.deltacdf.connect.change.StartSpec;
 import io.deltacdf.connect.convert.RecordSettings;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,14 +56,16 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   /** Settings with this prefix go, without it, to the Hadoop file systems (S3, ADLS, GCS). */
   public static final String HADOOP_PREFIX = "hadoop.";
 
-  /** Task-only: the tables one task reads; set by the connector, never by users. */
-  public static final String TASK_TABLES = "task.tables";
+  /**
+   * Task-only: how many units (a table, or a slice of its snapshot) one task reads, each under
+   * {@link #TASK_UNIT_PREFIX}; set by the connector, never by users. This replaced task.tables,
+   * task.table.starts and task.slices: a connector regenerates its task configurations when it
+   * starts, so no task reads the former keys.
+   */
+  public static final String TASK_UNITS = "task.units";
 
-  /** Task-only: "version:uri" for each task table that starts after its snapshot's slices. */
-  public static final String TASK_TABLE_STARTS = "task.table.starts";
-
-  /** Task-only: "version:index/count:uri" for each snapshot slice one task reads. */
-  public static final String TASK_SLICES = "task.slices";
+  /** Task-only: unit i's settings are task.unit.i.*, such as task.unit.0.table. */
+  public static final String TASK_UNIT_PREFIX = "task.unit.";
 
   public static final String TABLE_PLACEHOLDER = "${table}";
 
@@ -106,9 +109,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         1,
         Width.SHORT,
         "Unknown settings");
-    def.defineInternal(TASK_TABLES, Type.LIST, "", Importance.HIGH);
-    def.defineInternal(TASK_TABLE_STARTS, Type.LIST, "", Importance.HIGH);
-    def.defineInternal(TASK_SLICES, Type.LIST, "", Importance.HIGH);
+    def.defineInternal(TASK_UNITS, Type.INT, 0, Importance.HIGH);
     return def;
   }
 
@@ -121,8 +122,27 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     return getList(TABLE_PATHS).stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
   }
 
-  public List<String> taskTables() {
-    return getList(TASK_TABLES);
+  /** The settings of each unit a task reads, without their prefix, in the order given. */
+  public List<Map<String, String>> taskUnits() {
+    List<Map<String, String>> units = new ArrayList<>();
+    for (int i = 0; i < getInt(TASK_UNITS); i++) {
+      Map<String, String> unit = new HashMap<>();
+      originalsWithPrefix(TASK_UNIT_PREFIX + i + ".").forEach((k, v) -> unit.put(k, (String) v));
+      units.add(unit);
+    }
+    return units;
+  }
+
+  /** {@code settings} with the task-only settings of a task that reads {@code units}. */
+  public static Map<String, String> withTaskUnits(
+      Map<String, String> settings, List<Map<String, String>> units) {
+    Map<String, String> task = new HashMap<>(settings);
+    task.put(TASK_UNITS, Integer.toString(units.size()));
+    for (int i = 0; i < units.size(); i++) {
+      String prefix = TASK_UNIT_PREFIX + i + ".";
+      units.get(i).forEach((key, value) -> task.put(prefix + key, value));
+    }
+    return task;
   }
 
   /** At most how many tasks read one table's initial snapshot, each a slice of its files. */
@@ -152,16 +172,31 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     return getInt(DERIVED_DIFF_MEMORY_ROWS);
   }
 
-  public StartMode startMode() {
+  /**
+   * Where a table without stored offset starts: start.mode with start.version or
+   * start.timestamp, which must be set for the modes that need them (see {@link
+   * #crossFieldProblems}).
+   */
+  public StartSpec start() {
+    return switch (startMode()) {
+      case SNAPSHOT -> new StartSpec.Snapshot();
+      case EARLIEST -> new StartSpec.Earliest();
+      case LATEST -> new StartSpec.Latest();
+      case VERSION -> new StartSpec.AtVersion(startVersion().orElseThrow());
+      case TIMESTAMP -> new StartSpec.AtTimestamp(startTimestamp().orElseThrow().toEpochMilli());
+    };
+  }
+
+  StartMode startMode() {
     return EnumSettings.parse(StartMode.class, getString(START_MODE));
   }
 
-  public OptionalLong startVersion() {
+  OptionalLong startVersion() {
     Long version = getLong(START_VERSION);
     return version == null ? OptionalLong.empty() : OptionalLong.of(version);
   }
 
-  public Optional<Instant> startTimestamp() {
+  Optional<Instant> startTimestamp() {
     String value = getString(START_TIMESTAMP);
     return value == null || value.isBlank()
         ? Optional.empty()

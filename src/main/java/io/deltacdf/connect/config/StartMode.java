@@ -1,7 +1,11 @@
 package io.deltacdf.connect.config;
 
-/** Where a table's feed starts when the connector has no stored offset for it. */
-public enum StartMode {
+/**
+ * The values of start.mode: where a table's feed starts when the connector has no stored offset
+ * for it. The rest of the connector sees the start as a {@link
+ * io.deltacdf.connect.change.StartSpec}.
+ */
+enum StartMode {
   /** The current table contents as inserts, then every change after them. */
   SNAPSHOT,
   /** The oldest version whose changes can still be read. */

@@ -12,6 +12,7 @@ import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.LoggedSchema;
+import io.deltacdf.connect.change.StartSpec;
 import io.deltacdf.connect.delta.derived.DiffSpill;
 import io.deltacdf.connect.delta.storage.TableFileIO;
 import io.delta.kernel.Snapshot;

@@ -3,7 +3,6 @@ package io.deltacdf.connect.stream;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
-import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,6 +76,12 @@ public final class SnapshotSlices {
     this.configuredStart = configuredStart;
   }
 
+  /** The slices of the configured tables, as {@code offsets} stores them. */
+  public static SnapshotSlices of(DeltaCdfSourceConfig config, OffsetStorageReader offsets) {
+    ConfiguredTables tables = new ConfiguredTables(config, new Redaction(config));
+    return new SnapshotSlices(config, offsets, tables::start);
+  }
+
   /** What tasks read of {@code table} when the connector has {@code maxTasks} tasks. */
   public Plan plan(String table, int maxTasks) {
     Plan whole = new Plan(List.of(TaskUnit.table(table)), null);
@@ -108,13 +113,9 @@ public final class SnapshotSlices {
   public boolean complete(Sliced planned) {
     Sliced pinned = pinned(offsets, planned.table());
     Sliced sliced = pinned != null && pinned.count() == planned.count() ? pinned : planned;
-    Map<Map<String, String>, Map<String, Object>> stored = offsets.offsets(partitions(sliced));
-    for (Map<String, String> partition : partitions(sliced)) {
-      if (!sliced.complete().equals(position(sliced.table(), stored.get(partition)))) {
-        return false;
-      }
-    }
-    return true;
+    List<TablePartition> partitions = sliced.units().stream().map(TaskUnit::partition).toList();
+    Map<TablePartition, ChangePosition> stored = StoredPositions.read(offsets, partitions);
+    return partitions.stream().allMatch(p -> sliced.complete().equals(stored.get(p)));
   }
 
   /**
@@ -124,16 +125,17 @@ public final class SnapshotSlices {
   static Sliced pinned(OffsetStorageReader offsets, String table) {
     List<Map<String, String>> partitions = new ArrayList<>();
     for (int count = 2; count <= DeltaCdfSourceConfig.SNAPSHOT_MAX_TASKS_LIMIT; count++) {
-      partitions.addAll(partitions(new Sliced(table, 0, count)));
+      new Sliced(table, 0, count).units().forEach(u -> partitions.add(u.partition().toMap()));
     }
     Map<Map<String, String>, Map<String, Object>> stored = offsets.offsets(partitions);
     TreeMap<Integer, Long> versionByCount = new TreeMap<>();
     for (Map.Entry<Map<String, String>, Map<String, Object>> entry : stored.entrySet()) {
-      ChangePosition position = position(table, entry.getValue());
+      TablePartition partition = TablePartition.fromMap(entry.getKey());
+      ChangePosition position = StoredPositions.decode(partition, entry.getValue());
       if (position == null) {
         continue;
       }
-      int count = TablePartition.fromMap(entry.getKey()).slice().count();
+      int count = partition.slice().count();
       long version =
           position instanceof ChangePosition.InSnapshot ? position.version() : position.version() - 1;
       Long other = versionByCount.put(count, version);
@@ -185,20 +187,5 @@ public final class SnapshotSlices {
             + " snapshot versions: "
             + stored
             + ". Reset them (and the table's own offset) through the REST API to start over");
-  }
-
-  private static List<Map<String, String>> partitions(Sliced sliced) {
-    return sliced.units().stream().map(u -> u.partition().toMap()).toList();
-  }
-
-  private static ChangePosition position(String table, Map<String, Object> offset) {
-    if (offset == null) {
-      return null;
-    }
-    try {
-      return OffsetCodec.fromMap(offset);
-    } catch (IllegalArgumentException e) {
-      throw new ConnectException("Table " + table + ": " + e.getMessage(), e);
-    }
   }
 }

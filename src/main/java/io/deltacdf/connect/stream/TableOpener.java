@@ -2,114 +2,40 @@ package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
-import io.deltacdf.connect.config.EnumSettings;
-import io.deltacdf.connect.config.TableNames;
-import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.LatestSnapshot;
-import io.deltacdf.connect.delta.StartSpec;
 import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
-import java.util.Map;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Opens a table and decides where its feed starts: the stored offset once checked against the
- * table, else start.mode. The connector's validation opens tables the same way.
+ * Opens a stream's table and decides where its feed starts: the stored offset once checked
+ * against the table, else the configured start.
  */
-public final class TableOpener {
+final class TableOpener {
 
   private static final Logger log = LoggerFactory.getLogger(TableOpener.class);
 
   private final DeltaCdfSourceConfig config;
-  private final String connectorName;
-  private final String connectorVersion;
+  private final ConfiguredTables tables;
+  private final TableConverters converters;
+  private final Resnapshots resnapshots;
+  private final Redaction redaction;
 
-  public TableOpener(DeltaCdfSourceConfig config, String connectorName, String connectorVersion) {
+  TableOpener(
+      DeltaCdfSourceConfig config,
+      ConfiguredTables tables,
+      TableConverters converters,
+      Resnapshots resnapshots,
+      Redaction redaction) {
     this.config = config;
-    this.connectorName = connectorName;
-    this.connectorVersion = connectorVersion;
-  }
-
-  /** The table, read through the configured storage and change source. */
-  public DeltaTable table(String table) {
-    return DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed())
-        .withChangeSource(config.changeSource(), config.keyColumnsFor(table))
-        .withDiffMemoryRows(config.derivedDiffMemoryRows());
-  }
-
-  /** Where start.mode starts {@code table} now; opens the table for that. */
-  public ChangePosition configuredStart(String table) {
-    try (DeltaTable deltaTable = table(table)) {
-      return configuredStart(deltaTable, deltaTable.latestSnapshot());
-    } catch (DeltaFeedException e) {
-      throw Redaction.toConnectException(e, config);
-    }
-  }
-
-  /**
-   * Where start.mode (with start.version or start.timestamp) starts a table without offset, as of
-   * its {@code latest} snapshot.
-   */
-  public ChangePosition configuredStart(DeltaTable table, LatestSnapshot latest) {
-    StartSpec spec =
-        switch (config.startMode()) {
-          case SNAPSHOT -> new StartSpec.Snapshot();
-          case EARLIEST -> new StartSpec.Earliest();
-          case LATEST -> new StartSpec.Latest();
-          case VERSION -> new StartSpec.AtVersion(config.startVersion().orElseThrow());
-          case TIMESTAMP ->
-              new StartSpec.AtTimestamp(config.startTimestamp().orElseThrow().toEpochMilli());
-        };
-    return table.resolveStart(spec, latest);
-  }
-
-  /**
-   * The converter of the table's rows from {@code start} on, once it has checked that they
-   * convert, up to the table's {@code latest} snapshot.
-   *
-   * @throws IllegalArgumentException naming the column at fault
-   */
-  public RecordConverter converter(
-      String table, DeltaTable deltaTable, ChangePosition start, LatestSnapshot latest) {
-    return converter(new TablePartition(table), deltaTable, start, latest);
-  }
-
-  private RecordConverter converter(
-      TablePartition partition,
-      DeltaTable deltaTable,
-      ChangePosition start,
-      LatestSnapshot latest) {
-    String table = partition.table();
-    RecordConverter converter =
-        new RecordConverter(
-            table,
-            TableNames.nameOf(table),
-            config.topicFor(table),
-            partition.toMap(),
-            config.keyColumnsFor(table),
-            config.recordSettings(connectorName, connectorVersion),
-            start);
-    converter.requireConvertible(
-        deltaTable.schemasAtStartAndLatest(start, latest), deltaTable::loggedSchemas);
-    return converter;
-  }
-
-  /** The position Connect stored for the partition, null when it has none. */
-  static ChangePosition storedPosition(
-      TablePartition partition, Map<Map<String, String>, Map<String, Object>> stored) {
-    Map<String, Object> offset = stored.get(partition.toMap());
-    if (offset == null) {
-      return null;
-    }
-    try {
-      return OffsetCodec.fromMap(offset);
-    } catch (IllegalArgumentException e) {
-      throw new ConnectException("Table " + partition.describe() + ": " + e.getMessage(), e);
-    }
+    this.tables = tables;
+    this.converters = converters;
+    this.resnapshots = resnapshots;
+    this.redaction = redaction;
   }
 
   /**
@@ -122,27 +48,28 @@ public final class TableOpener {
   TableStream.Opened open(TablePartition partition, ChangePosition resumeAt) {
     String table = partition.table();
     log.info("Table {} is read through {}", partition.describe(), config.endpointOf(table));
-    DeltaTable deltaTable = table(table);
+    DeltaTable deltaTable = tables.open(table);
     LatestSnapshot latest = deltaTable.latestSnapshot(); // one load for the whole open
     try {
       ChangePosition start;
       if (resumeAt != null) {
         start = resumePosition(partition, deltaTable, latest, resumeAt);
       } else {
-        start = configuredStart(deltaTable, latest);
+        start = tables.start(deltaTable, latest);
         log.info(
             "Table {} has no stored offset; start.mode={} starts it at {}",
             table,
-            EnumSettings.valueOf(config.startMode()),
+            config.getString(DeltaCdfSourceConfig.START_MODE),
             start);
       }
-      return new TableStream.Opened(deltaTable, start, converter(partition, deltaTable, start, latest));
+      return new TableStream.Opened(
+          deltaTable, start, converters.checked(partition, deltaTable, start, latest));
     } catch (DeltaFeedException e) {
       deltaTable.close();
       throw e;
     } catch (IllegalArgumentException e) {
       deltaTable.close();
-      throw new ConnectException(redact(e.getMessage()), e);
+      throw new ConnectException(redaction.redact(e.getMessage()), e);
     }
   }
 
@@ -161,42 +88,12 @@ public final class TableOpener {
     try {
       deltaTable.checkStored(stored, offset, latest);
     } catch (DeltaFeedException e) {
-      if (partition.slice() != null || !resnapshots(e)) {
+      if (partition.slice() != null || !resnapshots.apply(e)) {
         throw e;
       }
-      return resnapshot(partition.table(), deltaTable, latest, e);
+      return resnapshots.startOver(partition.table(), deltaTable, latest, e);
     }
     log.info("Table {} resumes from {}", partition.describe(), offset);
     return stored;
-  }
-
-  /**
-   * Whether on.history.missing=resnapshot applies to {@code e}: the changes to read next are
-   * gone, or the table was replaced.
-   */
-  boolean resnapshots(DeltaFeedException e) {
-    return config.resnapshotOnMissingHistory()
-        && (e.kind() == DeltaFeedException.Kind.HISTORY_MISSING
-            || e.kind() == DeltaFeedException.Kind.TABLE_REPLACED);
-  }
-
-  /**
-   * Where a table starts over after {@code cause}: a snapshot of its latest version, with a
-   * warning that names the cause.
-   */
-  ChangePosition resnapshot(
-      String table, DeltaTable deltaTable, LatestSnapshot latest, DeltaFeedException cause) {
-    ChangePosition snapshot = deltaTable.resolveStart(new StartSpec.Snapshot(), latest);
-    log.warn(
-        "{} on.history.missing=resnapshot: table {} starts over from a snapshot at {}",
-        redact(cause.getMessage()),
-        table,
-        snapshot);
-    return snapshot;
-  }
-
-  /** {@code message} without the configured secrets, for logs and errors. */
-  String redact(String message) {
-    return Redaction.redact(message, config);
   }
 }

@@ -31,8 +31,11 @@ final class TableStream implements AutoCloseable {
   private final String table;
   /** The table's partition, or its snapshot slice's. */
   private final TablePartition partition;
-  /** Opens the table by the first read, and starts it over from a snapshot when it must. */
+  /** Opens the table by the first read. */
   private final TableOpener opener;
+  /** Starts the table over from a snapshot when it must. */
+  private final Resnapshots resnapshots;
+  private final Redaction redaction;
   private final TableMetrics metrics;
   private int transientFailures;
   private Opened opened;
@@ -54,10 +57,18 @@ final class TableStream implements AutoCloseable {
    * @param unit the table or snapshot slice read
    * @param stored the position Connect stored for its partition, null when it has none
    */
-  TableStream(TaskUnit unit, TableOpener opener, ChangePosition stored, TableMetrics metrics) {
+  TableStream(
+      TaskUnit unit,
+      ChangePosition stored,
+      TableOpener opener,
+      Resnapshots resnapshots,
+      Redaction redaction,
+      TableMetrics metrics) {
     this.table = unit.table();
     this.partition = unit.partition();
     this.opener = opener;
+    this.resnapshots = resnapshots;
+    this.redaction = redaction;
     this.resumeAt = stored != null ? stored : unit.start();
     this.offsets = new TableOffsets(stored);
     this.metrics = metrics;
@@ -147,10 +158,10 @@ final class TableStream implements AutoCloseable {
       backOff(e, nowMs);
       return null;
     }
-    if (opened != null && !slice() && opener.resnapshots(e)) {
+    if (opened != null && !slice() && resnapshots.apply(e)) {
       try {
         DeltaTable deltaTable = opened.table();
-        position = opener.resnapshot(table, deltaTable, deltaTable.latestSnapshot(), e);
+        position = resnapshots.startOver(table, deltaTable, deltaTable.latestSnapshot(), e);
       } catch (DeltaFeedException resolveError) {
         return recover(resolveError, nowMs);
       }
@@ -224,7 +235,7 @@ final class TableStream implements AutoCloseable {
     if (transientFailures == 1) {
       log.warn(
           "{}; retrying from the last position read with backoff",
-          opener.redact(e.getMessage()));
+          redaction.redact(e.getMessage()));
     }
   }
 

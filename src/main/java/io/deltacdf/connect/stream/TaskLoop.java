@@ -8,7 +8,6 @@ import io.deltacdf.connect.convert.HeartbeatRecords;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -39,7 +38,7 @@ public final class TaskLoop {
   private final Object lock = new Object();
   private boolean stopped;
   private final DeltaCdfSourceConfig config;
-  private final List<TableStream> streams = new ArrayList<>();
+  private final List<TableStream> streams;
   private int current;
   private final TransactionContext transactions;
   /** Records sent since the open transaction began (exactly-once only). */
@@ -49,6 +48,8 @@ public final class TaskLoop {
   private final HeartbeatRecords heartbeats;
   private final long heartbeatIntervalMs;
   private final TopicDeliveries deliveries;
+  private final ErrorSettings errorSettings;
+  private final Redaction redaction;
 
   /**
    * The loop over the tables of a task's settings, each resuming from the offset Connect stored
@@ -57,6 +58,8 @@ public final class TaskLoop {
   public TaskLoop(Map<String, String> settings, SourceTaskContext context, String version) {
     config = new DeltaCdfSourceConfig(settings);
     config.requireTlsToStores();
+    errorSettings = new ErrorSettings(config);
+    redaction = new Redaction(config);
     String connectorName = settings.getOrDefault("name", "delta-cdf");
     transactions = context.transactionContext();
     heartbeatIntervalMs = config.heartbeatInterval().toMillis();
@@ -65,25 +68,8 @@ public final class TaskLoop {
         new HeartbeatRecords(
             heartbeatTopic, config.recordSettings(connectorName, version).outputFormat());
     deliveries = new TopicDeliveries(heartbeatTopic);
-    TableOpener opener = new TableOpener(config, connectorName, version);
-    List<TaskUnit> units = TaskUnit.of(config);
-    List<Map<String, String>> partitions = units.stream().map(u -> u.partition().toMap()).toList();
-    Map<Map<String, String>, Map<String, Object>> stored =
-        context.offsetStorageReader().offsets(partitions);
-    // Every stored offset is read before any table registers its metrics: a malformed one fails
-    // the task with nothing to clean up.
-    Map<TaskUnit, ChangePosition> storedPositions = new HashMap<>();
-    units.forEach(u -> storedPositions.put(u, TableOpener.storedPosition(u.partition(), stored)));
-    units.replaceAll(
-        u -> storedPositions.get(u) == null ? SnapshotSlices.pinnedSlice(u, context.offsetStorageReader()) : u);
-    for (TaskUnit unit : units) {
-      streams.add(
-          new TableStream(
-              unit,
-              opener,
-              storedPositions.get(unit),
-              new TableMetrics(connectorName, unit.partition().describe())));
-    }
+    streams =
+        TaskStreams.of(config, connectorName, version, redaction, context.offsetStorageReader());
     deliveries.start();
   }
 
@@ -156,15 +142,15 @@ public final class TaskLoop {
     return records;
   }
 
-  /** The exception a task fails with: secrets removed, the credential setting named. */
+  /** The exception a task fails with: secrets removed, the store setting at fault named. */
   private ConnectException failure(String table, DeltaFeedException error) {
-    String setting = config.credentialSettingFor(table);
-    if (error.kind() == DeltaFeedException.Kind.ACCESS_DENIED && setting != null) {
+    String setting = errorSettings.storeSetting(error, table);
+    if (setting != null) {
       error =
           new DeltaFeedException(
               error.kind(), error.getMessage() + " (setting: " + setting + ")", error.getCause());
     }
-    return Redaction.toConnectException(error, config);
+    return redaction.toConnectException(error);
   }
 
   /**
@@ -237,9 +223,8 @@ public final class TaskLoop {
       return stream.converter().convert(row, batch.schema());
     } catch (RuntimeException e) {
       throw new ConnectException(
-          Redaction.redact(
-              "Table " + stream.table() + " version " + row.version() + ": " + e.getMessage(),
-              config),
+          redaction.redact(
+              "Table " + stream.table() + " version " + row.version() + ": " + e.getMessage()),
           e);
     }
   }

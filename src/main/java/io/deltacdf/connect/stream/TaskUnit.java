@@ -2,22 +2,31 @@ package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.SnapshotSlice;
-import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.offset.TablePartition;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
  * What one task reads of one table: the whole table (from its stored offset, else from {@code
  * start}, else from start.mode), or one slice of its initial snapshot (from the slice's stored
- * offset, else from the snapshot's start). The connector hands units out through the task-only
- * settings task.tables, task.table.starts and task.slices.
+ * offset, else from the snapshot's start). The connector hands units to tasks as settings (see
+ * {@link TaskConfigs}), each written by {@link #toMap}.
  *
  * @param start where the unit starts when its partition has no stored offset; null: start.mode
  */
 public record TaskUnit(TablePartition partition, ChangePosition start) {
+
+  /** The version of the snapshot a slice reads. */
+  static final String SNAPSHOT_VERSION = "snapshot.version";
+
+  /** The first version whose changes a table reads, when its snapshot was read in slices. */
+  static final String START_VERSION = "start.version";
+
+  public TaskUnit {
+    if (partition.slice() != null && !(start instanceof ChangePosition.InSnapshot)) {
+      throw new IllegalArgumentException("A snapshot slice starts in its snapshot, not " + start);
+    }
+  }
 
   /** A whole table, from its stored offset or start.mode. */
   public static TaskUnit table(String table) {
@@ -46,65 +55,36 @@ public record TaskUnit(TablePartition partition, ChangePosition start) {
   }
 
   /**
-   * The settings of up to {@code maxTasks} tasks that read {@code units} between them, handed
-   * out round robin, so that consecutive units (the slices of one snapshot) go to different
-   * tasks.
+   * The unit as settings: its partition's "table" (and "slice"), with "snapshot.version" for a
+   * slice or "start.version" for a table that starts after its snapshot's slices.
    */
-  public static List<Map<String, String>> taskConfigs(
-      Map<String, String> settings, List<TaskUnit> units, int maxTasks) {
-    int tasks = Math.min(maxTasks, units.size());
-    List<List<TaskUnit>> groups = new ArrayList<>();
-    for (int i = 0; i < tasks; i++) {
-      groups.add(new ArrayList<>());
+  public Map<String, String> toMap() {
+    Map<String, String> map = new HashMap<>(partition.toMap());
+    if (start instanceof ChangePosition.InSnapshot) {
+      map.put(SNAPSHOT_VERSION, Long.toString(start.version()));
+    } else if (start != null) {
+      map.put(START_VERSION, Long.toString(start.version()));
     }
-    for (int i = 0; i < units.size(); i++) {
-      groups.get(i % tasks).add(units.get(i));
-    }
-    return groups.stream().map(group -> taskSettings(settings, group)).toList();
+    return map;
   }
 
-  /**
-   * The settings of a task that reads {@code units}: the connector's settings with the task-only
-   * ones added.
-   */
-  static Map<String, String> taskSettings(Map<String, String> settings, List<TaskUnit> units) {
-    List<String> tables = new ArrayList<>();
-    List<String> starts = new ArrayList<>();
-    List<String> slices = new ArrayList<>();
-    for (TaskUnit unit : units) {
-      if (unit.partition.slice() != null) {
-        slices.add(unit.start.version() + ":" + unit.partition.slice().label() + ":" + unit.table());
-      } else {
-        tables.add(unit.table());
-        if (unit.start != null) {
-          // The stream starts at the version after the snapshot the slices read.
-          starts.add((unit.start.version() - 1) + ":" + unit.table());
-        }
-      }
+  /** Reads {@link #toMap}. */
+  public static TaskUnit fromMap(Map<String, String> map) {
+    TablePartition partition = TablePartition.fromMap(map);
+    if (partition.slice() != null) {
+      return new TaskUnit(
+          partition, ChangePosition.InSnapshot.start(version(map, SNAPSHOT_VERSION)));
     }
-    Map<String, String> task = new HashMap<>(settings);
-    task.put(DeltaCdfSourceConfig.TASK_TABLES, String.join(",", tables));
-    task.put(DeltaCdfSourceConfig.TASK_TABLE_STARTS, String.join(",", starts));
-    task.put(DeltaCdfSourceConfig.TASK_SLICES, String.join(",", slices));
-    return task;
+    return map.containsKey(START_VERSION)
+        ? new TaskUnit(partition, ChangePosition.InVersion.start(version(map, START_VERSION)))
+        : new TaskUnit(partition, null);
   }
 
-  /** The units a task's settings hand it, in the order given. */
-  public static List<TaskUnit> of(DeltaCdfSourceConfig config) {
-    Map<String, Long> afterSlices = new HashMap<>();
-    for (String entry : config.getList(DeltaCdfSourceConfig.TASK_TABLE_STARTS)) {
-      String[] parts = entry.split(":", 2);
-      afterSlices.put(parts[1], Long.parseLong(parts[0]));
+  private static long version(Map<String, String> map, String key) {
+    String value = map.get(key);
+    if (value == null) {
+      throw new IllegalArgumentException("The task unit " + map + " has no " + key);
     }
-    List<TaskUnit> units = new ArrayList<>();
-    for (String table : config.taskTables()) {
-      Long version = afterSlices.get(table);
-      units.add(version == null ? table(table) : afterSlices(table, version));
-    }
-    for (String entry : config.getList(DeltaCdfSourceConfig.TASK_SLICES)) {
-      String[] parts = entry.split(":", 3);
-      units.add(slice(parts[2], Long.parseLong(parts[0]), SnapshotSlice.parse(parts[1])));
-    }
-    return units;
+    return Long.parseLong(value);
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.StartSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,6 +3,7 @@ package io.deltacdf.connect.delta;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.StartSpec;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;

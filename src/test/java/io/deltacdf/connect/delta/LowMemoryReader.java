@@ -3,6 +3,7 @@ package io.deltacdf.connect.delta;
 import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
+import io.deltacdf.connect.change.StartSpec;
 import java.util.Map;
 import java.util.TreeMap;
 

@@ -7,6 +7,7 @@ import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.change.StartSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,6 +5,7 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.StartSpec;
 import java.nio.file.Path;
 import java.sql.Timestamp;
 import java.time.Instant;

@@ -102,27 +102,6 @@ class SnapshotSlicesTest {
         .hasMessageContaining("different slice counts or snapshot versions");
   }
 
-  @Test
-  void taskSettingsCarryEveryUnitToItsTaskAndSlicesOfOneSnapshotToDifferentTasks() {
-    List<TaskUnit> units =
-        List.of(
-            TaskUnit.afterSlices("file:/t/a", 4),
-            TaskUnit.slice(TABLE, 7, new SnapshotSlice(0, 3)),
-            TaskUnit.slice(TABLE, 7, new SnapshotSlice(1, 3)),
-            TaskUnit.slice(TABLE, 7, new SnapshotSlice(2, 3)),
-            TaskUnit.table("abfss://c@account.dfs.core.windows.net/b"));
-    Map<String, String> settings = ConnectorConfig.forTables("x").build();
-    List<Map<String, String>> tasks = TaskUnit.taskConfigs(settings, units, 3);
-    assertThat(tasks).hasSize(3);
-    List<TaskUnit> read = new ArrayList<>();
-    for (Map<String, String> task : tasks) {
-      List<TaskUnit> own = TaskUnit.of(new DeltaCdfSourceConfig(task));
-      assertThat(own.stream().filter(u -> u.table().equals(TABLE))).hasSizeLessThanOrEqualTo(1);
-      read.addAll(own);
-    }
-    assertThat(read).containsExactlyInAnyOrderElementsOf(units);
-  }
-
   private void store(SnapshotSlice slice, ChangePosition position) {
     offsets.put(new TablePartition(TABLE, slice).toMap(), OffsetCodec.toMap(position));
   }

@@ -2,11 +2,15 @@ package io.deltacdf.connect.testing;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.stream.TaskConfigs;
+import io.deltacdf.connect.stream.TaskUnit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -49,6 +53,16 @@ public final class ConnectorConfig {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * The settings of a task that reads every table of {@code settings} (delta.table.paths) whole,
+   * as the connector hands them out without a parallel snapshot.
+   */
+  public static Map<String, String> taskReadingEveryTable(Map<String, String> settings) {
+    List<TaskUnit> units =
+        new DeltaCdfSourceConfig(settings).tablePaths().stream().map(TaskUnit::table).toList();
+    return TaskConfigs.forUnits(settings, units);
   }
 
   /** Leaves the topics to the test, which creates them itself as a user would. */

@@ -5,6 +5,7 @@ import io.deltacdf.connect.delta.StartSpec;
 import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.TableAccess;
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.StartSpec;
 import io.deltacdf.connect.delta.kernel.TableMetadata;
 import io.delta.kernel.CommitRangeBuilder.CommitBoundary;
 import io.delta.kernel.Snapshot;

@@ -1,6 +1,9 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.change;
 
-/** Where a new feed (one with no stored position) starts. */
+/**
+ * Where a new feed (one with no stored position) starts: the start options as the configuration
+ * hands them out and as the Delta reader resolves them against a table.
+ */
 public sealed interface StartSpec {
 
   /** The table as of its latest version, as inserts, then every change after it. */

@@ -1,0 +1,100 @@
+package io.deltacdf.connect.stream;
+
+import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.config.UnknownKeys;
+import io.deltacdf.connect.convert.FieldNameCollisionException;
+import io.deltacdf.connect.convert.KeyColumnDroppedException;
+import io.deltacdf.connect.convert.UnknownKeyColumnException;
+import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.DeltaTable;
+import io.deltacdf.connect.delta.LatestSnapshot;
+import io.deltacdf.connect.offset.TablePartition;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigValue;
+
+/**
+ * What the connector's validation reports: each setting checked, then what needs several
+ * settings or the tables themselves: that each path holds a Delta table whose change data feed
+ * can be read from the configured start, that the key columns exist and that the column names
+ * make distinct field names; also settings nobody reads. Each problem is reported on the key the
+ * user has to change.
+ */
+public final class ConfigValidation {
+
+  private ConfigValidation() {}
+
+  /** The connector's settings as Connect validates them, with each problem on its key. */
+  public static Config validate(Map<String, String> settings, String connectorVersion) {
+    Config result = new Config(DeltaCdfSourceConfig.configDef().validate(settings));
+    Map<String, ConfigValue> values = new HashMap<>();
+    result.configValues().forEach(v -> values.put(v.name(), v));
+    boolean settingErrors =
+        values.values().stream().anyMatch(v -> !v.errorMessages().isEmpty());
+    // An unknown key's value is not echoed back: a misspelt secret's key would show it.
+    for (Map.Entry<String, String> unknown : UnknownKeys.find(settings).entrySet()) {
+      List<String> errors = new ArrayList<>(List.of(unknown.getValue()));
+      result.configValues().add(new ConfigValue(unknown.getKey(), null, List.of(), errors));
+    }
+    if (settingErrors) {
+      return result;
+    }
+    DeltaCdfSourceConfig parsed = new DeltaCdfSourceConfig(settings);
+    Map<String, List<String>> problems = parsed.crossFieldProblems();
+    problems.forEach((key, messages) -> messages.forEach(values.get(key)::addErrorMessage));
+    if (!problems.isEmpty()) {
+      return result;
+    }
+    for (String table : parsed.tablePaths()) {
+      validateTable(parsed, table, values, connectorVersion);
+    }
+    return result;
+  }
+
+  private static void validateTable(
+      DeltaCdfSourceConfig config,
+      String table,
+      Map<String, ConfigValue> values,
+      String connectorVersion) {
+    Redaction redaction = new Redaction(config);
+    ConfiguredTables tables = new ConfiguredTables(config, redaction);
+    ErrorSettings errorSettings = new ErrorSettings(config);
+    DeltaTable deltaTable;
+    try {
+      deltaTable = tables.open(table);
+    } catch (DeltaFeedException e) {
+      values
+          .get(errorSettings.settingFor(e, table))
+          .addErrorMessage(redaction.redact(e.getMessage()));
+      return;
+    }
+    try (deltaTable) {
+      LatestSnapshot latest = deltaTable.latestSnapshot();
+      new TableConverters(config, "validate", connectorVersion)
+          .checked(
+              new TablePartition(table), deltaTable, tables.start(deltaTable, latest), latest);
+    } catch (DeltaFeedException e) {
+      values
+          .get(errorSettings.settingFor(e, table))
+          .addErrorMessage(redaction.redact(e.getMessage()));
+    } catch (UnknownKeyColumnException | KeyColumnDroppedException e) {
+      String key =
+          config.getString(DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE).isBlank()
+              ? DeltaCdfSourceConfig.KEY_COLUMNS
+              : DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE;
+      values.get(key).addErrorMessage(e.getMessage());
+    } catch (FieldNameCollisionException e) {
+      values
+          .get(DeltaCdfSourceConfig.FIELD_NAME_ADJUSTMENT)
+          .addErrorMessage("Table " + table + ": " + e.getMessage());
+    } catch (RuntimeException e) {
+      values
+          .get(DeltaCdfSourceConfig.TABLE_PATHS)
+          .addErrorMessage(
+              redaction.redact("Table " + table + " cannot be read: " + e.getMessage()));
+    }
+  }
+}

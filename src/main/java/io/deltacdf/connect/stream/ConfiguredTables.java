@@ -1,0 +1,43 @@
+package io.deltacdf.connect.stream;
+
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.DeltaTable;
+import io.deltacdf.connect.delta.LatestSnapshot;
+
+/**
+ * The tables as the settings configure them: read through the configured storage and change
+ * source, and started where start.mode says when they have no stored offset.
+ */
+final class ConfiguredTables {
+
+  private final DeltaCdfSourceConfig config;
+  private final Redaction redaction;
+
+  ConfiguredTables(DeltaCdfSourceConfig config, Redaction redaction) {
+    this.config = config;
+    this.redaction = redaction;
+  }
+
+  /** Opens {@code table}; the caller closes it. */
+  DeltaTable open(String table) {
+    return DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed())
+        .withChangeSource(config.changeSource(), config.keyColumnsFor(table))
+        .withDiffMemoryRows(config.derivedDiffMemoryRows());
+  }
+
+  /** Where the configured start starts a table without offset, as of its {@code latest}. */
+  ChangePosition start(DeltaTable table, LatestSnapshot latest) {
+    return table.resolveStart(config.start(), latest);
+  }
+
+  /** Where the configured start starts {@code table} now; opens the table for that. */
+  ChangePosition start(String table) {
+    try (DeltaTable deltaTable = open(table)) {
+      return start(deltaTable, deltaTable.latestSnapshot());
+    } catch (DeltaFeedException e) {
+      throw redaction.toConnectException(e);
+    }
+  }
+}

@@ -1,0 +1,49 @@
+package io.deltacdf.connect.stream;
+
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.config.TableNames;
+import io.deltacdf.connect.convert.RecordConverter;
+import io.deltacdf.connect.delta.DeltaTable;
+import io.deltacdf.connect.delta.LatestSnapshot;
+import io.deltacdf.connect.offset.TablePartition;
+
+/** Makes each table's record converter, as configured, once its rows are known to convert. */
+final class TableConverters {
+
+  private final DeltaCdfSourceConfig config;
+  private final String connectorName;
+  private final String connectorVersion;
+
+  TableConverters(DeltaCdfSourceConfig config, String connectorName, String connectorVersion) {
+    this.config = config;
+    this.connectorName = connectorName;
+    this.connectorVersion = connectorVersion;
+  }
+
+  /**
+   * The converter of the rows of {@code partition} from {@code start} on, once it has checked
+   * that they convert, up to the table's {@code latest} snapshot.
+   *
+   * @throws IllegalArgumentException naming the column at fault
+   */
+  RecordConverter checked(
+      TablePartition partition,
+      DeltaTable deltaTable,
+      ChangePosition start,
+      LatestSnapshot latest) {
+    String table = partition.table();
+    RecordConverter converter =
+        new RecordConverter(
+            table,
+            TableNames.nameOf(table),
+            config.topicFor(table),
+            partition.toMap(),
+            config.keyColumnsFor(table),
+            config.recordSettings(connectorName, connectorVersion),
+            start);
+    converter.requireConvertible(
+        deltaTable.schemasAtStartAndLatest(start, latest), deltaTable::loggedSchemas);
+    return converter;
+  }
+}

@@ -1,0 +1,63 @@
+package io.deltacdf.connect.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.testing.ConnectorConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The units the connector hands its tasks, as each task reads them back from its settings. */
+class TaskConfigsTest {
+
+  private static final String TABLE = "s3a://bucket/orders";
+
+  @Test
+  void taskSettingsCarryEveryUnitToItsTaskAndSlicesOfOneSnapshotToDifferentTasks() {
+    List<TaskUnit> units =
+        List.of(
+            TaskUnit.afterSlices("file:/t/a", 4),
+            TaskUnit.slice(TABLE, 7, new SnapshotSlice(0, 3)),
+            TaskUnit.slice(TABLE, 7, new SnapshotSlice(1, 3)),
+            TaskUnit.slice(TABLE, 7, new SnapshotSlice(2, 3)),
+            TaskUnit.table("abfss://c@account.dfs.core.windows.net/b"));
+    Map<String, String> settings = ConnectorConfig.forTables("x").build();
+    List<Map<String, String>> tasks = TaskConfigs.of(settings, units, 3);
+    assertThat(tasks).hasSize(3);
+    List<TaskUnit> read = new ArrayList<>();
+    for (Map<String, String> task : tasks) {
+      List<TaskUnit> own = TaskConfigs.units(new DeltaCdfSourceConfig(task));
+      assertThat(own.stream().filter(u -> u.table().equals(TABLE))).hasSizeLessThanOrEqualTo(1);
+      read.addAll(own);
+    }
+    assertThat(read).containsExactlyInAnyOrderElementsOf(units);
+  }
+
+  /** A task's settings stay readable in the REST API: one key per fact of each unit. */
+  @Test
+  void eachUnitIsWrittenUnderItsIndex() {
+    Map<String, String> task =
+        TaskConfigs.forUnits(
+            Map.of("delta.table.paths", TABLE),
+            List.of(
+                TaskUnit.table("file:/t/a"), TaskUnit.slice(TABLE, 7, new SnapshotSlice(1, 3))));
+
+    assertThat(task)
+        .containsEntry("delta.table.paths", TABLE)
+        .containsEntry("task.units", "2")
+        .containsEntry("task.unit.0.table", "file:/t/a")
+        .containsEntry("task.unit.1.table", TABLE)
+        .containsEntry("task.unit.1.slice", "1/3")
+        .containsEntry("task.unit.1.snapshot.version", "7")
+        .hasSize(6);
+  }
+
+  @Test
+  void settingsWithoutUnitsHandATaskNone() {
+    assertThat(TaskConfigs.units(new DeltaCdfSourceConfig(Map.of("delta.table.paths", TABLE))))
+        .isEmpty();
+  }
+}
