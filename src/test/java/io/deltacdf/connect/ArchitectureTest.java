@@ -148,8 +148,7 @@ class ArchitectureTest {
    * feed is computed: a table's context and schema, its log, which files carry a version's
    * changes, the rows out of one file, the feed stepping through phases. {@code kernel}, {@code
    * storage} and {@code derived} are leaves. The facade on top ({@code delta} itself) wires them;
-   * below it, only its error and its start type may be imported, the two values every layer
-   * shares with the callers.
+   * below it, only its error may be imported, which every layer throws to the callers.
    */
   private static final Map<String, Set<String>> DELTA_LAYERS =
       Map.of(
@@ -162,7 +161,7 @@ class ArchitectureTest {
           "read", Set.of("kernel", "table", "plan"),
           "feed", Set.of("kernel", "derived", "table", "log", "plan", "read"));
 
-  private static final Set<String> FACADE_VALUES = Set.of("DeltaFeedException", "StartSpec");
+  private static final String FACADE_ERROR = "DeltaFeedException";
 
   private static final Pattern DELTA_IMPORT =
       Pattern.compile("^import (?:static )?io\\.deltacdf\\.connect\\.delta\\.(?:(\\p{Lower}\\w*)\\.)?(\\w+)");
@@ -188,7 +187,7 @@ class ArchitectureTest {
                   String imported = m.group(1);
                   boolean ok =
                       imported == null
-                          ? FACADE_VALUES.contains(m.group(2))
+                          ? FACADE_ERROR.equals(m.group(2))
                           : imported.equals(layer) || allowed.contains(imported);
                   if (!ok) {
                     wrongWay.add(relative + " imports " + m.group());

@@ -1,7 +1,6 @@
 package io.deltacdf.connect.delta.log;
 
 import io.deltacdf.connect.delta.DeltaFeedException;
-import io.deltacdf.connect.delta.StartSpec;
 import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.TableAccess;
 import io.deltacdf.connect.change.ChangePosition;
