@@ -64,14 +64,16 @@ final class ConnectCeiling {
     ChangePosition start = ChangePosition.InVersion.start(0);
     RecordConverter converter = new RecordConverter(table, TableNames.nameOf(table),
         config.topicFor(table), new TablePartition(table).toMap(), config.keyColumnsFor(table),
-        config.recordSettings("connect-ceiling", "benchmark"), start);
+        config.recordSettings("connect-ceiling", "benchmark"));
     List<SourceRecord> records = new ArrayList<>();
     try (DeltaTable delta = DeltaTable.open(table, Map.of(), false);
         DeltaChangeFeed feed = delta.openFeed(start)) {
       ChangeBatch batch;
+      ChangePosition before = start;
       while (records.size() < SAMPLE_ROWS && (batch = feed.next(SAMPLE_ROWS)) != null) {
         for (ChangeRow row : batch.rows()) {
-          records.addAll(converter.convert(row, batch.schema()));
+          records.addAll(converter.convert(row, before, batch.schema()).records());
+          before = row.after();
         }
       }
     }

@@ -23,7 +23,10 @@ import org.apache.kafka.connect.source.SourceRecord;
  * type, or an update image waiting for its partner). Every record but the last of a row carries
  * the position before the row, so that a restart after a partial send replays the whole row;
  * while update images wait, offsets stay before the earliest of them. The end of each version
- * is told by {@link #endVersion()}, which releases what waited for it.
+ * is told by {@link #endVersion}, which releases what waited for it.
+ *
+ * <p>It keeps no position of its own: the caller, which owns the table's position, says where
+ * each row starts, and learns from each {@link Converted} which position its records carry.
  */
 public final class RecordConverter {
 
@@ -40,7 +43,6 @@ public final class RecordConverter {
   private final EnvelopeEvents events;
   /** The current row's records before their offsets are set; reused from row to row. */
   private final List<PendingRecord> pending = new ArrayList<>(2);
-  private ChangePosition position;
   private final RecordHeaders headers = new RecordHeaders();
   private FieldType.Struct lastSchema;
   private RowShape lastShape;
@@ -48,7 +50,6 @@ public final class RecordConverter {
   /**
    * @param table the table's URI
    * @param tableName the table's short name, for schema names and the envelope's source
-   * @param start the feed position the first converted row follows
    */
   public RecordConverter(
       String table,
@@ -56,8 +57,7 @@ public final class RecordConverter {
       String topic,
       Map<String, ?> sourcePartition,
       List<String> keyColumns,
-      RecordSettings settings,
-      ChangePosition start) {
+      RecordSettings settings) {
     this.table = table;
     this.tableName = tableName;
     this.topic = topic;
@@ -68,7 +68,6 @@ public final class RecordConverter {
     this.jsonValues = new JsonValues(settings.temporalPrecision(), settings.fieldNameAdjustment());
     this.schemaBase = SchemaNames.base(tableName);
     this.events = new EnvelopeEvents(table, tableName, settings);
-    this.position = start;
   }
 
   /**
@@ -87,11 +86,14 @@ public final class RecordConverter {
     shape(latest.schema(), latest.version());
   }
 
-  /** The records for the next row of the feed (none, one, or a few). */
-  public List<SourceRecord> convert(ChangeRow row, FieldType.Struct schema) {
-    ChangePosition before = position;
+  /**
+   * The records for the next row of the feed (none, one, or a few).
+   *
+   * @param before the feed position the row starts at: the previous row's {@link
+   *     ChangeRow#after()}, or where the feed (re)started
+   */
+  public Converted convert(ChangeRow row, ChangePosition before, FieldType.Struct schema) {
     ChangePosition safeBefore = orElse(events.earliestWaitingImage(), before);
-    position = row.after();
     RowShape shape = shape(schema, row.version());
     pending.clear();
     if (settings.format() == RecordFormat.ROW) {
@@ -107,28 +109,33 @@ public final class RecordConverter {
   /**
    * The records that the end of the current version (or snapshot) releases: update images left
    * without a partner, and in envelope format the snapshot's last row, marked as such.
+   *
+   * @param lastAfter the position after the last row converted, or where the feed (re)started
    */
-  public List<SourceRecord> endVersion() {
+  public Converted endVersion(ChangePosition lastAfter) {
     if (lastShape == null || settled()) {
-      return List.of();
+      return Converted.NONE;
     }
-    ChangePosition safeBefore = orElse(events.earliestWaitingImage(), position);
+    ChangePosition safeBefore = orElse(events.earliestWaitingImage(), lastAfter);
     pending.clear();
     events.release(lastShape, pending);
-    return records(safeBefore, position);
+    return records(safeBefore, lastAfter);
   }
 
   /** Every pending record but the last carries {@code before}; the last carries {@code after}. */
-  private List<SourceRecord> records(ChangePosition before, ChangePosition after) {
+  private Converted records(ChangePosition before, ChangePosition after) {
+    if (pending.isEmpty()) {
+      return Converted.NONE;
+    }
     Schema keySchema = lastShape.keySchema();
     if (pending.size() == 1) {
-      return List.of(record(pending.get(0), keySchema, after));
+      return new Converted(List.of(record(pending.get(0), keySchema, after)), after);
     }
     List<SourceRecord> records = new ArrayList<>(pending.size());
     for (int i = 0; i < pending.size(); i++) {
       records.add(record(pending.get(i), keySchema, i == pending.size() - 1 ? after : before));
     }
-    return records;
+    return new Converted(records, after);
   }
 
   /**
@@ -147,10 +154,9 @@ public final class RecordConverter {
     return noImagesWaiting() && events.heldSnapshotRow() == null;
   }
 
-  /** Forgets waiting images: the feed starts over at {@code start} (e.g. a new snapshot). */
-  public void restartAt(ChangePosition start) {
+  /** Forgets waiting images: the feed starts over (e.g. at a new snapshot). */
+  public void restart() {
     events.clear();
-    position = start;
   }
 
   private void rowRecords(ChangeRow row, RowShape shape, List<PendingRecord> out) {

@@ -40,8 +40,7 @@ final class TableConverters {
             config.topicFor(table),
             partition.toMap(),
             config.keyColumnsFor(table),
-            config.recordSettings(connectorName, connectorVersion),
-            start);
+            config.recordSettings(connectorName, connectorVersion));
     converter.requireConvertible(
         deltaTable.schemasAtStartAndLatest(start, latest), deltaTable::loggedSchemas);
     return converter;

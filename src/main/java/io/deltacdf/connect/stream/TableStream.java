@@ -2,20 +2,22 @@ package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.convert.Converted;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
-import io.deltacdf.connect.offset.TableOffsets;
 import io.deltacdf.connect.offset.TablePartition;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One table read by a task: its feed, where it stands, its record converter, and when to look for
- * new commits after it has caught up.
+ * new commits after it has caught up. It is the one owner of the table's position: where reading
+ * continues, where the rows handed to the converter end, and (through {@link TableOffsets}) what
+ * Connect stored.
  *
  * <p>The table is opened by the first read, not when the task starts, so that a store that is
  * unreachable while the task starts is retried with backoff like any later read.
@@ -39,8 +41,10 @@ final class TableStream implements AutoCloseable {
   private final TableMetrics metrics;
   private int transientFailures;
   private Opened opened;
-  /** Where reading continues: every row before it has been handed to the converter. */
+  /** Where reading continues: every row before it has been read from the feed. */
   private ChangePosition position;
+  /** Where the rows handed to the converter end: the last one's after, or the feed's start. */
+  private ChangePosition converted;
   private final TableOffsets offsets;
   /**
    * The position Connect stored for this partition when the task started, else where the
@@ -87,9 +91,21 @@ final class TableStream implements AutoCloseable {
     return partition.slice() != null;
   }
 
-  /** The converter of this table's rows; null until the table has been opened. */
-  RecordConverter converter() {
-    return opened == null ? null : opened.converter();
+  /** The records of the next row read from the feed, which starts where the last one ended. */
+  Converted convert(ChangeRow row, FieldType.Struct schema) {
+    Converted records = opened.converter().convert(row, converted, schema);
+    converted = row.after();
+    return records;
+  }
+
+  /** The records the end of the version (or snapshot) just read releases. */
+  Converted endVersion() {
+    return opened.converter().endVersion(converted);
+  }
+
+  /** Whether no update image waits for its partner, so records carry the rows' own positions. */
+  boolean noImagesWaiting() {
+    return opened.converter().noImagesWaiting();
   }
 
   boolean due(long nowMs) {
@@ -115,6 +131,7 @@ final class TableStream implements AutoCloseable {
       if (opened == null) {
         opened = opener.open(partition, resumeAt);
         position = opened.start();
+        converted = position;
         if (offsets.opened(position)) {
           metrics.recordResnapshot();
         }
@@ -165,8 +182,7 @@ final class TableStream implements AutoCloseable {
       } catch (DeltaFeedException resolveError) {
         return recover(resolveError, nowMs);
       }
-      opened.converter().restartAt(position);
-      inVersion = false;
+      restartConverter();
       offsets.feedStartsAt(position);
       metrics.recordResnapshot();
       return null;
@@ -199,13 +215,19 @@ final class TableStream implements AutoCloseable {
   ChangePosition returnToLastCommit() {
     closeFeed();
     position = offsets.lastCommitted();
-    opened.converter().restartAt(position);
-    inVersion = false;
+    restartConverter();
     return position;
   }
 
-  /** Notes the source offset of the last record handed to Connect for this table. */
-  void sent(Map<String, ?> offset, long nowMs) {
+  /** The converter starts over at {@link #position}, forgetting what it held back. */
+  private void restartConverter() {
+    opened.converter().restart();
+    converted = position;
+    inVersion = false;
+  }
+
+  /** Notes the position the last record handed to Connect for this table carries. */
+  void sent(ChangePosition offset, long nowMs) {
     offsets.sent(offset, nowMs);
   }
 

@@ -5,7 +5,7 @@ import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.convert.HeartbeatRecords;
-import io.deltacdf.connect.convert.RecordConverter;
+import io.deltacdf.connect.convert.Converted;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import java.util.ArrayList;
 import java.util.List;
@@ -161,38 +161,41 @@ public final class TaskLoop {
    * and Connect can end it only after the whole poll.
    */
   private boolean add(TableStream stream, ChangeBatch batch, List<SourceRecord> records, long now) {
-    RecordConverter converter = stream.converter();
-    int before = records.size();
+    ChangePosition lastOffset = null;
     boolean endPoll = false;
     for (ChangeRow row : batch.rows()) {
-      List<SourceRecord> converted = convert(stream, row, batch);
-      records.addAll(converted);
-      recordsInTransaction += converted.size();
+      Converted converted = convert(stream, row, batch);
+      lastOffset = add(converted, lastOffset, records);
       if (transactions != null
           && recordsInTransaction >= config.transactionMaxRows()
-          && converter.noImagesWaiting()) {
-        noteSent(stream, records, before, now);
+          && stream.noImagesWaiting()) {
+        noteSent(stream, lastOffset, now);
         endPoll = commitTransaction(records);
       }
     }
     if (batch.endsVersion()) {
-      List<SourceRecord> released = converter.endVersion();
-      records.addAll(released);
-      recordsInTransaction += released.size();
+      lastOffset = add(stream.endVersion(), lastOffset, records);
       if (transactions != null && recordsInTransaction > 0) {
-        noteSent(stream, records, before, now);
+        noteSent(stream, lastOffset, now);
         endPoll = commitTransaction(records);
       }
     }
-    noteSent(stream, records, before, now);
+    noteSent(stream, lastOffset, now);
     return endPoll;
   }
 
+  /** Adds {@code converted} to the poll's records; returns the offset this poll's last carries. */
+  private ChangePosition add(
+      Converted converted, ChangePosition lastOffset, List<SourceRecord> records) {
+    records.addAll(converted.records());
+    recordsInTransaction += converted.records().size();
+    return converted.isEmpty() ? lastOffset : converted.lastOffset();
+  }
+
   /** Tells the stream the position of its last record in this poll, if it has one. */
-  private static void noteSent(
-      TableStream stream, List<SourceRecord> records, int before, long now) {
-    if (records.size() > before) {
-      stream.sent(records.get(records.size() - 1).sourceOffset(), now);
+  private static void noteSent(TableStream stream, ChangePosition lastOffset, long now) {
+    if (lastOffset != null) {
+      stream.sent(lastOffset, now);
     }
   }
 
@@ -207,7 +210,7 @@ public final class TaskLoop {
     ChangePosition start = stream.returnToLastCommit();
     SourceRecord heartbeat = heartbeat(stream, start, now);
     records.add(heartbeat);
-    stream.sent(heartbeat.sourceOffset(), now);
+    stream.sent(start, now);
     transactions.abortTransaction();
     abortedThisPoll = true;
     recordsInTransaction = 0;
@@ -218,9 +221,9 @@ public final class TaskLoop {
         start);
   }
 
-  private List<SourceRecord> convert(TableStream stream, ChangeRow row, ChangeBatch batch) {
+  private Converted convert(TableStream stream, ChangeRow row, ChangeBatch batch) {
     try {
-      return stream.converter().convert(row, batch.schema());
+      return stream.convert(row, batch.schema());
     } catch (RuntimeException e) {
       throw new ConnectException(
           redaction.redact(
@@ -255,7 +258,7 @@ public final class TaskLoop {
       if (position != null) {
         SourceRecord heartbeat = heartbeat(stream, position, now);
         records.add(heartbeat);
-        stream.sent(heartbeat.sourceOffset(), now);
+        stream.sent(position, now);
       }
     }
     if (transactions != null && records.size() > before) {

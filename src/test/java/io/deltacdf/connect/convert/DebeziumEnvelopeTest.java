@@ -31,15 +31,14 @@ class DebeziumEnvelopeTest {
 
   /** A snapshot row, then an insert, an update (post-image first) and a delete in version 4. */
   private static List<SourceRecord> envelopeRecords() {
-    RecordConverter converter =
-        new RecordConverter(
+    ConvertedFeed converter =
+        new ConvertedFeed(new RecordConverter(
             "file:/lake/people",
             "people",
             "people",
             Map.of(),
             List.of("id"),
-            Settings.of("record.format", "envelope"),
-            InSnapshot.start(3));
+            Settings.of("record.format", "envelope")), InSnapshot.start(3));
     List<ChangeRow> rows =
         List.of(
             row(ChangeType.INSERT, 3, 1, "ann", InVersion.start(4)),

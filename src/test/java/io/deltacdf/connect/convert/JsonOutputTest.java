@@ -188,8 +188,8 @@ class JsonOutputTest {
         List.of(
             List.of("temporal.precision.mode", "microseconds"),
             List.of("record.format", "envelope"))) {
-      RecordConverter struct = converter(settings, "struct", List.of("id"), InVersion.start(1));
-      RecordConverter json = converter(settings, "json", List.of("id"), InVersion.start(1));
+      ConvertedFeed struct = converter(settings, "struct", List.of("id"), InVersion.start(1));
+      ConvertedFeed json = converter(settings, "json", List.of("id"), InVersion.start(1));
       List<SourceRecord> structRecords = new ArrayList<>();
       List<SourceRecord> jsonRecords = new ArrayList<>();
       for (int i = 0; i < rows.size(); i++) {
@@ -211,8 +211,8 @@ class JsonOutputTest {
 
   private static void compareOverFeed(
       List<String> settings, List<String> keys, ChangePosition start) {
-    RecordConverter struct = converter(settings, "struct", keys, start);
-    RecordConverter json = converter(settings, "json", keys, start);
+    ConvertedFeed struct = converter(settings, "struct", keys, start);
+    ConvertedFeed json = converter(settings, "json", keys, start);
     List<SourceRecord> structRecords = new ArrayList<>();
     List<SourceRecord> jsonRecords = new ArrayList<>();
     DeltaTable table = DeltaTable.open(path, Map.of(), false);
@@ -235,18 +235,17 @@ class JsonOutputTest {
     assertSameBytes(structRecords, jsonRecords);
   }
 
-  private static RecordConverter converter(
+  private static ConvertedFeed converter(
       List<String> settings, String output, List<String> keys, ChangePosition start) {
     List<String> all = new ArrayList<>(settings);
     all.addAll(List.of("output.format", output));
-    return new RecordConverter(
+    return new ConvertedFeed(new RecordConverter(
         "file:" + path,
         "every",
         "every",
         Map.of("table", "every"),
         keys,
-        Settings.of(all.toArray(String[]::new)),
-        start);
+        Settings.of(all.toArray(String[]::new))), start);
   }
 
   /**

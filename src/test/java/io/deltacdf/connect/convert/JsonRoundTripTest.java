@@ -127,9 +127,9 @@ class JsonRoundTripTest {
         Settings.of(
             "record.format", EnumSettings.valueOf(format),
             "temporal.precision.mode", EnumSettings.valueOf(precision));
-    RecordConverter converter =
-        new RecordConverter(
-            "file:/t/every", "every", "every", Map.of(), List.of("id"), settings, InVersion.start(1));
+    ConvertedFeed converter =
+        new ConvertedFeed(new RecordConverter(
+            "file:/t/every", "every", "every", Map.of(), List.of("id"), settings), InVersion.start(1));
     List<SourceRecord> records = new ArrayList<>();
     records.addAll(
         converter.convert(

@@ -67,14 +67,13 @@ class RecordConverterTest {
     }
   }
 
-  private static RecordConverter converter(RecordSettings settings, List<String> key) {
-    return new RecordConverter(
-        "file:/lake/orders", "orders", "orders", Map.of("table", "t"), key, settings,
-        InVersion.start(7));
+  private static ConvertedFeed converter(RecordSettings settings, List<String> key) {
+    return new ConvertedFeed(new RecordConverter(
+        "file:/lake/orders", "orders", "orders", Map.of("table", "t"), key, settings), InVersion.start(7));
   }
 
   /** Converts rows as the task does, telling the converter where each version ends. */
-  private static List<SourceRecord> convertAll(RecordConverter converter, List<ChangeRow> rows) {
+  private static List<SourceRecord> convertAll(ConvertedFeed converter, List<ChangeRow> rows) {
     List<SourceRecord> records = new ArrayList<>();
     for (ChangeRow row : rows) {
       records.addAll(converter.convert(row, SCHEMA));
@@ -91,7 +90,7 @@ class RecordConverterTest {
 
   @Test
   void rowFormatSendsTheRowWithHeadersAndATombstoneAfterEachDelete() {
-    RecordConverter converter = converter(ROW, List.of("id"));
+    ConvertedFeed converter = converter(ROW, List.of("id"));
     List<SourceRecord> records =
         convertAll(
             converter,
@@ -119,7 +118,7 @@ class RecordConverterTest {
 
   @Test
   void everyRecordCarriesTheHeadersOfItsOwnRowAndVersion() {
-    RecordConverter converter = converter(ROW, List.of("id"));
+    ConvertedFeed converter = converter(ROW, List.of("id"));
     List<ChangeRow> rows = new ArrayList<>(new Version(7).row(ChangeType.INSERT, 1, "a").done());
     rows.addAll(new Version(8).row(ChangeType.UPDATE_PREIMAGE, 1, "a")
         .row(ChangeType.UPDATE_POSTIMAGE, 1, "b").done());
@@ -147,7 +146,7 @@ class RecordConverterTest {
 
   @Test
   void filteredChangeTypesYieldNoRecordsButLaterOffsetsCoverThem() {
-    RecordConverter converter =
+    ConvertedFeed converter =
         converter(
             Settings.of("change.types", "insert,update_postimage"),
             List.of("id"));
@@ -183,7 +182,7 @@ class RecordConverterTest {
 
   @Test
   void envelopePairsUpdateImagesByKeyInAnyOrder() {
-    RecordConverter converter = converter(ENVELOPE, List.of("id"));
+    ConvertedFeed converter = converter(ENVELOPE, List.of("id"));
     List<ChangeRow> rows =
         new Version(7)
             .row(ChangeType.UPDATE_POSTIMAGE, 1, "one-new") // post before its pre
@@ -253,10 +252,9 @@ class RecordConverterTest {
 
   @Test
   void snapshotRowsAreReadEventsAndTheLastIsMarkedWhenTheSnapshotEnds() {
-    RecordConverter converter =
-        new RecordConverter(
-            "file:/lake/orders", "orders", "orders", Map.of(), List.of("id"), ENVELOPE,
-            InSnapshot.start(3));
+    ConvertedFeed converter =
+        new ConvertedFeed(new RecordConverter(
+            "file:/lake/orders", "orders", "orders", Map.of(), List.of("id"), ENVELOPE), InSnapshot.start(3));
     List<SourceRecord> records = new ArrayList<>();
     records.addAll(
         converter.convert(
@@ -281,7 +279,7 @@ class RecordConverterTest {
 
   @Test
   void withoutPreImagesUpdatesHaveNoBefore() {
-    RecordConverter converter =
+    ConvertedFeed converter =
         converter(
             Settings.of("record.format", "envelope", "change.types", "insert,update_postimage,delete"),
             List.of("id"));
@@ -301,7 +299,7 @@ class RecordConverterTest {
   void tooManyWaitingImagesStopWithAnErrorNamingTheSetting() {
     RecordSettings tight =
         Settings.of("record.format", "envelope", "envelope.max.pending.images", "2");
-    RecordConverter converter = converter(tight, List.of("id"));
+    ConvertedFeed converter = converter(tight, List.of("id"));
     List<ChangeRow> rows =
         new Version(7)
             .row(ChangeType.UPDATE_PREIMAGE, 1, "a")
@@ -357,7 +355,7 @@ class RecordConverterTest {
     RecordSettings avro =
         Settings.of("field.name.adjustment", "avro");
     SourceRecord record =
-        new RecordConverter("file:/x/my-table", "my-table", "t", Map.of(), List.of("order-id"), avro, InVersion.start(1))
+        new ConvertedFeed(new RecordConverter("file:/x/my-table", "my-table", "t", Map.of(), List.of("order-id"), avro), InVersion.start(1))
             .convert(
                 new ChangeRow(ChangeType.INSERT, 1, 0, new Object[] {5L, "n", new Object[] {"z"}}, InVersion.start(2)),
                 schema)
@@ -375,8 +373,8 @@ class RecordConverterTest {
             List.of(
                 new FieldType.Field("a-b", new FieldType.Primitive(PrimitiveKind.LONG), true),
                 new FieldType.Field("a.b", new FieldType.Primitive(PrimitiveKind.LONG), true)));
-    RecordConverter converter =
-        new RecordConverter("file:/x/t", "t", "t", Map.of(), List.of(), avro, InVersion.start(1));
+    ConvertedFeed converter =
+        new ConvertedFeed(new RecordConverter("file:/x/t", "t", "t", Map.of(), List.of(), avro), InVersion.start(1));
     assertThatThrownBy(
             () -> converter.requireConvertible(List.of(new LoggedSchema(1, clashing)), List::of))
         .isInstanceOf(FieldNameCollisionException.class)
@@ -400,7 +398,7 @@ class RecordConverterTest {
                 new FieldType.Field("home_address", zip, true),
                 new FieldType.Field("home.address", city, true)));
     SourceRecord record =
-        new RecordConverter("file:/x/t", "t", "t", Map.of(), List.of(), ROW, InVersion.start(1))
+        new ConvertedFeed(new RecordConverter("file:/x/t", "t", "t", Map.of(), List.of(), ROW), InVersion.start(1))
             .convert(
                 new ChangeRow(
                     ChangeType.INSERT,

@@ -1,14 +1,13 @@
-package io.deltacdf.connect.offset;
+package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangePosition;
-import java.util.Map;
 
 /**
  * What Connect stores for one table: the offset the last record sent carries, the one the last
  * committed transaction stored (exactly-once), and where the current feed started. From these
  * follow the offset a heartbeat must store and the position an aborted transaction returns to.
  */
-public final class TableOffsets {
+final class TableOffsets {
 
   /** The position the last record sent for this table carries (null: none stored yet). */
   private ChangePosition carried;
@@ -24,7 +23,7 @@ public final class TableOffsets {
   private long lastSentMs;
 
   /** @param stored the position Connect stored for this table, null when it has none */
-  public TableOffsets(ChangePosition stored) {
+  TableOffsets(ChangePosition stored) {
     this.carried = stored;
   }
 
@@ -33,7 +32,7 @@ public final class TableOffsets {
    * snapshot taken because its history was cleaned up): the start is then stored at once, as for
    * a table without an offset.
    */
-  public boolean opened(ChangePosition start) {
+  boolean opened(ChangePosition start) {
     boolean replaced = carried != null && !start.equals(carried);
     if (replaced) {
       carried = null;
@@ -47,21 +46,21 @@ public final class TableOffsets {
    * transaction returns there until one commits, never to an offset stored before it, whose
    * history may be gone.
    */
-  public void feedStartsAt(ChangePosition start) {
+  void feedStartsAt(ChangePosition start) {
     feedStart = start;
     committed = null;
     sentSinceFeedStart = false;
   }
 
-  /** Notes the source offset of the last record handed to Connect for this table. */
-  public void sent(Map<String, ?> offset, long nowMs) {
-    carried = OffsetCodec.fromMap(offset);
+  /** Notes the position the last record handed to Connect for this table carries. */
+  void sent(ChangePosition offset, long nowMs) {
+    carried = offset;
     sentSinceFeedStart = true;
     lastSentMs = nowMs;
   }
 
   /** Every record sent for this table so far is part of a committed transaction. */
-  public void transactionCommitted() {
+  void transactionCommitted() {
     if (sentSinceFeedStart) {
       committed = carried;
     }
@@ -71,7 +70,7 @@ public final class TableOffsets {
    * The position the last committed transaction stored, or where the feed started when none
    * did: where an aborted transaction leaves the table.
    */
-  public ChangePosition lastCommitted() {
+  ChangePosition lastCommitted() {
     return committed != null ? committed : feedStart;
   }
 
@@ -80,7 +79,7 @@ public final class TableOffsets {
    * the table has no stored offset (which pins where a {@code latest} or timestamp start
    * resolved to), otherwise at most once per {@code intervalMs}.
    */
-  public boolean heartbeatDue(ChangePosition position, long nowMs, long intervalMs) {
+  boolean heartbeatDue(ChangePosition position, long nowMs, long intervalMs) {
     if (position.equals(carried)) {
       return false;
     }
