@@ -1,9 +1,10 @@
-package io.deltacdf.connect;
+package io.deltacdf.connect.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.deltacdf.connect.stream.Redaction;
+import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.stream.testing.SimulatedWorker;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.io.IOException;
 import java.net.URI;

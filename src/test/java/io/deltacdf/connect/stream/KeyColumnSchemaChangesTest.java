@@ -1,8 +1,10 @@
-package io.deltacdf.connect;
+package io.deltacdf.connect.stream;
 
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.stream.testing.SimulatedWorker;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.util.List;

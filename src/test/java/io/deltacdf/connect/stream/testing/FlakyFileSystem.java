@@ -1,4 +1,4 @@
-package io.deltacdf.connect;
+package io.deltacdf.connect.stream.testing;
 
 import java.io.IOException;
 import java.net.URI;
@@ -17,7 +17,7 @@ import org.apache.hadoop.fs.RawLocalFileSystem;
  */
 public final class FlakyFileSystem extends RawLocalFileSystem {
 
-  static final String SCHEME = "flaky";
+  private static final String SCHEME = "flaky";
   private static final AtomicBoolean down = new AtomicBoolean();
   /**
    * Files whose opening fails as if the store had gone down just for them, by name: how many
@@ -26,15 +26,15 @@ public final class FlakyFileSystem extends RawLocalFileSystem {
   private static final Map<String, AtomicInteger> unreachable = new ConcurrentHashMap<>();
 
   /** The connector settings that map the {@code flaky:} scheme to this class. */
-  static Map<String, String> settings() {
+  public static Map<String, String> settings() {
     return Map.of("hadoop.fs." + SCHEME + ".impl", FlakyFileSystem.class.getName());
   }
 
-  static String uri(java.nio.file.Path path) {
+  public static String uri(java.nio.file.Path path) {
     return SCHEME + "://" + path.toAbsolutePath();
   }
 
-  static void down(boolean isDown) {
+  public static void down(boolean isDown) {
     down.set(isDown);
     if (!isDown) {
       unreachable.clear();
@@ -42,12 +42,12 @@ public final class FlakyFileSystem extends RawLocalFileSystem {
   }
 
   /** Makes opening the file named {@code fileName} fail until the store is up again. */
-  static void unreachable(String fileName) {
+  public static void unreachable(String fileName) {
     unreachableAfter(fileName, 0);
   }
 
   /** As {@link #unreachable}, after {@code openings} more successful openings of the file. */
-  static void unreachableAfter(String fileName, int openings) {
+  public static void unreachableAfter(String fileName, int openings) {
     unreachable.put(fileName, new AtomicInteger(openings));
   }
 

@@ -1,4 +1,4 @@
-package io.deltacdf.connect;
+package io.deltacdf.connect.stream;
 
 import static io.deltacdf.connect.testing.SparkHarness.spark;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.offset.OffsetCodec;
+import io.deltacdf.connect.stream.testing.FlakyFileSystem;
+import io.deltacdf.connect.stream.testing.SimulatedWorker;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.io.IOException;
 import java.nio.file.Files;

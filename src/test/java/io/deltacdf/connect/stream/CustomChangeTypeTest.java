@@ -1,9 +1,10 @@
-package io.deltacdf.connect;
+package io.deltacdf.connect.stream;
 
 import static io.deltacdf.connect.testing.SparkHarness.spark;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.deltacdf.connect.stream.testing.SimulatedWorker;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.io.IOException;
 import java.nio.file.Files;

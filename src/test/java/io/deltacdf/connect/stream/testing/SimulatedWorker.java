@@ -1,7 +1,8 @@
-package io.deltacdf.connect;
+package io.deltacdf.connect.stream.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.deltacdf.connect.DeltaCdfSourceTask;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -29,7 +30,7 @@ import org.apache.kafka.connect.storage.OffsetStorageReader;
  * of the whole poll, or an abort when a commit at one of the poll's records has already ended
  * the transaction (Connect would have committed what the abort was meant to drop).
  */
-final class SimulatedWorker {
+public final class SimulatedWorker {
 
   private final Map<Map<String, ?>, Map<String, Object>> offsets = new HashMap<>();
   private final List<SourceRecord> delivered = new ArrayList<>();
@@ -43,17 +44,17 @@ final class SimulatedWorker {
   private boolean abortAfterPoll;
   private DeltaCdfSourceTask task;
 
-  SimulatedWorker(boolean exactlyOnce) {
+  public SimulatedWorker(boolean exactlyOnce) {
     this.exactlyOnce = exactlyOnce;
   }
 
-  void start(Map<String, String> settings) {
+  public void start(Map<String, String> settings) {
     task = new DeltaCdfSourceTask();
     task.initialize(new Context());
     task.start(settings);
   }
 
-  void stop() {
+  public void stop() {
     if (task != null) {
       task.stop();
       task = null;
@@ -62,7 +63,7 @@ final class SimulatedWorker {
   }
 
   /** One poll; returns its records (none when it threw a retriable exception). */
-  List<SourceRecord> poll() throws InterruptedException {
+  public List<SourceRecord> poll() throws InterruptedException {
     List<SourceRecord> records;
     try {
       records = task.poll();
@@ -99,7 +100,7 @@ final class SimulatedWorker {
   }
 
   /** Polls {@code times} times; returns every record. */
-  List<SourceRecord> poll(int times) throws InterruptedException {
+  public List<SourceRecord> poll(int times) throws InterruptedException {
     List<SourceRecord> all = new ArrayList<>();
     for (int i = 0; i < times; i++) {
       all.addAll(poll());
@@ -108,7 +109,7 @@ final class SimulatedWorker {
   }
 
   /** Polls until a poll throws something other than a retriable exception; returns that. */
-  ConnectException pollUntilFailed(int times) throws InterruptedException {
+  public ConnectException pollUntilFailed(int times) throws InterruptedException {
     for (int i = 0; i < times; i++) {
       try {
         poll();
@@ -136,29 +137,29 @@ final class SimulatedWorker {
   }
 
   /** Replaces a table's stored offset, as PATCH /connectors/{name}/offsets does. */
-  void alterOffset(String table, Map<String, ?> offset) {
+  public void alterOffset(String table, Map<String, ?> offset) {
     offsets.put(Map.of("table", table), new HashMap<>(offset));
   }
 
-  Map<String, Object> storedOffset(String table) {
+  public Map<String, Object> storedOffset(String table) {
     return offsets.get(Map.of("table", table));
   }
 
   /** The offset stored for a source partition, such as a snapshot slice's. */
-  Map<String, Object> storedOffset(Map<String, ?> partition) {
+  public Map<String, Object> storedOffset(Map<String, ?> partition) {
     return offsets.get(partition);
   }
 
-  List<SourceRecord> delivered() {
+  public List<SourceRecord> delivered() {
     return delivered;
   }
 
-  List<List<SourceRecord>> transactions() {
+  public List<List<SourceRecord>> transactions() {
     return transactions;
   }
 
   /** Each committed transaction holds change rows of one version of one table, or none. */
-  void assertTransactionsHoldOneVersionEach(String heartbeatTopic) {
+  public void assertTransactionsHoldOneVersionEach(String heartbeatTopic) {
     for (List<SourceRecord> transaction : transactions) {
       Set<String> versions = new HashSet<>();
       for (SourceRecord record : transaction) {

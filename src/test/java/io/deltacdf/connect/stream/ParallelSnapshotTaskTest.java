@@ -1,12 +1,11 @@
-package io.deltacdf.connect;
+package io.deltacdf.connect.stream;
 
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.offset.TablePartition;
-import io.deltacdf.connect.stream.TaskConfigs;
-import io.deltacdf.connect.stream.TaskUnit;
+import io.deltacdf.connect.stream.testing.SimulatedWorker;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
