@@ -1,9 +1,9 @@
 package io.deltacdf.connect.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.deltacdf.connect.it.ConnectRest;
-import io.deltacdf.connect.it.TestSupport;
-import io.deltacdf.connect.it.external.ExternalKafka;
+import io.deltacdf.connect.it.testing.ConnectRest;
+import io.deltacdf.connect.it.testing.TestSupport;
+import io.deltacdf.connect.it.testing.ExternalKafka;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.time.Duration;
 import java.util.ArrayList;

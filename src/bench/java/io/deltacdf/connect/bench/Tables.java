@@ -1,6 +1,6 @@
 package io.deltacdf.connect.bench;
 
-import io.deltacdf.connect.it.TestSupport;
+import io.deltacdf.connect.it.testing.TestSupport;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;

@@ -3,6 +3,10 @@ package io.deltacdf.connect.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.it.testing.ChangingTable;
+import io.deltacdf.connect.it.testing.FeedCheck;
+import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;

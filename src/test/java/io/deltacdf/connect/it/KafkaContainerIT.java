@@ -4,6 +4,8 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.TopicReader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.deltacdf.connect.it.testing.ChangeDescriptions;
+import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.TestSupport;
+import io.deltacdf.connect.it.testing.TopicReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.it.testing.ChangingTable;
+import io.deltacdf.connect.it.testing.ConnectRest;
+import io.deltacdf.connect.it.testing.FeedCheck;
+import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,9 +4,11 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.deltacdf.connect.it.ConnectRest;
-import io.deltacdf.connect.it.TestSupport;
-import io.deltacdf.connect.it.external.ExternalKafka;
+import io.deltacdf.connect.it.sink.testing.MirrorRows;
+import io.deltacdf.connect.it.sink.testing.PostgresServer;
+import io.deltacdf.connect.it.testing.ConnectRest;
+import io.deltacdf.connect.it.testing.TestSupport;
+import io.deltacdf.connect.it.testing.ExternalKafka;
 import io.deltacdf.connect.testing.SparkHarness;
 import java.io.IOException;
 import java.nio.file.Files;

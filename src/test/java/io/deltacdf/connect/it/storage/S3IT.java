@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.deltacdf.connect.DeltaCdfSourceConnector;
-import io.deltacdf.connect.it.ChangeDescriptions;
-import io.deltacdf.connect.it.ConnectRest;
-import io.deltacdf.connect.it.KafkaCluster;
-import io.deltacdf.connect.it.TopicReader;
+import io.deltacdf.connect.it.storage.testing.S3Gate;
+import io.deltacdf.connect.it.testing.ChangeDescriptions;
+import io.deltacdf.connect.it.testing.ConnectRest;
+import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
+import io.deltacdf.connect.testing.S3Mock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
