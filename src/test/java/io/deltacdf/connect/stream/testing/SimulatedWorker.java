@@ -3,9 +3,8 @@ package io.deltacdf.connect.stream.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.DeltaCdfSourceTask;
+import io.deltacdf.connect.testing.StoredOffsets;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +31,7 @@ import org.apache.kafka.connect.storage.OffsetStorageReader;
  */
 public final class SimulatedWorker {
 
-  private final Map<Map<String, ?>, Map<String, Object>> offsets = new HashMap<>();
+  private final StoredOffsets offsets = new StoredOffsets();
   private final List<SourceRecord> delivered = new ArrayList<>();
   /** Exactly-once: the records of each committed transaction, in order. */
   private final List<List<SourceRecord>> transactions = new ArrayList<>();
@@ -72,7 +71,7 @@ public final class SimulatedWorker {
     }
     for (SourceRecord record : records == null ? List.<SourceRecord>of() : records) {
       delivered.add(record);
-      offsets.put(record.sourcePartition(), new HashMap<>(record.sourceOffset()));
+      offsets.put(record.sourcePartition(), record.sourceOffset());
       task.commitRecord(record, new RecordMetadata(new TopicPartition(record.topic(), 0), 0, 0, 0, 0, 0));
       openTransaction.add(record);
       if (commitAfter.remove(record)) {
@@ -138,16 +137,16 @@ public final class SimulatedWorker {
 
   /** Replaces a table's stored offset, as PATCH /connectors/{name}/offsets does. */
   public void alterOffset(String table, Map<String, ?> offset) {
-    offsets.put(Map.of("table", table), new HashMap<>(offset));
+    offsets.put(Map.of("table", table), offset);
   }
 
   public Map<String, Object> storedOffset(String table) {
-    return offsets.get(Map.of("table", table));
+    return offsets.stored(Map.of("table", table));
   }
 
   /** The offset stored for a source partition, such as a snapshot slice's. */
   public Map<String, Object> storedOffset(Map<String, ?> partition) {
-    return offsets.get(partition);
+    return offsets.stored(partition);
   }
 
   public List<SourceRecord> delivered() {
@@ -212,25 +211,7 @@ public final class SimulatedWorker {
 
     @Override
     public OffsetStorageReader offsetStorageReader() {
-      return new OffsetStorageReader() {
-        @Override
-        public <T> Map<String, Object> offset(Map<String, T> partition) {
-          return offsets.get(partition);
-        }
-
-        @Override
-        public <T> Map<Map<String, T>, Map<String, Object>> offsets(
-            Collection<Map<String, T>> partitions) {
-          Map<Map<String, T>, Map<String, Object>> found = new HashMap<>();
-          for (Map<String, T> partition : partitions) {
-            Map<String, Object> offset = offsets.get(partition);
-            if (offset != null) {
-              found.put(partition, offset);
-            }
-          }
-          return found;
-        }
-      };
+      return offsets;
     }
   }
 }

@@ -1,6 +1,7 @@
-package io.deltacdf.connect.stream;
+package io.deltacdf.connect.testing;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.connect.storage.OffsetStorageReader;
@@ -11,9 +12,15 @@ public final class StoredOffsets implements OffsetStorageReader {
   private final Map<Map<String, ?>, Map<String, Object>> stored = new HashMap<>();
   private int lookups;
 
-  public StoredOffsets put(Map<String, ?> partition, Map<String, Object> offset) {
-    stored.put(Map.copyOf(partition), Map.copyOf(offset));
+  /** Stores {@code offset} for {@code partition}, replacing what was stored, as Connect does. */
+  public StoredOffsets put(Map<String, ?> partition, Map<String, ?> offset) {
+    stored.put(Map.copyOf(partition), Collections.unmodifiableMap(new HashMap<>(offset)));
     return this;
+  }
+
+  /** The offset stored for {@code partition}, or null; not counted as a lookup. */
+  public Map<String, Object> stored(Map<String, ?> partition) {
+    return stored.get(partition);
   }
 
   /** How many partitions were looked up so far. */
