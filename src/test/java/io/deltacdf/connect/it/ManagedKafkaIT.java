@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deltacdf.connect.it.testing.ChangeDescriptions;
 import io.deltacdf.connect.it.testing.KafkaCluster;
-import io.deltacdf.connect.it.testing.TestSupport;
+import io.deltacdf.connect.testing.TestSupport;
 import io.deltacdf.connect.it.testing.TopicReader;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -10,6 +10,7 @@ import io.deltacdf.connect.it.testing.ConnectRest;
 import io.deltacdf.connect.it.testing.KafkaCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
+import io.deltacdf.connect.testing.Folders;
 import io.deltacdf.connect.testing.Ports;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.apache.kafka.common.config.provider.FileConfigProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -104,7 +103,7 @@ class SecretsIT {
     // A connector whose task fails at run time, then again at start.
     String doomed = table("secret-doomed");
     cluster.rest().deploy("secret-fail", withClass(config(doomed, secrets)), WAIT);
-    deleteRecursively(Path.of(doomed));
+    Folders.deleteRecursively(Path.of(doomed));
     String runtimeTrace = cluster.rest().awaitTaskFailed("secret-fail", WAIT);
     scan.text("task trace (failed while running)", runtimeTrace);
     scanConnector(scan, "secret-fail");
@@ -170,7 +169,7 @@ class SecretsIT {
 
     String doomed = table("provided-doomed");
     cluster.rest().deploy("provided-fail", withClass(config(doomed, references)), WAIT);
-    deleteRecursively(Path.of(doomed));
+    Folders.deleteRecursively(Path.of(doomed));
     scan.text("task trace", cluster.rest().awaitTaskFailed("provided-fail", WAIT));
     scanConnector(scan, "provided-fail");
 
@@ -358,11 +357,5 @@ class SecretsIT {
   private static String firstLine(String trace) {
     int end = trace.indexOf('\n');
     return end < 0 ? trace : trace.substring(0, end);
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
   }
 }

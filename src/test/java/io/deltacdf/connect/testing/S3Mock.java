@@ -1,6 +1,5 @@
 package io.deltacdf.connect.testing;
 
-import io.deltacdf.connect.it.testing.TestSupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -186,7 +185,7 @@ public final class S3Mock implements AutoCloseable {
       }
       stop();
     } finally {
-      TestSupport.deleteRecursively(dir);
+      Folders.deleteRecursively(dir);
     }
   }
 

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deltacdf.connect.it.sink.testing.MirrorRows;
 import io.deltacdf.connect.it.sink.testing.PostgresServer;
 import io.deltacdf.connect.it.testing.ConnectRest;
-import io.deltacdf.connect.it.testing.TestSupport;
+import io.deltacdf.connect.testing.TestSupport;
 import io.deltacdf.connect.it.testing.ExternalKafka;
 import io.deltacdf.connect.testing.SparkHarness;
 import java.io.IOException;

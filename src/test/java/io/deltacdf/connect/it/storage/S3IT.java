@@ -12,10 +12,8 @@ import io.deltacdf.connect.it.testing.ConnectRest;
 import io.deltacdf.connect.it.testing.KafkaCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
+import io.deltacdf.connect.testing.Ports;
 import io.deltacdf.connect.testing.S3Mock;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -364,7 +362,7 @@ class S3IT {
   /** An S3 endpoint nobody listens on: a typo in s3.endpoint, or the store is down. */
   @Test
   void validateReportsAClosedS3EndpointOnTheEndpointSetting() {
-    String endpoint = "http://127.0.0.1:" + closedPort();
+    String endpoint = "http://127.0.0.1:" + Ports.free();
     assertBoundedError(config("s3a://cdf-live/customers", "closed", endpoint, S3Mock.SECRET_KEY),
         "s3.endpoint");
   }
@@ -384,7 +382,7 @@ class S3IT {
   @Test
   void validateReportsAClosedGcsEndpointOnTheEndpointSetting() {
     Map<String, String> config = baseConfig("gs://cdf-gcs/orders", "gcs");
-    config.put("gcs.endpoint", "http://127.0.0.1:" + closedPort() + "/");
+    config.put("gcs.endpoint", "http://127.0.0.1:" + Ports.free() + "/");
     config.put("hadoop.fs.gs.auth.type", "UNAUTHENTICATED");
     assertBoundedError(config, "gcs.endpoint");
   }
@@ -478,14 +476,6 @@ class S3IT {
   }
   private static long millis(long fromNanos, long toNanos) {
     return (toNanos - fromNanos) / 1_000_000;
-  }
-
-  private static int closedPort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   /**

@@ -3,7 +3,9 @@ package io.deltacdf.connect.it.testing;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deltacdf.connect.testing.ChildProcess;
+import io.deltacdf.connect.testing.Folders;
 import io.deltacdf.connect.testing.Ports;
+import io.deltacdf.connect.testing.TestSupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -134,7 +136,7 @@ public final class ApicurioRegistry implements AutoCloseable {
     try {
       process.stop(STOP_TIMEOUT);
     } finally {
-      TestSupport.deleteRecursively(dir);
+      Folders.deleteRecursively(dir);
     }
   }
 

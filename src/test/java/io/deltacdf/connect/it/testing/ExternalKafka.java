@@ -2,10 +2,11 @@ package io.deltacdf.connect.it.testing;
 
 import io.deltacdf.connect.it.external.testing.WorkerRuntime;
 import io.deltacdf.connect.testing.ChildProcess;
+import io.deltacdf.connect.testing.Ports;
+import io.deltacdf.connect.testing.TestSupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -201,7 +202,7 @@ public final class ExternalKafka implements AutoCloseable {
    */
   public long startAdditionalWorker() {
     int number = additionalWorkers.size() + 2;
-    int port = freePorts(1)[0];
+    int port = Ports.free();
     URI url = URI.create("http://localhost:" + port + "/");
     Map<String, String> props = new LinkedHashMap<>(workerLaunch.props());
     props.put("listeners", "http://localhost:" + port);
@@ -226,7 +227,7 @@ public final class ExternalKafka implements AutoCloseable {
   }
 
   private void startBroker(String classpath, List<String> jvm) {
-    int[] ports = freePorts(3);
+    int[] ports = Ports.free(3);
     int brokerPort = ports[0];
     int controllerPort = ports[1];
     restPort = ports[2];
@@ -480,34 +481,6 @@ public final class ExternalKafka implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     return file;
-  }
-
-  /**
-   * Ports that were free a moment ago, all distinct. Another process may take one before our
-   * server binds it: acceptable on a test machine, and unavoidable where the port goes into a
-   * config file (KRaft voters, the worker's REST listener).
-   */
-  private static int[] freePorts(int count) {
-    List<ServerSocket> sockets = new ArrayList<>();
-    try {
-      int[] ports = new int[count];
-      for (int i = 0; i < count; i++) {
-        ServerSocket socket = new ServerSocket(0);
-        sockets.add(socket);
-        ports[i] = socket.getLocalPort();
-      }
-      return ports;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } finally {
-      for (ServerSocket socket : sockets) {
-        try {
-          socket.close();
-        } catch (IOException ignored) {
-          // Closing a listening socket that never accepted does not fail in practice.
-        }
-      }
-    }
   }
 
   private static String tail(Path log) {

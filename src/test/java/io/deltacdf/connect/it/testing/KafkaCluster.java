@@ -1,5 +1,7 @@
 package io.deltacdf.connect.it.testing;
 
+import io.deltacdf.connect.testing.Folders;
+import io.deltacdf.connect.testing.TestSupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -47,7 +49,7 @@ public final class KafkaCluster implements AutoCloseable {
     try {
       broker = builder.externalBootstrapServers == null ? KafkaBroker.start(dir) : null;
     } catch (RuntimeException e) {
-      TestSupport.deleteRecursively(dir);
+      Folders.deleteRecursively(dir);
       throw e;
     }
     bootstrapServers =
@@ -188,7 +190,7 @@ public final class KafkaCluster implements AutoCloseable {
           broker.close();
         }
       } finally {
-        TestSupport.deleteRecursively(dir);
+        Folders.deleteRecursively(dir);
       }
     }
   }

@@ -1,8 +1,9 @@
 package io.deltacdf.connect.it.sink.testing;
 
+import io.deltacdf.connect.testing.Folders;
+import io.deltacdf.connect.testing.Ports;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +54,7 @@ public final class PostgresServer implements AutoCloseable {
       if (runningAsRoot()) {
         chownToSystemUser(root);
       }
-      PostgresServer server = new PostgresServer(binaries, root.resolve("data"), freePort());
+      PostgresServer server = new PostgresServer(binaries, root.resolve("data"), Ports.free());
       Runtime.getRuntime().addShutdownHook(server.reaper);
       server.initAndStart();
       return server;
@@ -110,7 +111,7 @@ public final class PostgresServer implements AutoCloseable {
         System.err.println("Stopping PostgreSQL failed: " + e.getMessage());
       }
     }
-    deleteRecursively(dataDir.getParent());
+    Folders.deleteRecursively(dataDir.getParent());
   }
 
   private static void run(List<String> command) {
@@ -186,22 +187,5 @@ public final class PostgresServer implements AutoCloseable {
     PosixFileAttributeView view = Files.getFileAttributeView(dir, PosixFileAttributeView.class);
     view.setOwner(user);
     view.setGroup(group);
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
-
-  private static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      System.err.println("Could not delete " + dir + ": " + e.getMessage());
-    }
   }
 }

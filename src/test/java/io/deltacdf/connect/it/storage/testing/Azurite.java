@@ -1,8 +1,9 @@
 package io.deltacdf.connect.it.storage.testing;
 
 import io.deltacdf.connect.testing.ChildProcess;
+import io.deltacdf.connect.testing.Folders;
 import io.deltacdf.connect.testing.Ports;
-import io.deltacdf.connect.it.testing.TestSupport;
+import io.deltacdf.connect.testing.TestSupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
@@ -254,7 +255,7 @@ public final class Azurite implements AutoCloseable {
     try {
       stop();
     } finally {
-      TestSupport.deleteRecursively(dir);
+      Folders.deleteRecursively(dir);
     }
   }
 

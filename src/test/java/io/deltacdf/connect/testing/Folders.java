@@ -1,4 +1,4 @@
-package io.deltacdf.connect.it.testing;
+package io.deltacdf.connect.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,20 +7,10 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** Small chores the process helpers (broker, workers, emulators) share. */
-public final class TestSupport {
+/** Deletes the folders tests, fixtures and the demo write. */
+public final class Folders {
 
-  private TestSupport() {}
-
-  /** Sleeps; an interrupt fails the calling test instead of being swallowed. */
-  public static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
+  private Folders() {}
 
   /** Deletes a folder and everything in it; a missing folder is already deleted. */
   public static void deleteRecursively(Path root) {
