@@ -39,11 +39,11 @@ class DeltaCdfSourceTaskTest {
     DeltaCdfSourceTask task = new DeltaCdfSourceTask();
     task.initialize(new StoredOffsetsContext(new StoredOffsets()));
     task.start(
-        ConnectorConfig.taskReadingEveryTable(Map.of(
-            "name", "polled",
-            "delta.table.paths", path,
-            "batch.max.rows", "10",
-            "poll.interval.ms", "60000")));
+        ConnectorConfig.forTables(path)
+            .name("polled")
+            .with("batch.max.rows", "10")
+            .pollIntervalMs(60000)
+            .buildTask());
     ObjectName metrics = TableMetrics.objectName("polled", path);
     MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
     try {
@@ -91,8 +91,7 @@ class DeltaCdfSourceTaskTest {
     java.nio.file.Files.delete(log.resolve("00000000000000000001.json"));
     Map<String, Object> staleOffset = Map.of("version", 1L);
     Map<String, String> settings =
-        ConnectorConfig.taskReadingEveryTable(
-            Map.of("delta.table.paths", path, "poll.interval.ms", "60000"));
+        ConnectorConfig.forTables(path).pollIntervalMs(60000).buildTask();
 
     DeltaCdfSourceTask failing = new DeltaCdfSourceTask();
     failing.initialize(
@@ -178,11 +177,11 @@ class DeltaCdfSourceTaskTest {
     DeltaCdfSourceTask task = new DeltaCdfSourceTask();
     task.initialize(new StoredOffsetsContext(new StoredOffsets()));
     task.start(
-        ConnectorConfig.taskReadingEveryTable(Map.of(
-            "name", "evolving",
-            "delta.table.paths", path,
-            "start.mode", "earliest",
-            "key.columns", "id")));
+        ConnectorConfig.forTables(path)
+            .name("evolving")
+            .startMode("earliest")
+            .keyColumns("id")
+            .buildTask());
     try {
       Map<Long, String> fieldsById = new java.util.TreeMap<>();
       for (int i = 0; i < 20 && fieldsById.size() < 5; i++) {
@@ -261,11 +260,11 @@ class DeltaCdfSourceTaskTest {
     DeltaCdfSourceTask task = new DeltaCdfSourceTask();
     task.initialize(context);
     task.start(
-        ConnectorConfig.taskReadingEveryTable(Map.of(
-            "name", "filtered",
-            "delta.table.paths", path,
-            "start.mode", "earliest",
-            "change.types", "insert")));
+        ConnectorConfig.forTables(path)
+            .name("filtered")
+            .startMode("earliest")
+            .with("change.types", "insert")
+            .buildTask());
     try {
       List<SourceRecord> records = new ArrayList<>();
       for (int i = 0; i < 5; i++) {

@@ -10,11 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.errors.ConnectException;
-import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.LogEvent;
 import org.apache.logging.log4j.core.LoggerContext;
@@ -33,14 +31,11 @@ class AlteredOffsetsTest {
   @TempDir Path dir;
 
   private static Map<String, String> settings(String path, String... more) {
-    Map<String, String> settings = new HashMap<>();
-    settings.put("name", "altered");
-    settings.put("delta.table.paths", path);
-    settings.put("poll.interval.ms", "50");
-    for (int i = 0; i < more.length; i += 2) {
-      settings.put(more[i], more[i + 1]);
-    }
-    return ConnectorConfig.taskReadingEveryTable(settings);
+    return ConnectorConfig.forTables(path)
+        .name("altered")
+        .pollIntervalMs(50)
+        .with(more)
+        .buildTask();
   }
 
   /** Versions 1-4 (three rows at the end), checkpoints at 2 and 4. */

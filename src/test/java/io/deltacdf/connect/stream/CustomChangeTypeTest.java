@@ -65,15 +65,15 @@ class CustomChangeTypeTest {
   }
 
   private static Map<String, String> settings(String format) {
-    return ConnectorConfig.taskReadingEveryTable(Map.of(
-        "name", "custom-" + format,
-        "delta.table.paths", path,
-        "start.mode", "version",
-        "start.version", "2",
-        "key.columns", "id",
-        "record.format", format,
-        "record.metadata.fields", "true",
-        "heartbeat.interval.ms", "0"));
+    return ConnectorConfig.forTables(path)
+        .name("custom-" + format)
+        .startMode("version")
+        .with("start.version", "2")
+        .keyColumns("id")
+        .with("record.format", format)
+        .with("record.metadata.fields", "true")
+        .with("heartbeat.interval.ms", "0")
+        .buildTask();
   }
 
   @Test

@@ -13,7 +13,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -39,15 +38,12 @@ class DeliveryGuaranteesTest {
   }
 
   private static Map<String, String> settings(String name, String tables, String... more) {
-    Map<String, String> settings = new HashMap<>();
-    settings.put("name", name);
-    settings.put("delta.table.paths", tables);
-    settings.put("poll.interval.ms", "50");
-    settings.putAll(FlakyFileSystem.settings());
-    for (int i = 0; i < more.length; i += 2) {
-      settings.put(more[i], more[i + 1]);
-    }
-    return ConnectorConfig.taskReadingEveryTable(settings);
+    return ConnectorConfig.forTables(tables)
+        .name(name)
+        .pollIntervalMs(50)
+        .withAll(FlakyFileSystem.settings())
+        .with(more)
+        .buildTask();
   }
 
   private static List<SourceRecord> onTopic(List<SourceRecord> records, String topic) {

@@ -32,13 +32,13 @@ class KeyColumnSchemaChangesTest {
   }
 
   private static Map<String, String> settings(String path, String keyColumns) {
-    return ConnectorConfig.taskReadingEveryTable(Map.of(
-        "name", "keys-" + keyColumns,
-        "delta.table.paths", path,
-        "start.mode", "earliest",
-        "key.columns", keyColumns,
-        "poll.interval.ms", "50",
-        "heartbeat.interval.ms", "0"));
+    return ConnectorConfig.forTables(path)
+        .name("keys-" + keyColumns)
+        .startMode("earliest")
+        .keyColumns(keyColumns)
+        .pollIntervalMs(50)
+        .with("heartbeat.interval.ms", "0")
+        .buildTask();
   }
 
   @Test

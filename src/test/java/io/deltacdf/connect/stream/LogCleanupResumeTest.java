@@ -39,11 +39,11 @@ class LogCleanupResumeTest {
     sql("INSERT INTO delta.`%s` VALUES (3, 'c')", path); // v3
     SimulatedWorker worker = new SimulatedWorker(false);
     Map<String, String> settings =
-        ConnectorConfig.taskReadingEveryTable(Map.of(
-            "name", "cleanup",
-            "delta.table.paths", path,
-            "start.mode", "earliest",
-            "poll.interval.ms", "50"));
+        ConnectorConfig.forTables(path)
+            .name("cleanup")
+            .startMode("earliest")
+            .pollIntervalMs(50)
+            .buildTask();
     worker.start(settings);
     worker.poll(4);
     worker.stop();

@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -123,21 +122,20 @@ class StoreCredentialsTest {
   // ---- helpers ----
 
   private static Map<String, String> taskSettings(String table) {
-    Map<String, String> settings = new LinkedHashMap<>();
-    settings.put("name", "credentials");
-    settings.put("delta.table.paths", table);
-    settings.put("s3.credentials", "static");
-    settings.put("s3.access.key.id", "AKIAEXAMPLEKEYID");
-    settings.put("s3.secret.access.key", SECRET);
-    settings.put("s3.endpoint", "https://store.internal:9000");
-    settings.put("hadoop.fs.s3a.impl", ReadFailingStore.class.getName());
-    settings.put("hadoop.fs.s3a.impl.disable.cache", "true");
-    return ConnectorConfig.taskReadingEveryTable(settings);
+    return ConnectorConfig.forTables(table)
+        .name("credentials")
+        .with("s3.credentials", "static")
+        .with("s3.access.key.id", "AKIAEXAMPLEKEYID")
+        .with("s3.secret.access.key", SECRET)
+        .with("s3.endpoint", "https://store.internal:9000")
+        .with("hadoop.fs.s3a.impl", ReadFailingStore.class.getName())
+        .with("hadoop.fs.s3a.impl.disable.cache", "true")
+        .buildTask();
   }
 
   private static Map<String, List<String>> validate(Map<String, String> extra) {
-    Map<String, String> settings = new HashMap<>(extra);
-    settings.put("delta.table.paths", "/no/such/table");
+    Map<String, String> settings =
+        ConnectorConfig.forTables("/no/such/table").withAll(extra).build();
     Map<String, List<String>> errors = new HashMap<>();
     for (ConfigValue value : new DeltaCdfSourceConnector().validate(settings).configValues()) {
       if (!value.errorMessages().isEmpty()) {

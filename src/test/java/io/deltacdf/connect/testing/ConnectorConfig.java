@@ -55,16 +55,6 @@ public final class ConnectorConfig {
     }
   }
 
-  /**
-   * The settings of a task that reads every table of {@code settings} (delta.table.paths) whole,
-   * as the connector hands them out without a parallel snapshot.
-   */
-  public static Map<String, String> taskReadingEveryTable(Map<String, String> settings) {
-    List<TaskUnit> units =
-        new DeltaCdfSourceConfig(settings).tablePaths().stream().map(TaskUnit::table).toList();
-    return TaskConfigs.forUnits(settings, units);
-  }
-
   /** Leaves the topics to the test, which creates them itself as a user would. */
   public ConnectorConfig withoutTopicCreation() {
     settings.keySet().removeIf(key -> key.startsWith("topic.creation."));
@@ -74,6 +64,11 @@ public final class ConnectorConfig {
   /** One task reading {@code tablePaths} (comma-separated), with every other setting default. */
   public static ConnectorConfig forTables(String tablePaths) {
     return new ConnectorConfig(tablePaths);
+  }
+
+  /** The connector's name, which names its tasks' metrics and log lines. */
+  public ConnectorConfig name(String name) {
+    return with("name", name);
   }
 
   public ConnectorConfig topicTemplate(String template) {
@@ -118,5 +113,16 @@ public final class ConnectorConfig {
   /** The settings, as a map the test may still change. */
   public Map<String, String> build() {
     return new HashMap<>(settings);
+  }
+
+  /**
+   * The settings of a task that reads every table whole, as the connector hands them out
+   * without a parallel snapshot.
+   */
+  public Map<String, String> buildTask() {
+    Map<String, String> connector = build();
+    List<TaskUnit> units =
+        new DeltaCdfSourceConfig(connector).tablePaths().stream().map(TaskUnit::table).toList();
+    return TaskConfigs.forUnits(connector, units);
   }
 }
