@@ -5,7 +5,6 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.deltacdf.connect.DeltaCdfSourceConnector;
 import io.deltacdf.connect.it.storage.testing.S3Gate;
 import io.deltacdf.connect.it.testing.ChangeDescriptions;
 import io.deltacdf.connect.it.testing.ConnectRest;
@@ -397,17 +396,13 @@ class S3IT {
   }
 
   private static Map<String, String> baseConfig(String paths, String topicPrefix) {
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", DeltaCdfSourceConnector.class.getName());
-    config.putAll(ConnectorConfig.topicCreation());
-    config.put("tasks.max", "1");
-    config.put("delta.table.paths", paths);
-    config.put("topic.template", topicPrefix + ".${table}");
-    config.put("key.columns", "id");
-    config.put("poll.interval.ms", "200");
-    // S3Mock and the closed test endpoints are plain HTTP.
-    config.put("storage.insecure.http.allowed", "true");
-    return config;
+    return ConnectorConfig.forTables(paths)
+        .topicTemplate(topicPrefix + ".${table}")
+        .keyColumns("id")
+        .pollIntervalMs(200)
+        // S3Mock and the closed test endpoints are plain HTTP.
+        .with("storage.insecure.http.allowed", "true")
+        .build();
   }
 
   /** Static keys, the endpoint, path-style access and the region: the connector's s3.* keys. */
