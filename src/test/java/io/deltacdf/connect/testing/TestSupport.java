@@ -1,6 +1,6 @@
 package io.deltacdf.connect.testing;
 
-/** Small chores the process helpers (broker, workers, emulators) share. */
+/** Sleeping in the wait loops of the process helpers (broker, workers, emulators). */
 public final class TestSupport {
 
   private TestSupport() {}
