@@ -3,6 +3,7 @@ package io.deltacdf.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -13,7 +14,7 @@ class DeltaCdfSourceConnectorTest {
 
   private static final String CONFIGURED = "/lake/orders";
   private final DeltaCdfSourceConnector connector = new DeltaCdfSourceConnector();
-  private final Map<String, String> config = Map.of("delta.table.paths", CONFIGURED);
+  private final Map<String, String> config = ConnectorConfig.forTables(CONFIGURED).build();
 
   @Test
   void offsetsOfATableNoLongerConfiguredCanBeReset() {

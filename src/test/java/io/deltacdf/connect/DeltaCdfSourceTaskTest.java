@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.deltacdf.connect.stream.TableMetrics;
 import io.deltacdf.connect.testing.ConnectorConfig;
+import io.deltacdf.connect.testing.StoredOffsets;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,13 +37,13 @@ class DeltaCdfSourceTaskTest {
     sql("INSERT INTO delta.`%s` SELECT id, 'n' FROM range(0, 25)", path);
 
     DeltaCdfSourceTask task = new DeltaCdfSourceTask();
-    task.initialize(new StoredOffsetsContext(Map.of()));
+    task.initialize(new StoredOffsetsContext(new StoredOffsets()));
     task.start(
-        ConnectorConfig.taskReadingEveryTable(Map.of(
-            "name", "polled",
-            "delta.table.paths", path,
-            "batch.max.rows", "10",
-            "poll.interval.ms", "60000")));
+        ConnectorConfig.forTables(path)
+            .name("polled")
+            .with("batch.max.rows", "10")
+            .pollIntervalMs(60000)
+            .buildTask());
     ObjectName metrics = TableMetrics.objectName("polled", path);
     MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
     try {
@@ -91,11 +91,11 @@ class DeltaCdfSourceTaskTest {
     java.nio.file.Files.delete(log.resolve("00000000000000000001.json"));
     Map<String, Object> staleOffset = Map.of("version", 1L);
     Map<String, String> settings =
-        ConnectorConfig.taskReadingEveryTable(
-            Map.of("delta.table.paths", path, "poll.interval.ms", "60000"));
+        ConnectorConfig.forTables(path).pollIntervalMs(60000).buildTask();
 
     DeltaCdfSourceTask failing = new DeltaCdfSourceTask();
-    failing.initialize(new StoredOffsetsContext(Map.of(Map.of("table", path), staleOffset)));
+    failing.initialize(
+        new StoredOffsetsContext(new StoredOffsets().put(Map.of("table", path), staleOffset)));
     failing.start(settings);
     try {
       assertThatThrownBy(failing::poll)
@@ -110,7 +110,8 @@ class DeltaCdfSourceTaskTest {
     resnapshot.put("name", "recovering");
     resnapshot.put("on.history.missing", "resnapshot");
     DeltaCdfSourceTask recovering = new DeltaCdfSourceTask();
-    recovering.initialize(new StoredOffsetsContext(Map.of(Map.of("table", path), staleOffset)));
+    recovering.initialize(
+        new StoredOffsetsContext(new StoredOffsets().put(Map.of("table", path), staleOffset)));
     recovering.start(resnapshot);
     try {
       List<SourceRecord> records = new ArrayList<>();
@@ -174,13 +175,13 @@ class DeltaCdfSourceTaskTest {
     org.apache.logging.log4j.core.config.Configurator.setLevel(
         "io.deltacdf.connect.stream.TableStream", org.apache.logging.log4j.Level.INFO);
     DeltaCdfSourceTask task = new DeltaCdfSourceTask();
-    task.initialize(new StoredOffsetsContext(Map.of()));
+    task.initialize(new StoredOffsetsContext(new StoredOffsets()));
     task.start(
-        ConnectorConfig.taskReadingEveryTable(Map.of(
-            "name", "evolving",
-            "delta.table.paths", path,
-            "start.mode", "earliest",
-            "key.columns", "id")));
+        ConnectorConfig.forTables(path)
+            .name("evolving")
+            .startMode("earliest")
+            .keyColumns("id")
+            .buildTask());
     try {
       Map<Long, String> fieldsById = new java.util.TreeMap<>();
       for (int i = 0; i < 20 && fieldsById.size() < 5; i++) {
@@ -230,7 +231,7 @@ class DeltaCdfSourceTaskTest {
     sql("INSERT INTO delta.`%s` VALUES (3)", path); // v3
     List<String> commits = new ArrayList<>();
     StoredOffsetsContext context =
-        new StoredOffsetsContext(Map.of()) {
+        new StoredOffsetsContext(new StoredOffsets()) {
           @Override
           public org.apache.kafka.connect.source.TransactionContext transactionContext() {
             return new org.apache.kafka.connect.source.TransactionContext() {
@@ -259,11 +260,11 @@ class DeltaCdfSourceTaskTest {
     DeltaCdfSourceTask task = new DeltaCdfSourceTask();
     task.initialize(context);
     task.start(
-        ConnectorConfig.taskReadingEveryTable(Map.of(
-            "name", "filtered",
-            "delta.table.paths", path,
-            "start.mode", "earliest",
-            "change.types", "insert")));
+        ConnectorConfig.forTables(path)
+            .name("filtered")
+            .startMode("earliest")
+            .with("change.types", "insert")
+            .buildTask());
     try {
       List<SourceRecord> records = new ArrayList<>();
       for (int i = 0; i < 5; i++) {
@@ -281,9 +282,9 @@ class DeltaCdfSourceTaskTest {
 
   /** A context whose offset storage holds the given offsets. */
   private static class StoredOffsetsContext implements SourceTaskContext {
-    private final Map<Map<String, String>, Map<String, Object>> stored;
+    private final StoredOffsets stored;
 
-    StoredOffsetsContext(Map<Map<String, String>, Map<String, Object>> stored) {
+    StoredOffsetsContext(StoredOffsets stored) {
       this.stored = stored;
     }
 
@@ -299,26 +300,7 @@ class DeltaCdfSourceTaskTest {
 
     @Override
     public OffsetStorageReader offsetStorageReader() {
-      return new OffsetStorageReader() {
-        @Override
-        public <T> Map<String, Object> offset(Map<String, T> partition) {
-          return null;
-        }
-
-        @Override
-        @SuppressWarnings("unchecked")
-        public <T> Map<Map<String, T>, Map<String, Object>> offsets(
-            Collection<Map<String, T>> partitions) {
-          Map<Map<String, T>, Map<String, Object>> found = new HashMap<>();
-          for (Map<String, T> partition : partitions) {
-            Map<String, Object> offset = stored.get((Map<String, String>) (Map<?, ?>) partition);
-            if (offset != null) {
-              found.put(partition, offset);
-            }
-          }
-          return found;
-        }
-      };
+      return stored;
     }
   }
 }

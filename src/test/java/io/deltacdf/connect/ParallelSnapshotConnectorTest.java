@@ -10,7 +10,7 @@ import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
 import io.deltacdf.connect.stream.SliceFollower;
 import io.deltacdf.connect.stream.SnapshotSlices;
-import io.deltacdf.connect.stream.StoredOffsets;
+import io.deltacdf.connect.testing.StoredOffsets;
 import io.deltacdf.connect.stream.TaskConfigs;
 import io.deltacdf.connect.stream.TaskUnit;
 import io.deltacdf.connect.testing.ConnectorConfig;

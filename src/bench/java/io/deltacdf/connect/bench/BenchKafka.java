@@ -1,10 +1,10 @@
 package io.deltacdf.connect.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.deltacdf.connect.it.ConnectRest;
-import io.deltacdf.connect.it.TestSupport;
-import io.deltacdf.connect.it.external.ExternalKafka;
+import io.deltacdf.connect.it.testing.ConnectRest;
+import io.deltacdf.connect.it.testing.ExternalKafka;
 import io.deltacdf.connect.testing.ConnectorConfig;
+import io.deltacdf.connect.testing.Folders;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -173,6 +173,6 @@ final class BenchKafka implements AutoCloseable {
   public void close() {
     topics.close();
     kafka.close();
-    TestSupport.deleteRecursively(kafka.workDir().resolve("kafka-data"));
+    Folders.deleteRecursively(kafka.workDir().resolve("kafka-data"));
   }
 }

@@ -1,6 +1,6 @@
 package io.deltacdf.connect.bench;
 
-import io.deltacdf.connect.it.external.ExternalKafka;
+import io.deltacdf.connect.it.testing.ExternalKafka;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

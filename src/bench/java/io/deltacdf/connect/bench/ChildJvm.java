@@ -1,6 +1,6 @@
 package io.deltacdf.connect.bench;
 
-import io.deltacdf.connect.it.ChildProcess;
+import io.deltacdf.connect.testing.ChildProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,9 +1,9 @@
 package io.deltacdf.connect.bench;
 
-import io.deltacdf.connect.delta.HugeCommitReader;
-import io.deltacdf.connect.delta.HugeCommitTable;
-import io.deltacdf.connect.delta.HugeDvCommitTable;
-import io.deltacdf.connect.delta.HugeLogReader;
+import io.deltacdf.connect.delta.testing.HugeCommitReader;
+import io.deltacdf.connect.delta.testing.HugeCommitTable;
+import io.deltacdf.connect.delta.testing.HugeDvCommitTable;
+import io.deltacdf.connect.delta.testing.HugeLogReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

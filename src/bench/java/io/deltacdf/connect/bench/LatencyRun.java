@@ -1,6 +1,6 @@
 package io.deltacdf.connect.bench;
 
-import io.deltacdf.connect.it.TopicReader;
+import io.deltacdf.connect.it.testing.TopicReader;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

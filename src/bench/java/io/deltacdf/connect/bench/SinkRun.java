@@ -1,7 +1,7 @@
 package io.deltacdf.connect.bench;
 
-import io.deltacdf.connect.it.external.ExternalKafka;
-import io.deltacdf.connect.it.sink.PostgresServer;
+import io.deltacdf.connect.it.testing.ExternalKafka;
+import io.deltacdf.connect.it.sink.testing.PostgresServer;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.deltacdf.connect.bench;
 
-import io.deltacdf.connect.it.TestSupport;
+import io.deltacdf.connect.testing.Folders;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -88,7 +88,7 @@ final class Tables {
         properties.stringPropertyNames().forEach(k -> counts.put(k, properties.getProperty(k)));
         return new Table(path, Map.copyOf(counts));
       }
-      TestSupport.deleteRecursively(path);
+      Folders.deleteRecursively(path);
       Map<String, String> counts = write(path, command, args);
       Properties properties = new Properties();
       properties.putAll(counts);

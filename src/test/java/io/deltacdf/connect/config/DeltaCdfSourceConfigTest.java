@@ -8,8 +8,8 @@ import io.deltacdf.connect.convert.FieldNameAdjustment;
 import io.deltacdf.connect.convert.RecordFormat;
 import io.deltacdf.connect.convert.RecordSettings;
 import io.deltacdf.connect.convert.TemporalPrecision;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigException;
@@ -18,12 +18,10 @@ import org.junit.jupiter.api.Test;
 class DeltaCdfSourceConfigTest {
 
   private static DeltaCdfSourceConfig config(String... keyValues) {
-    Map<String, String> settings = new HashMap<>();
-    settings.put(DeltaCdfSourceConfig.TABLE_PATHS, "s3a://bucket/lake/orders,/data/customers/");
-    for (int i = 0; i < keyValues.length; i += 2) {
-      settings.put(keyValues[i], keyValues[i + 1]);
-    }
-    return new DeltaCdfSourceConfig(settings);
+    return new DeltaCdfSourceConfig(
+        ConnectorConfig.forTables("s3a://bucket/lake/orders,/data/customers/")
+            .with(keyValues)
+            .build());
   }
 
   @Test

@@ -2,7 +2,7 @@ package io.deltacdf.connect.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.HashMap;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -12,12 +12,8 @@ class StorageSettingsTest {
   private static final String HOST = "lake.dfs.core.windows.net";
 
   private static DeltaCdfSourceConfig config(String... keyValues) {
-    Map<String, String> settings = new HashMap<>();
-    settings.put(DeltaCdfSourceConfig.TABLE_PATHS, "abfss://c@lake.dfs.core.windows.net/t");
-    for (int i = 0; i < keyValues.length; i += 2) {
-      settings.put(keyValues[i], keyValues[i + 1]);
-    }
-    return new DeltaCdfSourceConfig(settings);
+    return new DeltaCdfSourceConfig(
+        ConnectorConfig.forTables("abfss://c@lake.dfs.core.windows.net/t").with(keyValues).build());
   }
 
   @Test

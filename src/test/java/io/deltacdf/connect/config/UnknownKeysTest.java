@@ -3,6 +3,7 @@ package io.deltacdf.connect.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -108,13 +109,11 @@ class UnknownKeysTest {
   }
 
   private Map<String, String> with(String... keyValues) {
-    Map<String, String> settings = new HashMap<>();
-    settings.put("name", "orders-cdf");
-    settings.put("connector.class", DeltaCdfSourceConnector.class.getName());
-    settings.put("delta.table.paths", tables.resolve("orders").toString());
-    for (int i = 0; i < keyValues.length; i += 2) {
-      settings.put(keyValues[i], keyValues[i + 1]);
-    }
-    return settings;
+    // Without topic creation: the keys checked are the ones each test names.
+    return ConnectorConfig.forTables(tables.resolve("orders").toString())
+        .withoutTopicCreation()
+        .name("orders-cdf")
+        .with(keyValues)
+        .build();
   }
 }

@@ -4,7 +4,8 @@ import static io.deltacdf.connect.testing.SparkHarness.spark;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.deltacdf.connect.it.ChildProcess;
+import io.deltacdf.connect.delta.testing.LowMemoryReader;
+import io.deltacdf.connect.testing.ChildProcess;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

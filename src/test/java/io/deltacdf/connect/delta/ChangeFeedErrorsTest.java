@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.StartSpec;
+import io.deltacdf.connect.testing.Folders;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -233,7 +234,7 @@ class ChangeFeedErrorsTest {
     try (DeltaChangeFeed feed =
         DeltaTable.open(path, Map.of(), false).openFeed(ChangePosition.InVersion.start(0))) {
       drain(feed);
-      deleteRecursively(Path.of(path));
+      Folders.deleteRecursively(Path.of(path));
       DeltaFeedException error = failure(() -> feed.next(1000));
       assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.TABLE_REPLACED);
       assertThat(error.getMessage()).contains(path).contains("deleted, moved or recreated");
@@ -307,12 +308,6 @@ class ChangeFeedErrorsTest {
           .filter(f -> f.getFileName().toString().endsWith(".parquet"))
           .findFirst()
           .orElseThrow();
-    }
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
   }
 }

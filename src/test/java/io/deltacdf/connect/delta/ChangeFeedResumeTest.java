@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeType;
+import io.deltacdf.connect.delta.testing.FeedReads;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -8,6 +8,7 @@ import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.StartSpec;
+import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.testing.SparkOracle;
 import java.math.BigDecimal;
 import java.nio.file.Path;

@@ -7,6 +7,7 @@ import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.delta.derived.DiffSpill;
+import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.testing.RandomWorkload;
 import io.deltacdf.connect.testing.SparkOracle;
 import java.nio.file.Path;

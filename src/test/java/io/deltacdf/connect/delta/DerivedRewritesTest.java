@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
+import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.testing.SparkOracle;
 import java.nio.file.Path;
 import java.util.List;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
+import io.deltacdf.connect.delta.testing.HugeDvCommitTable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -2,7 +2,9 @@ package io.deltacdf.connect.delta;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.deltacdf.connect.it.ChildProcess;
+import io.deltacdf.connect.delta.testing.HugeCommitReader;
+import io.deltacdf.connect.delta.testing.HugeCommitTable;
+import io.deltacdf.connect.testing.ChildProcess;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.StartSpec;
+import io.deltacdf.connect.delta.testing.CountingFileSystem;
+import io.deltacdf.connect.delta.testing.SyntheticLog;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;

@@ -4,6 +4,7 @@ import io.deltacdf.connect.delta.table.ChangeRules;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.testing.RandomWorkload;
 import io.deltacdf.connect.testing.SparkOracle;
 import java.nio.file.Path;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.StartSpec;
+import io.deltacdf.connect.delta.testing.FeedReads;
 import java.nio.file.Path;
 import java.sql.Timestamp;
 import java.time.Instant;

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.testing.SparkOracle;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,11 +2,11 @@ package io.deltacdf.connect.demo;
 
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 
+import io.deltacdf.connect.testing.Folders;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.stream.Stream;
 
 /**
@@ -44,7 +44,7 @@ public final class DemoTable {
 
   public static void create(Path path) {
     replaceable(path);
-    deleteRecursively(path);
+    Folders.deleteRecursively(path);
     String table = table(path);
     sql(
         "CREATE TABLE %s (id BIGINT, name STRING, email STRING, country STRING,"
@@ -95,25 +95,6 @@ public final class DemoTable {
         throw new IllegalArgumentException(
             path + " exists and is not a Delta table: refusing to overwrite it");
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void deleteRecursively(Path path) {
-    if (!Files.exists(path)) {
-      return;
-    }
-    try (Stream<Path> all = Files.walk(path)) {
-      all.sorted(Comparator.reverseOrder()).forEach(DemoTable::delete);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static void delete(Path path) {
-    try {
-      Files.delete(path);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -3,6 +3,13 @@ package io.deltacdf.connect.it;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.deltacdf.connect.it.testing.Acl;
+import io.deltacdf.connect.it.testing.ChangeDescriptions;
+import io.deltacdf.connect.it.testing.ConnectAcls;
+import io.deltacdf.connect.it.testing.ConnectRest;
+import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.SecuredBroker;
+import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;

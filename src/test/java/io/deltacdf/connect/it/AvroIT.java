@@ -3,8 +3,13 @@ package io.deltacdf.connect.it;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.deltacdf.connect.it.ApicurioRegistry.Compatibility;
-import io.deltacdf.connect.it.ConfluentAvroDecoder.Decoded;
+import io.deltacdf.connect.it.testing.ApicurioRegistry.Compatibility;
+import io.deltacdf.connect.it.testing.ApicurioRegistry;
+import io.deltacdf.connect.it.testing.AvroRows;
+import io.deltacdf.connect.it.testing.ConfluentAvroDecoder.Decoded;
+import io.deltacdf.connect.it.testing.ConfluentAvroDecoder;
+import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.SparkOracle;
 import java.nio.file.Path;

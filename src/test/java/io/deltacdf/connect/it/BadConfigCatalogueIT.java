@@ -3,7 +3,9 @@ package io.deltacdf.connect.it;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.it.testing.ConnectRest;
+import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -59,8 +61,9 @@ class BadConfigCatalogueIT {
   static Stream<Arguments> badConfigs() {
     String future = Long.toString(System.currentTimeMillis() + 86_400_000L);
     return Stream.of(
-        bad("no table paths", Map.of(), "delta.table.paths", "Missing required configuration"),
-        bad("empty table paths", Map.of("delta.table.paths", " "), "delta.table.paths",
+        bad("no table paths", ConnectorConfig.withoutTables(), "delta.table.paths",
+            "Missing required configuration"),
+        bad("empty table paths", paths(" "), "delta.table.paths",
             "at least one Delta table path"),
         bad("path that does not exist", paths(DIR.resolve("nowhere").toString()),
             "delta.table.paths", "No Delta table"),
@@ -68,91 +71,91 @@ class BadConfigCatalogueIT {
             "No Delta table"),
         bad("table without CDF", paths(NO_CDF), "delta.table.paths", "is not enabled"),
         bad("start before CDF was enabled",
-            with(paths(LATE_CDF), "start.mode", "version", "start.version", "0"),
+            paths(LATE_CDF).with("start.mode", "version", "start.version", "0"),
             "start.version", "enabled from version 1 on"),
         bad("start after the latest version",
-            with(paths(GOOD), "start.mode", "version", "start.version", "99"),
+            paths(GOOD).with("start.mode", "version", "start.version", "99"),
             "start.version", "after its latest version 1"),
         bad("negative start version",
-            with(paths(GOOD), "start.mode", "version", "start.version", "-3"),
+            paths(GOOD).with("start.mode", "version", "start.version", "-3"),
             "start.version", "Commit versions start at 0"),
-        bad("version mode without a version", with(paths(GOOD), "start.mode", "version"),
+        bad("version mode without a version", paths(GOOD).with("start.mode", "version"),
             "start.version", "needs start.version"),
         bad("unparsable timestamp",
-            with(paths(GOOD), "start.mode", "timestamp", "start.timestamp", "last tuesday"),
+            paths(GOOD).with("start.mode", "timestamp", "start.timestamp", "last tuesday"),
             "start.timestamp", "ISO-8601"),
         bad("future timestamp",
-            with(paths(GOOD), "start.mode", "timestamp", "start.timestamp", future),
+            paths(GOOD).with("start.mode", "timestamp", "start.timestamp", future),
             "start.timestamp", "No version of table"),
-        bad("timestamp mode without a timestamp", with(paths(GOOD), "start.mode", "timestamp"),
+        bad("timestamp mode without a timestamp", paths(GOOD).with("start.mode", "timestamp"),
             "start.timestamp", "needs start.timestamp"),
-        bad("start.version with another mode", with(paths(GOOD), "start.version", "0"),
+        bad("start.version with another mode", paths(GOOD).with("start.version", "0"),
             "start.version", "only used with start.mode=version"),
         bad("start.timestamp with another mode",
-            with(paths(GOOD), "start.mode", "earliest", "start.timestamp", "2024-01-01"),
+            paths(GOOD).with("start.mode", "earliest", "start.timestamp", "2024-01-01"),
             "start.timestamp", "only used with start.mode=timestamp"),
-        bad("unknown start mode", with(paths(GOOD), "start.mode", "yesterday"), "start.mode",
+        bad("unknown start mode", paths(GOOD).with("start.mode", "yesterday"), "start.mode",
             "snapshot, earliest, latest, version, timestamp"),
-        bad("misspelt setting", with(paths(GOOD), "start.mod", "earliest"), "start.mod",
+        bad("misspelt setting", paths(GOOD).with("start.mod", "earliest"), "start.mod",
             "did you mean 'start.mode'?"),
         bad("another connector's setting",
-            with(paths(GOOD), "time.precision.mode", "adaptive_time_microseconds"),
+            paths(GOOD).with("time.precision.mode", "adaptive_time_microseconds"),
             "time.precision.mode", "did you mean 'temporal.precision.mode'?"),
-        bad("setting of no connector", with(paths(GOOD), "poll.intervall.millis", "5"),
+        bad("setting of no connector", paths(GOOD).with("poll.intervall.millis", "5"),
             "poll.intervall.millis", "Unknown setting 'poll.intervall.millis'"),
-        bad("unknown key column", with(paths(GOOD), "key.columns", "customer_id"), "key.columns",
+        bad("unknown key column", paths(GOOD).with("key.columns", "customer_id"), "key.columns",
             "'customer_id' is not a column"),
         bad("per-table key column the table lacks",
-            with(paths(GOOD), "key.columns.by.table", "good:order_id"), "key.columns.by.table",
+            paths(GOOD).with("key.columns.by.table", "good:order_id"), "key.columns.by.table",
             "'order_id' is not a column"),
         bad("malformed per-table key columns",
-            with(paths(GOOD), "key.columns.by.table", "good"), "key.columns.by.table",
+            paths(GOOD).with("key.columns.by.table", "good"), "key.columns.by.table",
             "table:col1,col2"),
-        bad("invalid topic name", with(paths(GOOD), "topic.template", "cdc/${table}"),
+        bad("invalid topic name", paths(GOOD).with("topic.template", "cdc/${table}"),
             "topic.template", "valid topic name"),
         bad("colliding topics", paths(GOOD + "," + GOOD + "/"), "topic.template",
             "would both write to topic"),
-        bad("zero batch size", with(paths(GOOD), "batch.max.rows", "0"), "batch.max.rows",
+        bad("zero batch size", paths(GOOD).with("batch.max.rows", "0"), "batch.max.rows",
             "at least 1"),
-        bad("zero poll interval", with(paths(GOOD), "poll.interval.ms", "0"), "poll.interval.ms",
+        bad("zero poll interval", paths(GOOD).with("poll.interval.ms", "0"), "poll.interval.ms",
             "at least 1"),
-        bad("negative transaction bound", with(paths(GOOD), "transaction.max.rows", "-1"),
+        bad("negative transaction bound", paths(GOOD).with("transaction.max.rows", "-1"),
             "transaction.max.rows", "at least 1"),
-        bad("unknown history policy", with(paths(GOOD), "on.history.missing", "skip"),
+        bad("unknown history policy", paths(GOOD).with("on.history.missing", "skip"),
             "on.history.missing", "Use one of fail, resnapshot"),
         bad("unsupported URI scheme", paths("ftpx://host/lake/orders"), "delta.table.paths",
             "URI scheme 'ftpx'"),
-        bad("static S3 credentials without keys", with(paths(GOOD), "s3.credentials", "static"),
+        bad("static S3 credentials without keys", paths(GOOD).with("s3.credentials", "static"),
             "s3.secret.access.key", "is required with s3.credentials=static"),
-        bad("unknown S3 credential kind", with(paths(GOOD), "s3.credentials", "magic"),
+        bad("unknown S3 credential kind", paths(GOOD).with("s3.credentials", "magic"),
             "s3.credentials", "Use one of default, static, assumed-role"),
-        bad("non-boolean path-style flag", with(paths(GOOD), "s3.path.style.access", "maybe"),
+        bad("non-boolean path-style flag", paths(GOOD).with("s3.path.style.access", "maybe"),
             "s3.path.style.access", "true or false"),
-        bad("Azure key without an account", with(paths(GOOD), "azure.account.key", "a2V5"),
+        bad("Azure key without an account", paths(GOOD).with("azure.account.key", "a2V5"),
             "azure.account.name", "is required with the azure.* settings"),
         bad("unknown Azure auth type",
-            with(paths(GOOD), "azure.account.name", "lake", "azure.auth.type", "password"),
+            paths(GOOD).with("azure.account.name", "lake", "azure.auth.type", "password"),
             "azure.auth.type", "Use one of shared-key, sas"),
         bad("service principal without its secret",
-            with(paths(GOOD), "azure.account.name", "lake", "azure.auth.type",
+            paths(GOOD).with("azure.account.name", "lake", "azure.auth.type",
                 "client-credentials", "azure.oauth.client.id", "app", "azure.oauth.tenant.id",
                 "t"),
             "azure.oauth.client.secret", "is required with azure.auth.type=client-credentials"),
-        bad("envelope without key columns", with(paths(GOOD), "record.format", "envelope"),
+        bad("envelope without key columns", paths(GOOD).with("record.format", "envelope"),
             "key.columns", "pairs each update's pre- and post-image by key"),
         bad("metadata fields in an envelope",
-            with(paths(GOOD), "record.format", "envelope", "key.columns", "id",
+            paths(GOOD).with("record.format", "envelope", "key.columns", "id",
                 "record.metadata.fields", "true"),
             "record.metadata.fields", "applies to record.format=row"),
-        bad("unknown change type", with(paths(GOOD), "change.types", "insert,upsert"),
+        bad("unknown change type", paths(GOOD).with("change.types", "insert,upsert"),
             "change.types", "List one or more of insert, update_preimage"),
-        bad("unknown record format", with(paths(GOOD), "record.format", "avro"),
+        bad("unknown record format", paths(GOOD).with("record.format", "avro"),
             "record.format", "Use one of row, envelope"),
         bad("column names that collide as Avro names",
-            with(paths(ODD_NAMES), "field.name.adjustment", "avro"), "field.name.adjustment",
+            paths(ODD_NAMES).with("field.name.adjustment", "avro"), "field.name.adjustment",
             "Columns 'a-b' and 'a.b' would both become field 'a_b'"),
         bad("GCS key file auth without a file",
-            with(paths(GOOD), "gcs.auth.type", "service-account-keyfile"), "gcs.keyfile.path",
+            paths(GOOD).with("gcs.auth.type", "service-account-keyfile"), "gcs.keyfile.path",
             "is required with gcs.auth.type=service-account-keyfile"));
   }
 
@@ -161,7 +164,6 @@ class BadConfigCatalogueIT {
   void rejectedOnTheRightKey(String problem, Map<String, String> settings, String key,
       String message) {
     Map<String, String> config = new HashMap<>(settings);
-    config.put("connector.class", DeltaCdfSourceConnector.class.getName());
     config.put("name", "catalogue");
 
     Map<String, List<String>> errors =
@@ -175,21 +177,13 @@ class BadConfigCatalogueIT {
     assertThat(created.body().toString()).as(problem).contains(message);
   }
 
-  private static Arguments bad(String problem, Map<String, String> settings, String key,
+  private static Arguments bad(String problem, ConnectorConfig config, String key,
       String message) {
-    return Arguments.of(problem, settings, key, message);
+    return Arguments.of(problem, config.build(), key, message);
   }
 
-  private static Map<String, String> paths(String paths) {
-    return Map.of("delta.table.paths", paths);
-  }
-
-  private static Map<String, String> with(Map<String, String> base, String... keyValues) {
-    Map<String, String> result = new HashMap<>(base);
-    for (int i = 0; i < keyValues.length; i += 2) {
-      result.put(keyValues[i], keyValues[i + 1]);
-    }
-    return result;
+  private static ConnectorConfig paths(String paths) {
+    return ConnectorConfig.forTables(paths);
   }
 
   private static Path createDir() {

@@ -2,7 +2,10 @@ package io.deltacdf.connect.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.it.testing.ChangingTable;
+import io.deltacdf.connect.it.testing.FeedCheck;
+import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,23 +77,19 @@ class CrashSafetyIT {
       table.write(5); // some history before the connector starts
       table.start(200);
 
-      Map<String, String> config = new HashMap<>();
-      config.put("connector.class", DeltaCdfSourceConnector.class.getName());
-      config.putAll(ConnectorConfig.topicCreation());
-      config.put("tasks.max", "1");
-      config.put("delta.table.paths", table.path());
-      config.put("topic.template", name);
-      config.put("start.mode", "earliest");
-      config.put("key.columns", "id");
-      config.put("poll.interval.ms", "200");
-      // Small batches and transactions: kills land inside versions and inside transactions.
-      config.put("batch.max.rows", "500");
+      ConnectorConfig config =
+          ConnectorConfig.forTables(table.path())
+              .topicTemplate(name)
+              .startMode("earliest")
+              .keyColumns("id")
+              .pollIntervalMs(200)
+              // Small batches and transactions: kills land inside versions and inside
+              // transactions.
+              .with("batch.max.rows", "500");
       if (exactlyOnce) {
-        config.put("exactly.once.support", "required");
-        config.put("transaction.boundary", "connector");
-        config.put("transaction.max.rows", "2000");
+        config.exactlyOnce().with("transaction.max.rows", "2000");
       }
-      cluster.rest().deploy(name, config, WAIT);
+      cluster.rest().deploy(name, config.build(), WAIT);
 
       List<Long> restartMillis = new ArrayList<>();
       for (int kill = 1; kill <= KILLS; kill++) {

@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.it.testing.ChangeDescriptions;
+import io.deltacdf.connect.it.testing.ConnectRest;
+import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -238,28 +240,42 @@ class DeltaCdfConnectorIT {
     String noCdf = dir.resolve("no-cdf").toString();
     sql("CREATE TABLE delta.`%s` (id BIGINT) USING delta", noCdf);
 
-    assertError(Map.of("delta.table.paths", dir.resolve("missing").toString()), "delta.table.paths", "No Delta table");
-    assertError(Map.of("delta.table.paths", noCdf), "delta.table.paths", "not enabled");
+    assertError(
+        ConnectorConfig.forTables(dir.resolve("missing").toString()),
+        "delta.table.paths",
+        "No Delta table");
+    assertError(ConnectorConfig.forTables(noCdf), "delta.table.paths", "not enabled");
     String lateCdf = dir.resolve("late-cdf").toString();
     sql("CREATE TABLE delta.`%s` (id BIGINT) USING delta", lateCdf);
     sql("ALTER TABLE delta.`%s` SET TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", lateCdf);
     assertError(
-        Map.of("delta.table.paths", lateCdf, "start.mode", "version", "start.version", "0"),
+        ConnectorConfig.forTables(lateCdf).startMode("version").with("start.version", "0"),
         "start.version",
         "enabled from version 1 on");
     assertError(
-        Map.of("delta.table.paths", good, "start.mode", "version", "start.version", "9"),
+        ConnectorConfig.forTables(good).startMode("version").with("start.version", "9"),
         "start.version",
         "after its latest version 1");
     assertError(
-        Map.of("delta.table.paths", good, "start.mode", "timestamp", "start.timestamp", "next tuesday"),
+        ConnectorConfig.forTables(good)
+            .startMode("timestamp")
+            .with("start.timestamp", "next tuesday"),
         "start.timestamp",
         "ISO-8601");
-    assertError(Map.of("delta.table.paths", good, "key.columns", "nope"), "key.columns", "'nope' is not a column");
-    assertError(Map.of("delta.table.paths", good, "start.version", "0"), "start.version", "only used with start.mode=version");
-    assertError(Map.of("delta.table.paths", good + "," + good + "/"), "topic.template", "would both write to topic");
+    assertError(
+        ConnectorConfig.forTables(good).keyColumns("nope"),
+        "key.columns",
+        "'nope' is not a column");
+    assertError(
+        ConnectorConfig.forTables(good).with("start.version", "0"),
+        "start.version",
+        "only used with start.mode=version");
+    assertError(
+        ConnectorConfig.forTables(good + "," + good + "/"),
+        "topic.template",
+        "would both write to topic");
 
-    JsonNode clean = validate(Map.of("delta.table.paths", good));
+    JsonNode clean = validate(ConnectorConfig.forTables(good));
     assertThat(clean.get("error_count").asInt()).as(clean.toString()).isZero();
   }
 
@@ -281,13 +297,6 @@ class DeltaCdfConnectorIT {
         .pollIntervalMs(200)
         .with(extra)
         .build();
-  }
-
-  private static Map<String, String> withClass(Map<String, String> settings) {
-    Map<String, String> config = new HashMap<>(settings);
-    config.put("connector.class", DeltaCdfSourceConnector.class.getName());
-    config.putAll(ConnectorConfig.topicCreation());
-    return config;
   }
 
   private static void deploy(String name, Map<String, String> config) {
@@ -313,16 +322,14 @@ class DeltaCdfConnectorIT {
     return JSON.valueToTree(Map.of("offsets", List.of(entry)));
   }
 
-  private static JsonNode validate(Map<String, String> settings) {
-    Map<String, String> config = withClass(settings);
-    config.put("name", "validated");
-    return cluster.rest().validate("DeltaCdfSourceConnector", config);
+  private static JsonNode validate(ConnectorConfig config) {
+    return cluster.rest().validate("DeltaCdfSourceConnector", config.name("validated").build());
   }
 
-  private static void assertError(Map<String, String> settings, String key, String message) {
-    JsonNode response = validate(settings);
+  private static void assertError(ConnectorConfig config, String key, String message) {
+    JsonNode response = validate(config);
     Map<String, List<String>> errors = ConnectRest.errorsByKey(response);
-    assertThat(errors).as("%s -> %s", settings, errors).containsKey(key);
+    assertThat(errors).as("%s -> %s", config.build(), errors).containsKey(key);
     assertThat(String.join(" | ", errors.get(key))).contains(message);
   }
 }

@@ -3,11 +3,12 @@ package io.deltacdf.connect.it;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.TopicReader;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,10 +41,8 @@ class KafkaContainerIT {
           .rest()
           .deploy(
               "boxed",
-              Map.of(
-                  "connector.class", DeltaCdfSourceConnector.class.getName(),
-                  "delta.table.paths", path,
-                  "key.columns", "id"),
+              // The container's broker creates topics on first use, Kafka's default.
+              ConnectorConfig.forTables(path).withoutTopicCreation().keyColumns("id").build(),
               Duration.ofSeconds(60));
       List<ConsumerRecord<byte[], byte[]>> records =
           TopicReader.readAll(cluster.bootstrapServers(), "boxed", 2, Duration.ofSeconds(60), false);

@@ -4,7 +4,11 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.deltacdf.connect.it.testing.ChangeDescriptions;
+import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.testing.ConnectorConfig;
+import io.deltacdf.connect.testing.TestSupport;
+import io.deltacdf.connect.it.testing.TopicReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +55,7 @@ class ManagedKafkaIT {
     String path = table("idle");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
     cluster.createTopic("idle", 1);
-    cluster.rest().deploy("idle", example(path, "idle", "start.mode", "latest"), WAIT);
+    cluster.rest().deploy("idle", example(path, "idle", "start.mode", "latest").build(), WAIT);
     awaitStoredVersion("idle", path, 2);
 
     cluster.stopWorker();
@@ -74,7 +78,8 @@ class ManagedKafkaIT {
     cluster.createTopic("optimized", 1);
     cluster.rest().deploy(
         "optimized",
-        example(path, "optimized", "start.mode", "earliest", "heartbeat.interval.ms", "100"),
+        example(path, "optimized", "start.mode", "earliest", "heartbeat.interval.ms", "100")
+            .build(),
         WAIT);
     read("optimized", 2);
     sql("OPTIMIZE delta.`%s`", path); // v3: rewrites files, no change rows
@@ -94,7 +99,8 @@ class ManagedKafkaIT {
     cluster.rest().deploy(
         "inserts",
         example(path, "inserts", "start.mode", "earliest", "change.types", "insert",
-            "heartbeat.interval.ms", "200"),
+                "heartbeat.interval.ms", "200")
+            .build(),
         WAIT);
     read("inserts", 1);
     for (int i = 0; i < 4; i++) {
@@ -127,8 +133,8 @@ class ManagedKafkaIT {
     String path = table("nocreation");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
     cluster.createTopic("nocreation", 1);
-    Map<String, String> config = example(path, "nocreation", "start.mode", "latest");
-    config.keySet().removeIf(key -> key.startsWith("topic.creation."));
+    Map<String, String> config =
+        example(path, "nocreation", "start.mode", "latest").withoutTopicCreation().build();
     long started = System.nanoTime();
     cluster.rest().deploy("nocreation", config, WAIT);
 
@@ -149,8 +155,7 @@ class ManagedKafkaIT {
     String path = table("nodata");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
     cluster.createTopic("__delta-cdf-heartbeat.nodata", 1);
-    Map<String, String> config = example(path, "nodata");
-    config.keySet().removeIf(key -> key.startsWith("topic.creation."));
+    Map<String, String> config = example(path, "nodata").withoutTopicCreation().build();
     cluster.rest().deploy("nodata", config, WAIT);
 
     cluster.rest().awaitTaskFailed("nodata", FAILS_WITHIN);
@@ -167,8 +172,9 @@ class ManagedKafkaIT {
     String path = table("blocked");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
     Map<String, String> config =
-        example(path, "blocked", "producer.override.max.block.ms", "3000");
-    config.keySet().removeIf(key -> key.startsWith("topic.creation."));
+        example(path, "blocked", "producer.override.max.block.ms", "3000")
+            .withoutTopicCreation()
+            .build();
     cluster.rest().deploy("blocked", config, WAIT);
 
     assertThat(cluster.rest().awaitTaskFailed("blocked", WAIT))
@@ -176,19 +182,13 @@ class ManagedKafkaIT {
   }
 
   /** config-examples/local-table.json as a user copies it, for {@code path} and its topic. */
-  @SuppressWarnings("unchecked")
-  private static Map<String, String> example(String path, String topic, String... extra)
-      throws IOException {
-    Map<String, String> config =
-        new ObjectMapper().readValue(Path.of("config-examples/local-table.json").toFile(), Map.class);
-    config.put("delta.table.paths", path);
-    config.put("topic.template", topic);
-    config.put("tombstones.on.delete", "false");
-    config.put("poll.interval.ms", "200");
-    for (int i = 0; i < extra.length; i += 2) {
-      config.put(extra[i], extra[i + 1]);
-    }
-    return config;
+  private static ConnectorConfig example(String path, String topic, String... extra) {
+    return ConnectorConfig.fromExample("local-table.json")
+        .with("delta.table.paths", path)
+        .topicTemplate(topic)
+        .with("tombstones.on.delete", "false")
+        .pollIntervalMs(200)
+        .with(extra);
   }
 
   /** Waits until Connect has stored {@code version} as the table's offset (a heartbeat's). */

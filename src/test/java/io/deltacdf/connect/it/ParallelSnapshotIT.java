@@ -4,7 +4,11 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.it.testing.ChangingTable;
+import io.deltacdf.connect.it.testing.ConnectRest;
+import io.deltacdf.connect.it.testing.FeedCheck;
+import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,17 +53,16 @@ class ParallelSnapshotIT {
           + " concat('n', id) FROM range(%d, %d)", table.path(), BULK_IDS, BULK_IDS + ROWS);
       long snapshotVersion = table.latestVersion();
 
-      Map<String, String> config = new HashMap<>();
-      config.put("connector.class", DeltaCdfSourceConnector.class.getName());
-      config.putAll(ConnectorConfig.topicCreation());
-      config.put("tasks.max", "4");
-      config.put("snapshot.max.tasks", "4");
-      config.put("delta.table.paths", table.path());
-      config.put("topic.template", NAME);
-      config.put("start.mode", "snapshot");
-      config.put("key.columns", "id");
-      config.put("poll.interval.ms", "200");
-      config.put("batch.max.rows", "2000");
+      Map<String, String> config =
+          ConnectorConfig.forTables(table.path())
+              .tasksMax(4)
+              .with("snapshot.max.tasks", "4")
+              .topicTemplate(NAME)
+              .startMode("snapshot")
+              .keyColumns("id")
+              .pollIntervalMs(200)
+              .with("batch.max.rows", "2000")
+              .build();
       cluster.rest().putConfig(NAME, config);
       awaitTasksRunningOnBothWorkers(cluster.rest());
       table.start(300);

@@ -3,7 +3,11 @@ package io.deltacdf.connect.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.it.testing.ChangingTable;
+import io.deltacdf.connect.it.testing.ConnectRest;
+import io.deltacdf.connect.it.testing.FeedCheck;
+import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,16 +60,15 @@ class ScaleOutIT {
         paths.add(table.path());
       }
 
-      Map<String, String> config = new HashMap<>();
-      config.put("connector.class", DeltaCdfSourceConnector.class.getName());
-      config.putAll(ConnectorConfig.topicCreation());
-      config.put("tasks.max", Integer.toString(TASKS));
-      config.put("delta.table.paths", String.join(",", paths));
-      config.put("topic.template", NAME + ".${table}");
-      config.put("start.mode", "earliest");
-      config.put("key.columns", "id");
-      config.put("poll.interval.ms", "200");
-      config.put("batch.max.rows", "200");
+      Map<String, String> config =
+          ConnectorConfig.forTables(String.join(",", paths))
+              .tasksMax(TASKS)
+              .topicTemplate(NAME + ".${table}")
+              .startMode("earliest")
+              .keyColumns("id")
+              .pollIntervalMs(200)
+              .with("batch.max.rows", "200")
+              .build();
       cluster.rest().putConfig(NAME, config);
       writer.start();
 

@@ -5,15 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.it.testing.ConnectRest;
+import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
+import io.deltacdf.connect.testing.Folders;
+import io.deltacdf.connect.testing.Ports;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,7 +24,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.apache.kafka.common.config.provider.FileConfigProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -87,20 +89,20 @@ class SecretsIT {
         config(dir.resolve("missing").toString(), secrets), "delta.table.paths"));
     scan.rest("validate (unreachable S3)", validateFailing(unreachableS3(secrets), null));
     ConnectRest.Response refused = cluster.rest().tryPutConfig("secret-missing",
-        withClass(config(dir.resolve("missing").toString(), secrets)));
+        config(dir.resolve("missing").toString(), secrets));
     assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
     scan.rest("PUT config (missing path)", refused.body());
 
     // A running connector.
-    cluster.rest().deploy("secret-ok", withClass(config(good, secrets)), WAIT);
+    cluster.rest().deploy("secret-ok", config(good, secrets), WAIT);
     assertThat(TopicReader.readAll(cluster.bootstrapServers(), "secret-good", 2, WAIT, false))
         .hasSize(2);
     scanConnector(scan, "secret-ok");
 
     // A connector whose task fails at run time, then again at start.
     String doomed = table("secret-doomed");
-    cluster.rest().deploy("secret-fail", withClass(config(doomed, secrets)), WAIT);
-    deleteRecursively(Path.of(doomed));
+    cluster.rest().deploy("secret-fail", config(doomed, secrets), WAIT);
+    Folders.deleteRecursively(Path.of(doomed));
     String runtimeTrace = cluster.rest().awaitTaskFailed("secret-fail", WAIT);
     scan.text("task trace (failed while running)", runtimeTrace);
     scanConnector(scan, "secret-fail");
@@ -157,7 +159,7 @@ class SecretsIT {
         config(dir.resolve("missing-too").toString(), references), "delta.table.paths"));
     scan.rest("validate (unreachable S3)", validateFailing(unreachableS3(references), null));
 
-    cluster.rest().deploy("provided-ok", withClass(config(good, references)), WAIT);
+    cluster.rest().deploy("provided-ok", config(good, references), WAIT);
     assertThat(TopicReader.readAll(cluster.bootstrapServers(), "provided-good", 2, WAIT, false))
         .hasSize(2);
     scanConnector(scan, "provided-ok");
@@ -165,8 +167,8 @@ class SecretsIT {
     references.forEach((key, value) -> assertThat(echoed.path(key).asText()).isEqualTo(value));
 
     String doomed = table("provided-doomed");
-    cluster.rest().deploy("provided-fail", withClass(config(doomed, references)), WAIT);
-    deleteRecursively(Path.of(doomed));
+    cluster.rest().deploy("provided-fail", config(doomed, references), WAIT);
+    Folders.deleteRecursively(Path.of(doomed));
     scan.text("task trace", cluster.rest().awaitTaskFailed("provided-fail", WAIT));
     scanConnector(scan, "provided-fail");
 
@@ -277,17 +279,16 @@ class SecretsIT {
   // ---- configurations ----
 
   private static Map<String, String> config(String path, Map<String, String> secrets) {
-    Map<String, String> config = new HashMap<>(secrets);
-    config.put("tasks.max", "1");
-    config.put("delta.table.paths", path);
-    config.put("start.mode", "earliest");
-    config.put("poll.interval.ms", "200");
-    // The secrets are really configured: static S3 keys and an Azure account with a key.
-    config.put("s3.credentials", "static");
-    config.put("s3.access.key.id", "AKIAEXAMPLEKEYID");
-    config.put("azure.account.name", "secretsit");
-    config.put("azure.auth.type", "shared-key");
-    return config;
+    return ConnectorConfig.forTables(path)
+        .withAll(secrets)
+        .startMode("earliest")
+        .pollIntervalMs(200)
+        // The secrets are really configured: static S3 keys and an Azure account with a key.
+        .with("s3.credentials", "static")
+        .with("s3.access.key.id", "AKIAEXAMPLEKEYID")
+        .with("azure.account.name", "secretsit")
+        .with("azure.auth.type", "shared-key")
+        .build();
   }
 
   /** An S3 table behind a closed port, failing fast: credentials in play, and an error. */
@@ -301,13 +302,6 @@ class SecretsIT {
     config.put("hadoop.fs.s3a.retry.limit", "0");
     config.put("hadoop.fs.s3a.connection.establish.timeout", "2s");
     return config;
-  }
-
-  private static Map<String, String> withClass(Map<String, String> config) {
-    Map<String, String> result = new HashMap<>(config);
-    result.put("connector.class", DeltaCdfSourceConnector.class.getName());
-    result.putAll(ConnectorConfig.topicCreation());
-    return result;
   }
 
   private static JsonNode validate(Map<String, String> config) {
@@ -354,11 +348,5 @@ class SecretsIT {
   private static String firstLine(String trace) {
     int end = trace.indexOf('\n');
     return end < 0 ? trace : trace.substring(0, end);
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
   }
 }

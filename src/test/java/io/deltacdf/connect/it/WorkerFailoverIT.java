@@ -3,7 +3,11 @@ package io.deltacdf.connect.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.deltacdf.connect.DeltaCdfSourceConnector;
+import io.deltacdf.connect.it.testing.ChangingTable;
+import io.deltacdf.connect.it.testing.ConnectRest;
+import io.deltacdf.connect.it.testing.FeedCheck;
+import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,16 +64,14 @@ class WorkerFailoverIT {
       table.write(3);
       table.start(300);
 
-      Map<String, String> config = new HashMap<>();
-      config.put("connector.class", DeltaCdfSourceConnector.class.getName());
-      config.putAll(ConnectorConfig.topicCreation());
-      config.put("tasks.max", "1");
-      config.put("delta.table.paths", table.path());
-      config.put("topic.template", NAME);
-      config.put("start.mode", "earliest");
-      config.put("key.columns", "id");
-      config.put("poll.interval.ms", "200");
-      config.put("batch.max.rows", "500");
+      Map<String, String> config =
+          ConnectorConfig.forTables(table.path())
+              .topicTemplate(NAME)
+              .startMode("earliest")
+              .keyColumns("id")
+              .pollIntervalMs(200)
+              .with("batch.max.rows", "500")
+              .build();
       cluster.rest().putConfig(NAME, config);
 
       List<Long> moveMillis = new ArrayList<>();

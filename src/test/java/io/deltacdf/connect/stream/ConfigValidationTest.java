@@ -2,6 +2,7 @@ package io.deltacdf.connect.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,13 +18,8 @@ class ConfigValidationTest {
   private static final String MISSING_TABLE = "/no/such/table";
 
   private static Map<String, ConfigValue> validate(String... pairs) {
-    Map<String, String> settings = new HashMap<>();
-    settings.put("delta.table.paths", MISSING_TABLE);
-    for (int i = 0; i < pairs.length; i += 2) {
-      settings.put(pairs[i], pairs[i + 1]);
-    }
     Map<String, ConfigValue> values = new HashMap<>();
-    ConfigValidation.validate(settings, "test")
+    ConfigValidation.validate(ConnectorConfig.forTables(MISSING_TABLE).with(pairs).build(), "test")
         .configValues()
         .forEach(v -> values.put(v.name(), v));
     return values;

@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaFeedException.Kind;
-import java.util.HashMap;
-import java.util.Map;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import org.junit.jupiter.api.Test;
 
 /** The setting each error reading a table is reported on, in validation and in task failures. */
@@ -16,12 +15,9 @@ class ErrorSettingsTest {
   private static final String LOCAL_TABLE = "/lake/orders";
 
   private static ErrorSettings settings(String... pairs) {
-    Map<String, String> settings = new HashMap<>();
-    settings.put("delta.table.paths", S3_TABLE + "," + LOCAL_TABLE);
-    for (int i = 0; i < pairs.length; i += 2) {
-      settings.put(pairs[i], pairs[i + 1]);
-    }
-    return new ErrorSettings(new DeltaCdfSourceConfig(settings));
+    return new ErrorSettings(
+        new DeltaCdfSourceConfig(
+            ConnectorConfig.forTables(S3_TABLE + "," + LOCAL_TABLE).with(pairs).build()));
   }
 
   private static DeltaFeedException error(Kind kind) {

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.io.IOException;
-import java.util.Map;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.Test;
 
@@ -17,12 +17,12 @@ class RedactionTest {
   private final Redaction redaction =
       new Redaction(
           new DeltaCdfSourceConfig(
-              Map.of(
-                  "delta.table.paths", "s3a://lake/orders",
-                  "s3.credentials", "static",
-                  "s3.access.key.id", "AKIAEXAMPLEKEYID",
-                  "s3.secret.access.key", SECRET,
-                  "hadoop.fs.s3a.session.token", "abc")));
+              ConnectorConfig.forTables("s3a://lake/orders")
+                  .with("s3.credentials", "static")
+                  .with("s3.access.key.id", "AKIAEXAMPLEKEYID")
+                  .with("s3.secret.access.key", SECRET)
+                  .with("hadoop.fs.s3a.session.token", "abc")
+                  .build()));
 
   @Test
   void secretsAreHiddenButValuesTooShortToBeSecretsAreLeft() {

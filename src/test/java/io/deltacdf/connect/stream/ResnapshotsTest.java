@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaFeedException.Kind;
-import java.util.Map;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import org.junit.jupiter.api.Test;
 
 /** Which errors on.history.missing=resnapshot answers with a new snapshot. */
@@ -14,7 +14,9 @@ class ResnapshotsTest {
   private static Resnapshots resnapshots(String onHistoryMissing) {
     DeltaCdfSourceConfig config =
         new DeltaCdfSourceConfig(
-            Map.of("delta.table.paths", "/lake/orders", "on.history.missing", onHistoryMissing));
+            ConnectorConfig.forTables("/lake/orders")
+                .with("on.history.missing", onHistoryMissing)
+                .build());
     return new Resnapshots(config, new Redaction(config));
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.offset.TablePartition;
+import io.deltacdf.connect.testing.StoredOffsets;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.errors.ConnectException;

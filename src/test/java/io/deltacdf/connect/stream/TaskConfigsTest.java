@@ -39,25 +39,27 @@ class TaskConfigsTest {
   /** A task's settings stay readable in the REST API: one key per fact of each unit. */
   @Test
   void eachUnitIsWrittenUnderItsIndex() {
+    Map<String, String> settings = ConnectorConfig.forTables(TABLE).build();
     Map<String, String> task =
         TaskConfigs.forUnits(
-            Map.of("delta.table.paths", TABLE),
+            settings,
             List.of(
                 TaskUnit.table("file:/t/a"), TaskUnit.slice(TABLE, 7, new SnapshotSlice(1, 3))));
 
     assertThat(task)
+        .containsAllEntriesOf(settings)
         .containsEntry("delta.table.paths", TABLE)
         .containsEntry("task.units", "2")
         .containsEntry("task.unit.0.table", "file:/t/a")
         .containsEntry("task.unit.1.table", TABLE)
         .containsEntry("task.unit.1.slice", "1/3")
         .containsEntry("task.unit.1.snapshot.version", "7")
-        .hasSize(6);
+        .hasSize(settings.size() + 5);
   }
 
   @Test
   void settingsWithoutUnitsHandATaskNone() {
-    assertThat(TaskConfigs.units(new DeltaCdfSourceConfig(Map.of("delta.table.paths", TABLE))))
-        .isEmpty();
+    DeltaCdfSourceConfig config = new DeltaCdfSourceConfig(ConnectorConfig.forTables(TABLE).build());
+    assertThat(TaskConfigs.units(config)).isEmpty();
   }
 }

@@ -21,14 +21,18 @@ import java.util.Map;
 public final class ConnectorConfig {
 
   /** The example whose topic creation settings every test config carries. */
-  private static final Path TOPIC_CREATION_EXAMPLE = Path.of("config-examples/local-table.json");
+  private static final String TOPIC_CREATION_EXAMPLE = "local-table.json";
 
   private final Map<String, String> settings = new LinkedHashMap<>();
+
+  private ConnectorConfig() {}
 
   private ConnectorConfig(String tablePaths) {
     settings.put("connector.class", DeltaCdfSourceConnector.class.getName());
     settings.put("tasks.max", "1");
-    settings.put("delta.table.paths", tablePaths);
+    if (tablePaths != null) {
+      settings.put("delta.table.paths", tablePaths);
+    }
     settings.putAll(topicCreation());
   }
 
@@ -37,32 +41,31 @@ public final class ConnectorConfig {
    * services, create no topic on first use, so Connect creates the topics a connector writes,
    * the heartbeat topic among them, as it does for a user who copied an example.
    */
-  @SuppressWarnings("unchecked")
   public static Map<String, String> topicCreation() {
+    Map<String, String> creation = new LinkedHashMap<>();
+    example(TOPIC_CREATION_EXAMPLE).forEach(
+        (key, value) -> {
+          if (key.startsWith("topic.creation.")) {
+            creation.put(key, value);
+          }
+        });
+    return creation;
+  }
+
+  /** config-examples/{@code file} exactly as a user copies it: nothing added. */
+  public static ConnectorConfig fromExample(String file) {
+    ConnectorConfig config = new ConnectorConfig();
+    config.settings.putAll(example(file));
+    return config;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, String> example(String file) {
     try {
-      Map<String, String> example =
-          new ObjectMapper().readValue(TOPIC_CREATION_EXAMPLE.toFile(), Map.class);
-      Map<String, String> creation = new LinkedHashMap<>();
-      example.forEach(
-          (key, value) -> {
-            if (key.startsWith("topic.creation.")) {
-              creation.put(key, value);
-            }
-          });
-      return creation;
+      return new ObjectMapper().readValue(Path.of("config-examples", file).toFile(), Map.class);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  /**
-   * The settings of a task that reads every table of {@code settings} (delta.table.paths) whole,
-   * as the connector hands them out without a parallel snapshot.
-   */
-  public static Map<String, String> taskReadingEveryTable(Map<String, String> settings) {
-    List<TaskUnit> units =
-        new DeltaCdfSourceConfig(settings).tablePaths().stream().map(TaskUnit::table).toList();
-    return TaskConfigs.forUnits(settings, units);
   }
 
   /** Leaves the topics to the test, which creates them itself as a user would. */
@@ -74,6 +77,20 @@ public final class ConnectorConfig {
   /** One task reading {@code tablePaths} (comma-separated), with every other setting default. */
   public static ConnectorConfig forTables(String tablePaths) {
     return new ConnectorConfig(tablePaths);
+  }
+
+  /** A config that names no table, for what validation says about that. */
+  public static ConnectorConfig withoutTables() {
+    return new ConnectorConfig(null);
+  }
+
+  /** The connector's name, which names its tasks' metrics and log lines. */
+  public ConnectorConfig name(String name) {
+    return with("name", name);
+  }
+
+  public ConnectorConfig tasksMax(int tasks) {
+    return with("tasks.max", Integer.toString(tasks));
   }
 
   public ConnectorConfig topicTemplate(String template) {
@@ -118,5 +135,16 @@ public final class ConnectorConfig {
   /** The settings, as a map the test may still change. */
   public Map<String, String> build() {
     return new HashMap<>(settings);
+  }
+
+  /**
+   * The settings of a task that reads every table whole, as the connector hands them out
+   * without a parallel snapshot.
+   */
+  public Map<String, String> buildTask() {
+    Map<String, String> connector = build();
+    List<TaskUnit> units =
+        new DeltaCdfSourceConfig(connector).tablePaths().stream().map(TaskUnit::table).toList();
+    return TaskConfigs.forUnits(connector, units);
   }
 }

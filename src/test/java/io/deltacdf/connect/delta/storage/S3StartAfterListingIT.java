@@ -3,7 +3,7 @@ package io.deltacdf.connect.delta.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.deltacdf.connect.it.storage.S3Mock;
+import io.deltacdf.connect.testing.S3Mock;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import java.io.FileNotFoundException;

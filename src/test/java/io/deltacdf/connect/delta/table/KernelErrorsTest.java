@@ -11,11 +11,11 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.deltacdf.connect.testing.Ports;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
@@ -123,10 +123,7 @@ class KernelErrorsTest {
 
   @Test
   void aRefusedConnectionIsTransient() throws IOException {
-    int closedPort;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      closedPort = socket.getLocalPort();
-    }
+    int closedPort = Ports.free();
     IOException refused =
         assertThrows(IOException.class, () -> new Socket("127.0.0.1", closedPort).close());
 

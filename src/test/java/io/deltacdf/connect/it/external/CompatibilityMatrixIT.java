@@ -3,10 +3,12 @@ package io.deltacdf.connect.it.external;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.deltacdf.connect.it.ChangingTable;
-import io.deltacdf.connect.it.ConnectRest;
-import io.deltacdf.connect.it.FeedCheck;
-import io.deltacdf.connect.it.TopicReader;
+import io.deltacdf.connect.it.external.testing.WorkerRuntime;
+import io.deltacdf.connect.it.testing.ChangingTable;
+import io.deltacdf.connect.it.testing.ConnectRest;
+import io.deltacdf.connect.it.testing.ExternalKafka;
+import io.deltacdf.connect.it.testing.FeedCheck;
+import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;

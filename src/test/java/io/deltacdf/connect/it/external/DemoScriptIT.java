@@ -2,7 +2,7 @@ package io.deltacdf.connect.it.external;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.deltacdf.connect.it.Ports;
+import io.deltacdf.connect.testing.Ports;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.deltacdf.connect.it.ConnectRest;
+import io.deltacdf.connect.it.external.testing.WorkerRuntime;
+import io.deltacdf.connect.it.testing.ConnectRest;
+import io.deltacdf.connect.it.testing.ExternalKafka;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,12 +3,12 @@ package io.deltacdf.connect.it.external;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deltacdf.connect.demo.DemoTable;
-import io.deltacdf.connect.it.ConnectRest;
-import io.deltacdf.connect.it.TopicReader;
+import io.deltacdf.connect.it.testing.ConnectRest;
+import io.deltacdf.connect.it.testing.ExternalKafka;
+import io.deltacdf.connect.it.testing.TopicReader;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -61,8 +61,10 @@ class PackagedPluginIT {
   void streamsTheDemoTableThroughTheExampleConfig() throws IOException {
     Path table = tables.resolve("customers");
     DemoTable.create(table);
-    Map<String, String> config = exampleConfig("local-table.json");
-    config.put("delta.table.paths", table.toString());
+    Map<String, String> config =
+        ConnectorConfig.fromExample("local-table.json")
+            .with("delta.table.paths", table.toString())
+            .build();
     rest.deploy("customers", config, TIMEOUT);
 
     List<ConsumerRecord<byte[], byte[]>> snapshot =
@@ -90,11 +92,5 @@ class PackagedPluginIT {
     // The delete's tombstone: the same key, no value.
     assertThat(all.get(9).value()).isNull();
     assertThat(TopicReader.jsonKey(all.get(9).key()).path("id").asLong()).isEqualTo(2L);
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, String> exampleConfig(String file) throws IOException {
-    Path path = ExternalKafka.repoRoot().resolve("config-examples").resolve(file);
-    return new ObjectMapper().readValue(Files.readString(path), Map.class);
   }
 }

@@ -4,9 +4,12 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.deltacdf.connect.it.ConnectRest;
-import io.deltacdf.connect.it.TestSupport;
-import io.deltacdf.connect.it.external.ExternalKafka;
+import io.deltacdf.connect.it.sink.testing.MirrorRows;
+import io.deltacdf.connect.it.sink.testing.PostgresServer;
+import io.deltacdf.connect.it.testing.ConnectRest;
+import io.deltacdf.connect.testing.ConnectorConfig;
+import io.deltacdf.connect.testing.TestSupport;
+import io.deltacdf.connect.it.testing.ExternalKafka;
 import io.deltacdf.connect.testing.SparkHarness;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -184,13 +187,12 @@ class PostgresMirrorIT {
 
   // ---- pipeline ----
 
-  private static Map<String, String> source(String example) throws IOException {
-    Map<String, String> config = example(example);
-    config.put("delta.table.paths", table);
-    // Each version one Kafka transaction; the sinks read read_committed (their example).
-    config.put("exactly.once.support", "required");
-    config.put("transaction.boundary", "connector");
-    return config;
+  private static Map<String, String> source(String example) {
+    return ConnectorConfig.fromExample(example)
+        .with("delta.table.paths", table)
+        // Each version one Kafka transaction; the sinks read read_committed (their example).
+        .exactlyOnce()
+        .build();
   }
 
   private static Map<String, String> sink(String example) throws IOException {

@@ -6,10 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.deltacdf.connect.DeltaCdfSourceConnector;
-import io.deltacdf.connect.it.ChangeDescriptions;
-import io.deltacdf.connect.it.ConnectRest;
-import io.deltacdf.connect.it.KafkaCluster;
-import io.deltacdf.connect.it.TopicReader;
+import io.deltacdf.connect.it.storage.testing.Azurite;
+import io.deltacdf.connect.it.testing.ChangeDescriptions;
+import io.deltacdf.connect.it.testing.ConnectRest;
+import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;

@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.deltacdf.connect.it.KafkaCluster;
-import io.deltacdf.connect.it.TopicReader;
+import io.deltacdf.connect.it.storage.testing.S3Gate;
+import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
+import io.deltacdf.connect.testing.S3Mock;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

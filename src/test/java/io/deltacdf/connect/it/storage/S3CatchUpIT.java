@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaTable;
+import io.deltacdf.connect.it.storage.testing.S3Gate;
+import io.deltacdf.connect.testing.S3Mock;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

@@ -5,15 +5,14 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.deltacdf.connect.DeltaCdfSourceConnector;
-import io.deltacdf.connect.it.ChangeDescriptions;
-import io.deltacdf.connect.it.ConnectRest;
-import io.deltacdf.connect.it.KafkaCluster;
-import io.deltacdf.connect.it.TopicReader;
+import io.deltacdf.connect.it.storage.testing.S3Gate;
+import io.deltacdf.connect.it.testing.ChangeDescriptions;
+import io.deltacdf.connect.it.testing.ConnectRest;
+import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
+import io.deltacdf.connect.testing.Ports;
+import io.deltacdf.connect.testing.S3Mock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -362,7 +361,7 @@ class S3IT {
   /** An S3 endpoint nobody listens on: a typo in s3.endpoint, or the store is down. */
   @Test
   void validateReportsAClosedS3EndpointOnTheEndpointSetting() {
-    String endpoint = "http://127.0.0.1:" + closedPort();
+    String endpoint = "http://127.0.0.1:" + Ports.free();
     assertBoundedError(config("s3a://cdf-live/customers", "closed", endpoint, S3Mock.SECRET_KEY),
         "s3.endpoint");
   }
@@ -382,7 +381,7 @@ class S3IT {
   @Test
   void validateReportsAClosedGcsEndpointOnTheEndpointSetting() {
     Map<String, String> config = baseConfig("gs://cdf-gcs/orders", "gcs");
-    config.put("gcs.endpoint", "http://127.0.0.1:" + closedPort() + "/");
+    config.put("gcs.endpoint", "http://127.0.0.1:" + Ports.free() + "/");
     config.put("hadoop.fs.gs.auth.type", "UNAUTHENTICATED");
     assertBoundedError(config, "gcs.endpoint");
   }
@@ -397,17 +396,13 @@ class S3IT {
   }
 
   private static Map<String, String> baseConfig(String paths, String topicPrefix) {
-    Map<String, String> config = new HashMap<>();
-    config.put("connector.class", DeltaCdfSourceConnector.class.getName());
-    config.putAll(ConnectorConfig.topicCreation());
-    config.put("tasks.max", "1");
-    config.put("delta.table.paths", paths);
-    config.put("topic.template", topicPrefix + ".${table}");
-    config.put("key.columns", "id");
-    config.put("poll.interval.ms", "200");
-    // S3Mock and the closed test endpoints are plain HTTP.
-    config.put("storage.insecure.http.allowed", "true");
-    return config;
+    return ConnectorConfig.forTables(paths)
+        .topicTemplate(topicPrefix + ".${table}")
+        .keyColumns("id")
+        .pollIntervalMs(200)
+        // S3Mock and the closed test endpoints are plain HTTP.
+        .with("storage.insecure.http.allowed", "true")
+        .build();
   }
 
   /** Static keys, the endpoint, path-style access and the region: the connector's s3.* keys. */
@@ -476,14 +471,6 @@ class S3IT {
   }
   private static long millis(long fromNanos, long toNanos) {
     return (toNanos - fromNanos) / 1_000_000;
-  }
-
-  private static int closedPort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   /**
