@@ -18,10 +18,10 @@ import org.apache.kafka.connect.source.SourceConnector;
 import org.apache.kafka.connect.source.SourceConnectorContext;
 
 /**
- * Streams the change data feed of Delta tables: one source partition per table, tables spread
- * over up to {@code tasks.max} tasks, one task per table at a time. With snapshot.max.tasks > 1
- * a table's initial snapshot is read in slices by several tasks (see {@link SnapshotSlices});
- * the connector follows their offsets ({@link SliceFollower}) and asks Connect for new task
+ * Streams the change data feed of Delta tables: one source partition per table, tables spread over
+ * up to {@code tasks.max} tasks, one task per table at a time. With snapshot.max.tasks > 1 a
+ * table's initial snapshot is read in slices by several tasks (see {@link SnapshotSlices}); the
+ * connector follows their offsets ({@link SliceFollower}) and asks Connect for new task
  * configurations once every slice of a table is complete, so that one task reads the table's
  * changes from there.
  */
@@ -47,8 +47,7 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
     this.settings = Map.copyOf(settings);
     this.config = new DeltaCdfSourceConfig(settings);
     config.requireConsistent();
-    slices =
-        SnapshotSlices.of(config, ((SourceConnectorContext) context).offsetStorageReader());
+    slices = SnapshotSlices.of(config, ((SourceConnectorContext) context).offsetStorageReader());
     sliceFollower = new SliceFollower(slices, context::requestTaskReconfiguration);
   }
 
@@ -58,8 +57,8 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
   }
 
   /**
-   * Spreads the tables, and the slices of snapshots read in parallel, round robin over up to
-   * {@code maxTasks} tasks; the slices of one snapshot go to different tasks.
+   * Spreads the tables, and the slices of snapshots read in parallel, round robin over up to {@code
+   * maxTasks} tasks; the slices of one snapshot go to different tasks.
    */
   @Override
   public List<Map<String, String>> taskConfigs(int maxTasks) {
@@ -97,8 +96,7 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
   @Override
   public boolean alterOffsets(
       Map<String, String> connectorConfig, Map<Map<String, ?>, Map<String, ?>> offsets) {
-    OffsetAlterations.requireValid(
-        new DeltaCdfSourceConfig(connectorConfig).tablePaths(), offsets);
+    OffsetAlterations.requireValid(new DeltaCdfSourceConfig(connectorConfig).tablePaths(), offsets);
     return true;
   }
 }

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Data flows one way and Delta Kernel stays inside one package: {@code change} and {@code offset}
  * are plain values, only {@code delta} imports Kernel (its internals only {@code delta/kernel}),
- * {@code delta/derived} is a diff on plain values, each package imports only the packages below
- * it, and inside {@code delta} each layer only the layers below it, the rest of the connector
- * only its facade.
+ * {@code delta/derived} is a diff on plain values, each package imports only the packages below it,
+ * and inside {@code delta} each layer only the layers below it, the rest of the connector only its
+ * facade.
  */
 class ArchitectureTest {
 
@@ -31,8 +31,8 @@ class ArchitectureTest {
   }
 
   /**
-   * Kernel's internal API may change in any release: only the adapter may name it, by import or
-   * by a fully qualified name.
+   * Kernel's internal API may change in any release: only the adapter may name it, by import or by
+   * a fully qualified name.
    */
   @Test
   void onlyTheKernelAdapterUsesKernelInternals() throws IOException {
@@ -94,10 +94,10 @@ class ArchitectureTest {
 
   /**
    * The packages each package may import. {@code change} is the vocabulary every stage shares:
-   * {@code delta} reads tables into it, {@code convert} turns it into records whose offsets
-   * {@code offset} encodes; {@code config} hands out the typed settings of those stages; {@code
-   * stream} (orchestration) wires them; the root package holds only the connector's entry points
-   * and is imported by none.
+   * {@code delta} reads tables into it, {@code convert} turns it into records whose offsets {@code
+   * offset} encodes; {@code config} hands out the typed settings of those stages; {@code stream}
+   * (orchestration) wires them; the root package holds only the connector's entry points and is
+   * imported by none.
    */
   private static final Map<String, Set<String>> ALLOWED_IMPORTS =
       Map.of(
@@ -145,10 +145,10 @@ class ArchitectureTest {
 
   /**
    * The layers of {@code delta}, each importing only those below it, in the order the change data
-   * feed is computed: a table's context and schema, its log, which files carry a version's
-   * changes, the rows out of one file, the feed stepping through phases. {@code kernel}, {@code
-   * storage} and {@code derived} are leaves. The facade on top ({@code delta} itself) wires them;
-   * below it, only its error may be imported, which every layer throws to the callers.
+   * feed is computed: a table's context and schema, its log, which files carry a version's changes,
+   * the rows out of one file, the feed stepping through phases. {@code kernel}, {@code storage} and
+   * {@code derived} are leaves. The facade on top ({@code delta} itself) wires them; below it, only
+   * its error may be imported, which every layer throws to the callers.
    */
   private static final Map<String, Set<String>> DELTA_LAYERS =
       Map.of(
@@ -164,7 +164,8 @@ class ArchitectureTest {
   private static final String FACADE_ERROR = "DeltaFeedException";
 
   private static final Pattern DELTA_IMPORT =
-      Pattern.compile("^import (?:static )?io\\.deltacdf\\.connect\\.delta\\.(?:(\\p{Lower}\\w*)\\.)?(\\w+)");
+      Pattern.compile(
+          "^import (?:static )?io\\.deltacdf\\.connect\\.delta\\.(?:(\\p{Lower}\\w*)\\.)?(\\w+)");
 
   @Test
   void deltaLayersImportOnlyTheLayersBelowThem() throws IOException {
@@ -201,8 +202,10 @@ class ArchitectureTest {
   /** The rest of the connector sees {@code delta} only through its facade. */
   @Test
   void onlyTheDeltaFacadeIsImportedFromOutside() throws IOException {
-    Pattern layerImport = Pattern.compile("import (static )?io\\.deltacdf\\.connect\\.delta\\.\\p{Lower}");
-    assertThat(importsOutside("delta", "import ").stream().filter(l -> layerImport.matcher(l).find()))
+    Pattern layerImport =
+        Pattern.compile("import (static )?io\\.deltacdf\\.connect\\.delta\\.\\p{Lower}");
+    assertThat(
+            importsOutside("delta", "import ").stream().filter(l -> layerImport.matcher(l).find()))
         .isEmpty();
   }
 

@@ -10,10 +10,10 @@ import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
 import io.deltacdf.connect.stream.SliceFollower;
 import io.deltacdf.connect.stream.SnapshotSlices;
-import io.deltacdf.connect.testing.StoredOffsets;
 import io.deltacdf.connect.stream.TaskConfigs;
 import io.deltacdf.connect.stream.TaskUnit;
 import io.deltacdf.connect.testing.ConnectorConfig;
+import io.deltacdf.connect.testing.StoredOffsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -45,14 +45,15 @@ class ParallelSnapshotConnectorTest {
   }
 
   /**
-   * A plan made before the old tasks' offsets were flushed names a newer version than the one
-   * the slices then stored: the snapshot is complete when every slice stored the end of the
-   * version they pin, not of the planned one.
+   * A plan made before the old tasks' offsets were flushed names a newer version than the one the
+   * slices then stored: the snapshot is complete when every slice stored the end of the version
+   * they pin, not of the planned one.
    */
   @Test
   void slicesAreCompleteAtTheEndOfTheVersionTheirOffsetsPin() {
-    SnapshotSlices slices = new SnapshotSlices(
-        new DeltaCdfSourceConfig(ConnectorConfig.forTables(TABLE).build()), offsets, t -> null);
+    SnapshotSlices slices =
+        new SnapshotSlices(
+            new DeltaCdfSourceConfig(ConnectorConfig.forTables(TABLE).build()), offsets, t -> null);
     SnapshotSlices.Sliced planned = new SnapshotSlices.Sliced(TABLE, 9, 2);
     store(new SnapshotSlice(0, 2), ChangePosition.InVersion.start(6));
     assertThat(slices.complete(planned)).as("one slice is still being read").isFalse();
@@ -63,8 +64,8 @@ class ParallelSnapshotConnectorTest {
 
   /**
    * snapshot.max.tasks lowered to 1 while slices are read: the stored slices are still read to
-   * their end, and their end still hands the table to one task, without a test calling the
-   * check: the connector's own periodic check asks for the reconfiguration.
+   * their end, and their end still hands the table to one task, without a test calling the check:
+   * the connector's own periodic check asks for the reconfiguration.
    */
   @Test
   void slicesBegunUnderALargerSettingAreFollowedAfterItWasLoweredToOne() {
@@ -95,8 +96,10 @@ class ParallelSnapshotConnectorTest {
   @Test
   void aFreshTableIsSlicedAtItsLatestVersion(@TempDir Path dir) {
     String path = dir.resolve("fresh").toString();
-    sql("CREATE TABLE delta.`%s` (id BIGINT) USING delta"
-        + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", path);
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+        path);
     sql("INSERT INTO delta.`%s` VALUES (1), (2)", path);
     DeltaCdfSourceConnector fresh = new DeltaCdfSourceConnector();
     fresh.initialize(new Context());

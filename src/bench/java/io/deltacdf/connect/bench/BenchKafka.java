@@ -13,10 +13,10 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The tests' {@link ExternalKafka} (a broker and a Connect worker in JVMs of their own, from
- * plain Kafka 4.4.0 jars, the worker loading the packaged plugin folder connector/) with what
- * only the benchmark needs: producer settings for the worker, the topics it counts, and a way to
- * time one connector from registration to its last record. Not a harness of its own.
+ * The tests' {@link ExternalKafka} (a broker and a Connect worker in JVMs of their own, from plain
+ * Kafka 4.4.0 jars, the worker loading the packaged plugin folder connector/) with what only the
+ * benchmark needs: producer settings for the worker, the topics it counts, and a way to time one
+ * connector from registration to its last record. Not a harness of its own.
  */
 final class BenchKafka implements AutoCloseable {
 
@@ -27,7 +27,11 @@ final class BenchKafka implements AutoCloseable {
    *     from registration to the last record
    * @param brokerCpuMillis CPU time the broker JVM used in the same time
    */
-  record ConnectorRun(long records, long millis, long workerPeakRssMib, long workerCpuMillis,
+  record ConnectorRun(
+      long records,
+      long millis,
+      long workerPeakRssMib,
+      long workerCpuMillis,
       long brokerCpuMillis) {}
 
   private static final Duration STALL = Duration.ofMinutes(2);
@@ -47,8 +51,8 @@ final class BenchKafka implements AutoCloseable {
   }
 
   /** As above, with more worker properties (e.g. a plugin.path that also holds a sink). */
-  BenchKafka(List<String> workerJvm, Map<String, String> producer,
-      Map<String, String> workerProperties) {
+  BenchKafka(
+      List<String> workerJvm, Map<String, String> producer, Map<String, String> workerProperties) {
     Map<String, String> worker = new HashMap<>(workerProperties);
     producer.forEach((key, value) -> worker.put("producer." + key, value));
     kafka = ExternalKafka.start(worker, BROKER_JVM, workerJvm);
@@ -96,35 +100,41 @@ final class BenchKafka implements AutoCloseable {
   static Map<String, String> jsonConnectorConfig(String table, String topic, String startMode) {
     Map<String, String> config = connectorConfig(table, topic, startMode);
     config.put("output.format", "json");
-    config.keySet().removeIf(key -> key.startsWith("key.converter.")
-        || key.startsWith("value.converter."));
+    config
+        .keySet()
+        .removeIf(key -> key.startsWith("key.converter.") || key.startsWith("value.converter."));
     config.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
     config.put("value.converter", "org.apache.kafka.connect.storage.StringConverter");
     return config;
   }
 
   /**
-   * Registers a connector writing to a fresh topic and waits for {@code expected} records: the
-   * time from the registration to the broker's append of the last record.
+   * Registers a connector writing to a fresh topic and waits for {@code expected} records: the time
+   * from the registration to the broker's append of the last record.
    */
   ConnectorRun runConnector(String name, Map<String, String> config, long expected) {
-    return runConnector(name, config, expected, status -> { });
+    return runConnector(name, config, expected, status -> {});
   }
 
   /** As above, handing each connector status polled while waiting to {@code onStatus}. */
-  ConnectorRun runConnector(String name, Map<String, String> config, long expected,
-      Consumer<JsonNode> onStatus) {
+  ConnectorRun runConnector(
+      String name, Map<String, String> config, long expected, Consumer<JsonNode> onStatus) {
     String topic = config.get("topic.template");
     topics.create(topic);
     long cpuBefore = workersCpuMillis();
     long brokerCpuBefore = brokerCpuMillis();
     long start = System.currentTimeMillis();
     rest.putConfig(name, config);
-    long count = topics.awaitCount(topic, expected, STALL,
-        () -> onStatus.accept(requireNotFailed(name)));
+    long count =
+        topics.awaitCount(topic, expected, STALL, () -> onStatus.accept(requireNotFailed(name)));
     if (count != expected) {
-      System.out.println("[bench] " + name + " stalled at " + count + " records; worker log:\n"
-          + kafka.workerLogTail());
+      System.out.println(
+          "[bench] "
+              + name
+              + " stalled at "
+              + count
+              + " records; worker log:\n"
+              + kafka.workerLogTail());
     }
     long cpuMillis = workersCpuMillis() - cpuBefore;
     long brokerCpu = brokerCpuMillis() - brokerCpuBefore;

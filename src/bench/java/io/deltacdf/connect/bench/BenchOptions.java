@@ -26,7 +26,8 @@ record BenchOptions(
     boolean cold,
     Path workDir) {
 
-  static final String USAGE = """
+  static final String USAGE =
+      """
       usage: ./benchmark.sh [all|throughput|latency|idle-poll|memory|snapshot|derived|sink] [options]
         --rows N               rows inserted into the throughput table (default 2000000;
                                also the table the sink part mirrors into PostgreSQL and the
@@ -83,8 +84,15 @@ record BenchOptions(
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       if (!arg.startsWith("--")) {
-        if (!List.of("all", "throughput", "latency", "idle-poll", "memory", "snapshot",
-            "derived", "sink")
+        if (!List.of(
+                "all",
+                "throughput",
+                "latency",
+                "idle-poll",
+                "memory",
+                "snapshot",
+                "derived",
+                "sink")
             .contains(arg)) {
           throw new IllegalArgumentException("Unknown command " + arg);
         }
@@ -105,12 +113,14 @@ record BenchOptions(
       String value = args[++i];
       switch (arg) {
         case "--rows" -> rows = Long.parseLong(value);
-        case "--variant" -> dv = switch (value) {
-          case "plain" -> List.of(false);
-          case "dv" -> List.of(true);
-          case "both" -> List.of(false, true);
-          default -> throw new IllegalArgumentException("--variant plain|dv|both");
-        };
+        case "--variant" ->
+            dv =
+                switch (value) {
+                  case "plain" -> List.of(false);
+                  case "dv" -> List.of(true);
+                  case "both" -> List.of(false, true);
+                  default -> throw new IllegalArgumentException("--variant plain|dv|both");
+                };
         case "--snapshot-rows" -> snapshotRows = Long.parseLong(value);
         case "--commit-rows" -> commitRows = Long.parseLong(value);
         case "--parallel-snapshot-rows" -> parallelSnapshotRows = Long.parseLong(value);
@@ -130,9 +140,24 @@ record BenchOptions(
         default -> throw new IllegalArgumentException("Unknown option " + arg);
       }
     }
-    return new BenchOptions(command, rows, dv, snapshotRows, parallelSnapshotRows, commitRows,
-        hugeLogVersions, hugeCommitFiles, hugeDvUpdates, small, large, commits,
-        heap, settings(producer), settings(connector), profile, cold,
+    return new BenchOptions(
+        command,
+        rows,
+        dv,
+        snapshotRows,
+        parallelSnapshotRows,
+        commitRows,
+        hugeLogVersions,
+        hugeCommitFiles,
+        hugeDvUpdates,
+        small,
+        large,
+        commits,
+        heap,
+        settings(producer),
+        settings(connector),
+        profile,
+        cold,
         work);
   }
 

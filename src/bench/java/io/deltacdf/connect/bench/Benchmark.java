@@ -41,28 +41,41 @@ public final class Benchmark {
     Tables tables = new Tables(options.workDir().resolve("tables"), jvms);
     Report report = new Report();
     long start = System.nanoTime();
-    run(report, "throughput", () -> {
-      for (boolean dv : options.deletionVectors()) {
-        new ThroughputRun(options, jvms, tables, report).run(dv);
-      }
-    }, options);
+    run(
+        report,
+        "throughput",
+        () -> {
+          for (boolean dv : options.deletionVectors()) {
+            new ThroughputRun(options, jvms, tables, report).run(dv);
+          }
+        },
+        options);
     run(report, "latency", () -> new LatencyRun(options, tables, report).run(), options);
     run(report, "idle-poll", () -> new IdlePollRun(options, tables, report).run(), options);
     run(report, "memory", () -> new MemoryRun(options, tables, report).run(), options);
     run(report, "snapshot", () -> new SnapshotRun(options, tables, report).run(), options);
     run(report, "derived", () -> new DerivedRun(options, jvms, tables, report).run(), options);
-    run(report, "sink", () -> {
-      try {
-        new SinkRun(options, tables, report).run();
-      } catch (java.sql.SQLException e) {
-        throw new IllegalStateException(e);
-      }
-    }, options);
+    run(
+        report,
+        "sink",
+        () -> {
+          try {
+            new SinkRun(options, tables, report).run();
+          } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+          }
+        },
+        options);
 
-    String header = String.format("Benchmark %s at %s: %d cores, %d MiB RAM, Java %s; %d s",
-        options.command(), Instant.now(), Runtime.getRuntime().availableProcessors(),
-        totalMemoryMib(), System.getProperty("java.version"),
-        (System.nanoTime() - start) / 1_000_000_000);
+    String header =
+        String.format(
+            "Benchmark %s at %s: %d cores, %d MiB RAM, Java %s; %d s",
+            options.command(),
+            Instant.now(),
+            Runtime.getRuntime().availableProcessors(),
+            totalMemoryMib(),
+            System.getProperty("java.version"),
+            (System.nanoTime() - start) / 1_000_000_000);
     report.print(System.out, header);
     Path results = options.workDir().resolve("results-" + System.currentTimeMillis() + ".txt");
     try (PrintStream out = new PrintStream(Files.newOutputStream(results))) {

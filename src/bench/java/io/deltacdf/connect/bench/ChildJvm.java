@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A benchmark step in a JVM of its own (so its speed, heap and RSS are its own): runs a main
- * class to completion through the tests' {@link ChildProcess}, logs to a file, and collects the {@code key=value} result lines it prints on stdout
- * prefixed with {@value #RESULT_PREFIX}.
+ * A benchmark step in a JVM of its own (so its speed, heap and RSS are its own): runs a main class
+ * to completion through the tests' {@link ChildProcess}, logs to a file, and collects the {@code
+ * key=value} result lines it prints on stdout prefixed with {@value #RESULT_PREFIX}.
  */
 public final class ChildJvm {
 
@@ -36,11 +36,16 @@ public final class ChildJvm {
   }
 
   /**
-   * Runs {@code mainClass} to completion and returns its results; fails with the log's tail when
-   * it exits non-zero or overruns {@code timeoutMinutes}.
+   * Runs {@code mainClass} to completion and returns its results; fails with the log's tail when it
+   * exits non-zero or overruns {@code timeoutMinutes}.
    */
-  static Map<String, String> run(String classpath, List<String> jvmOptions, Path log,
-      long timeoutMinutes, String mainClass, String... args) {
+  static Map<String, String> run(
+      String classpath,
+      List<String> jvmOptions,
+      Path log,
+      long timeoutMinutes,
+      String mainClass,
+      String... args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions);
@@ -49,16 +54,23 @@ public final class ChildJvm {
     try {
       Files.createDirectories(log.getParent());
       Files.deleteIfExists(log); // the results are read from this run's log alone
-      ChildProcess process = ChildProcess.start(mainClass,
-          new ProcessBuilder(command).directory(log.getParent().toFile()), log);
+      ChildProcess process =
+          ChildProcess.start(
+              mainClass, new ProcessBuilder(command).directory(log.getParent().toFile()), log);
       if (!process.awaitExit(Duration.ofMinutes(timeoutMinutes))) {
         process.kill();
-        throw new IllegalStateException(mainClass + " overran " + timeoutMinutes + " min\n"
-            + process.logTail(TAIL_LINES));
+        throw new IllegalStateException(
+            mainClass + " overran " + timeoutMinutes + " min\n" + process.logTail(TAIL_LINES));
       }
       if (process.exitValue() != 0) {
-        throw new IllegalStateException(mainClass + " " + String.join(" ", args) + " exited with "
-            + process.exitValue() + "\n" + process.logTail(TAIL_LINES));
+        throw new IllegalStateException(
+            mainClass
+                + " "
+                + String.join(" ", args)
+                + " exited with "
+                + process.exitValue()
+                + "\n"
+                + process.logTail(TAIL_LINES));
       }
       Map<String, String> results = new HashMap<>();
       for (String line : Files.readAllLines(log)) {

@@ -13,13 +13,14 @@ import java.util.Map;
 /**
  * Derived changes (issue 14) on the UPDATE-heavy throughput table without deletion vectors, whose
  * UPDATE and DELETE rewrite files copy-on-write: the reader alone in {@code change.source=derived}
- * against {@code cdf} on the rewriting versions and against the reader's ceiling (every change
- * row of the table from its change feed), then the connector end to end in both modes. The table
- * has its Change Data Feed, so the two modes must yield the same number of rows.
+ * against {@code cdf} on the rewriting versions and against the reader's ceiling (every change row
+ * of the table from its change feed), then the connector end to end in both modes. The table has
+ * its Change Data Feed, so the two modes must yield the same number of rows.
  */
 final class DerivedRun {
 
   private static final int BATCH_ROWS = 10_000;
+
   /** The table's UPDATE version: CREATE is 0, then four inserts, the UPDATE, the DELETE. */
   private static final long FIRST_REWRITE = 5;
 
@@ -36,36 +37,49 @@ final class DerivedRun {
   }
 
   void run() {
-    String section = String.format(
-        "Derived changes: %,d rows inserted, copy-on-write UPDATE 20%%, DELETE 5%%, key id",
-        options.rows());
+    String section =
+        String.format(
+            "Derived changes: %,d rows inserted, copy-on-write UPDATE 20%%, DELETE 5%%, key id",
+            options.rows());
     Tables.Table table = tables.customers(options.rows(), false);
     long all = table.cdfRows();
-    long rewritten = count(table, "cdf_update_preimage") + count(table, "cdf_update_postimage")
-        + count(table, "cdf_delete");
-    report.add(section, "change rows of the UPDATE and DELETE", String.format("%,d", rewritten),
+    long rewritten =
+        count(table, "cdf_update_preimage")
+            + count(table, "cdf_update_postimage")
+            + count(table, "cdf_delete");
+    report.add(
+        section,
+        "change rows of the UPDATE and DELETE",
+        String.format("%,d", rewritten),
         table.counts().toString());
 
     Reading ceiling = read(table, ChangeSource.CDF, 0, all, "ceiling");
-    report.add(section, "ceiling: our reader, cdf, every version", ceiling.rate(),
-        ceiling.note());
+    report.add(section, "ceiling: our reader, cdf, every version", ceiling.rate(), ceiling.note());
     Reading cdf = read(table, ChangeSource.CDF, FIRST_REWRITE, rewritten, "cdf");
     report.add(section, "reader cdf: UPDATE + DELETE versions", cdf.rate(), cdf.note());
     Reading derived = read(table, ChangeSource.DERIVED, FIRST_REWRITE, rewritten, "derived");
-    report.add(section, "reader derived: UPDATE + DELETE versions", derived.rate(),
-        derived.note());
+    report.add(section, "reader derived: UPDATE + DELETE versions", derived.rate(), derived.note());
     Reading derivedAll = read(table, ChangeSource.DERIVED, 0, all, "derived-all");
     report.add(section, "reader derived: every version", derivedAll.rate(), derivedAll.note());
-    report.add(section, "ratio reader derived / cdf (rewrites)",
-        Report.ratio(derived.rowsPerSecond(), cdf.rowsPerSecond()), "same versions, same rows");
-    report.add(section, "ratio reader derived / ceiling (rewrites)",
-        Report.ratio(derived.rowsPerSecond(), ceiling.rowsPerSecond()), "");
+    report.add(
+        section,
+        "ratio reader derived / cdf (rewrites)",
+        Report.ratio(derived.rowsPerSecond(), cdf.rowsPerSecond()),
+        "same versions, same rows");
+    report.add(
+        section,
+        "ratio reader derived / ceiling (rewrites)",
+        Report.ratio(derived.rowsPerSecond(), ceiling.rowsPerSecond()),
+        "");
 
     try (BenchKafka kafka =
         new BenchKafka(List.of("-Xmx" + options.workerHeap()), options.producer())) {
       double cdfRate = connector(kafka, section, ChangeSource.CDF, all);
       double derivedRate = connector(kafka, section, ChangeSource.DERIVED, all);
-      report.add(section, "ratio connector derived / cdf", Report.ratio(derivedRate, cdfRate),
+      report.add(
+          section,
+          "ratio connector derived / cdf",
+          Report.ratio(derivedRate, cdfRate),
           "every version, end to end");
     }
   }
@@ -75,15 +89,23 @@ final class DerivedRun {
   }
 
   /** The reader alone in a JVM of its own, from {@code fromVersion} to the end. */
-  private Reading read(Tables.Table table, ChangeSource source, long fromVersion, long expected,
-      String name) {
-    Map<String, String> result = jvms.runTest(
-        options.workDir().resolve("logs/derived-read-" + name + ".log"), options.workerHeap(),
-        Read.class.getName(), table.path().toString(), Integer.toString(BATCH_ROWS),
-        source.name(), Long.toString(fromVersion));
-    Reading reading = new Reading(Long.parseLong(result.get("rows")),
-        Long.parseLong(result.get("elapsed_ms")), Long.parseLong(result.get("cpu_ms")),
-        Long.parseLong(result.get("peak_rss_mib")));
+  private Reading read(
+      Tables.Table table, ChangeSource source, long fromVersion, long expected, String name) {
+    Map<String, String> result =
+        jvms.runTest(
+            options.workDir().resolve("logs/derived-read-" + name + ".log"),
+            options.workerHeap(),
+            Read.class.getName(),
+            table.path().toString(),
+            Integer.toString(BATCH_ROWS),
+            source.name(),
+            Long.toString(fromVersion));
+    Reading reading =
+        new Reading(
+            Long.parseLong(result.get("rows")),
+            Long.parseLong(result.get("elapsed_ms")),
+            Long.parseLong(result.get("cpu_ms")),
+            Long.parseLong(result.get("peak_rss_mib")));
     report.checkCount("derived part, reader " + name, reading.rows(), expected);
     return reading;
   }
@@ -91,16 +113,20 @@ final class DerivedRun {
   private double connector(BenchKafka kafka, String section, ChangeSource source, long expected) {
     String mode = source.name().toLowerCase(Locale.ROOT);
     String topic = "derived-part-" + mode;
-    Map<String, String> config = BenchKafka.connectorConfig(
-        tables.customers(options.rows(), false).path().toString(), topic, "earliest");
+    Map<String, String> config =
+        BenchKafka.connectorConfig(
+            tables.customers(options.rows(), false).path().toString(), topic, "earliest");
     config.put("change.source", mode);
     config.putAll(options.connector());
     BenchKafka.ConnectorRun run = kafka.runConnector(topic, config, expected);
     report.checkCount("derived part, connector " + mode, run.records(), expected);
-    report.add(section, "connector " + mode + ": end to end, every version",
+    report.add(
+        section,
+        "connector " + mode + ": end to end, every version",
         Report.rate(run.records(), run.millis()),
-        String.format("%d ms; worker CPU %d ms; worker peak RSS %d MiB (-Xmx%s)", run.millis(),
-            run.workerCpuMillis(), run.workerPeakRssMib(), options.workerHeap()));
+        String.format(
+            "%d ms; worker CPU %d ms; worker peak RSS %d MiB (-Xmx%s)",
+            run.millis(), run.workerCpuMillis(), run.workerPeakRssMib(), options.workerHeap()));
     kafka.rest().delete(topic);
     return run.records() * 1000.0 / Math.max(1, run.millis());
   }
@@ -116,8 +142,8 @@ final class DerivedRun {
     }
 
     String note() {
-      return String.format("%,d rows in %d ms; JVM CPU %d ms; peak RSS %d MiB", rows, millis,
-          cpuMillis, peakRssMib);
+      return String.format(
+          "%,d rows in %d ms; JVM CPU %d ms; peak RSS %d MiB", rows, millis, cpuMillis, peakRssMib);
     }
   }
 

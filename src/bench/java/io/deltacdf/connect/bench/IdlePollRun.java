@@ -30,13 +30,19 @@ final class IdlePollRun {
     String section = "Idle poll: DeltaChangeFeed.next finding nothing (local file system)";
     long[] small = measure(tables.longLog(options.smallVersions()));
     long[] large = measure(tables.longLog(options.largeVersions()));
-    report.add(section, String.format("%,d versions: p50 / mean", options.smallVersions()),
+    report.add(
+        section,
+        String.format("%,d versions: p50 / mean", options.smallVersions()),
         micros(Report.percentile(small, 50)) + " / " + micros(mean(small)),
         "p99 " + micros(Report.percentile(small, 99)));
-    report.add(section, String.format("%,d versions: p50 / mean", options.largeVersions()),
+    report.add(
+        section,
+        String.format("%,d versions: p50 / mean", options.largeVersions()),
         micros(Report.percentile(large, 50)) + " / " + micros(mean(large)),
         "p99 " + micros(Report.percentile(large, 99)));
-    report.add(section, "ratio long / short log (p50)",
+    report.add(
+        section,
+        "ratio long / short log (p50)",
         Report.ratio(Report.percentile(large, 50), Report.percentile(small, 50)),
         "target <= 1.5");
   }
@@ -44,8 +50,7 @@ final class IdlePollRun {
   /** Nanoseconds per idle {@code next}, sorted. */
   private static long[] measure(Tables.Table table) {
     try (DeltaTable delta = DeltaTable.open(table.path().toString(), Map.of(), false);
-        DeltaChangeFeed feed =
-            delta.openFeed(delta.resolveStart(new StartSpec.Latest()))) {
+        DeltaChangeFeed feed = delta.openFeed(delta.resolveStart(new StartSpec.Latest()))) {
       for (int i = 0; i < WARMUP; i++) {
         requireIdle(feed);
       }

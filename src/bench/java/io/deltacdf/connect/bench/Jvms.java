@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * How the benchmark starts its JVMs. Every measured JVM runs with the normal JIT (C2), not the
- * test suite's C1-only -XX:TieredStopAtLevel=1: we measure speed.
+ * How the benchmark starts its JVMs. Every measured JVM runs with the normal JIT (C2), not the test
+ * suite's C1-only -XX:TieredStopAtLevel=1: we measure speed.
  */
 final class Jvms {
 
@@ -35,10 +35,13 @@ final class Jvms {
   }
 
   /** A main class in a Spark JVM (Spark's own runtime, WARN logging). */
-  Map<String, String> runSpark(Path log, String heap, long timeoutMinutes, String mainClass,
-      String... args) {
-    List<String> options = new ArrayList<>(List.of("-Xmx" + heap,
-        "-Dlog4j2.configurationFile=" + sparkLogConfig(log.getParent()).toUri()));
+  Map<String, String> runSpark(
+      Path log, String heap, long timeoutMinutes, String mainClass, String... args) {
+    List<String> options =
+        new ArrayList<>(
+            List.of(
+                "-Xmx" + heap,
+                "-Dlog4j2.configurationFile=" + sparkLogConfig(log.getParent()).toUri()));
     options.addAll(ChildJvm.SPARK_OPENS);
     return ChildJvm.run(sparkClasspath, options, log, timeoutMinutes, mainClass, args);
   }
@@ -47,7 +50,9 @@ final class Jvms {
     Path file = dir.resolve("spark-log4j2.properties");
     try {
       Files.createDirectories(dir);
-      Files.writeString(file, """
+      Files.writeString(
+          file,
+          """
           rootLogger.level = warn
           rootLogger.appenderRef.stdout.ref = console
           appender.console.type = Console

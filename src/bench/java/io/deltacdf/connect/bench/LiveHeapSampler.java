@@ -6,9 +6,9 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Samples the live heap of another JVM: {@code jcmd <pid> GC.class_histogram} runs a full GC
- * first, so its total is what is still reachable, unlike the heap in use, which a collector lets
- * grow up to -Xmx before collecting. Costs the sampled JVM one full GC per sample.
+ * Samples the live heap of another JVM: {@code jcmd <pid> GC.class_histogram} runs a full GC first,
+ * so its total is what is still reachable, unlike the heap in use, which a collector lets grow up
+ * to -Xmx before collecting. Costs the sampled JVM one full GC per sample.
  */
 final class LiveHeapSampler implements AutoCloseable {
 
@@ -35,10 +35,11 @@ final class LiveHeapSampler implements AutoCloseable {
     String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
     while (running) {
       try {
-        Process process = new ProcessBuilder(jcmd, Long.toString(pid), "GC.class_histogram")
-            .redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(),
-            StandardCharsets.UTF_8);
+        Process process =
+            new ProcessBuilder(jcmd, Long.toString(pid), "GC.class_histogram")
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         process.waitFor(30, TimeUnit.SECONDS);
         for (String line : output.split("\n")) {
           if (line.startsWith("Total ")) {

@@ -26,20 +26,33 @@ final class ProducerCeiling {
   record Run(long millis, long cpuMillis) {}
 
   /** Sends {@code count} records to {@code topic}. */
-  static Run run(Topics topics, String topic, long count,
-      List<ConsumerRecord<byte[], byte[]>> sample, Map<String, String> settings) {
-    return send(topics, topic, count, settings, i -> {
-      ConsumerRecord<byte[], byte[]> template = sample.get((int) (i % sample.size()));
-      return new ProducerRecord<>(topic, null, template.key(), template.value(),
-          template.headers());
-    });
+  static Run run(
+      Topics topics,
+      String topic,
+      long count,
+      List<ConsumerRecord<byte[], byte[]>> sample,
+      Map<String, String> settings) {
+    return send(
+        topics,
+        topic,
+        count,
+        settings,
+        i -> {
+          ConsumerRecord<byte[], byte[]> template = sample.get((int) (i % sample.size()));
+          return new ProducerRecord<>(
+              topic, null, template.key(), template.value(), template.headers());
+        });
   }
 
   /**
    * Sends {@code recordAt(0)} to {@code recordAt(count - 1)} through one producer with {@code
    * settings}, fails if any send failed, and returns what it took.
    */
-  static Run send(Topics topics, String topic, long count, Map<String, String> settings,
+  static Run send(
+      Topics topics,
+      String topic,
+      long count,
+      Map<String, String> settings,
       LongFunction<ProducerRecord<byte[], byte[]>> recordAt) {
     topics.create(topic);
     Map<String, Object> config = new HashMap<>(settings);
@@ -50,11 +63,13 @@ final class ProducerCeiling {
     try (KafkaProducer<byte[], byte[]> producer =
         new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
       for (long i = 0; i < count; i++) {
-        producer.send(recordAt.apply(i), (metadata, e) -> {
-          if (e != null) {
-            failure.compareAndSet(null, e);
-          }
-        });
+        producer.send(
+            recordAt.apply(i),
+            (metadata, e) -> {
+              if (e != null) {
+                failure.compareAndSet(null, e);
+              }
+            });
       }
       producer.flush();
     }

@@ -46,8 +46,11 @@ final class Report {
         out.println();
         out.println("== " + section);
       }
-      out.printf("  %-" + nameWidth + "s  %" + valueWidth + "s  %s%n",
-          figure.name(), figure.value(), figure.note());
+      out.printf(
+          "  %-" + nameWidth + "s  %" + valueWidth + "s  %s%n",
+          figure.name(),
+          figure.value(),
+          figure.note());
     }
     out.println();
     if (failures.isEmpty()) {

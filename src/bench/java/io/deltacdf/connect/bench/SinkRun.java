@@ -1,7 +1,7 @@
 package io.deltacdf.connect.bench;
 
-import io.deltacdf.connect.it.testing.ExternalKafka;
 import io.deltacdf.connect.it.sink.testing.PostgresServer;
+import io.deltacdf.connect.it.testing.ExternalKafka;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,12 +27,11 @@ import org.apache.kafka.common.TopicPartition;
  * (config-examples/postgres-*.json) sets it up, in one worker with both plugins
  * (target/sink-plugins/, unpacked by {@code mvn test-compile}) and a private PostgreSQL.
  *
- * <p>Latency: small commits as in {@link LatencyRun}, after one warm-up commit; a commit's
- * latency is the moment its last row was written in PostgreSQL (a column added after the
- * warm-up, defaulting to {@code clock_timestamp()}: set when the sink inserts the row, whose
- * transaction commits just after) minus the commit's
- * {@code _commit_timestamp}, which the row format writes as a column
- * ({@code record.metadata.fields=true}). Throughput: the throughput part's table, envelope
+ * <p>Latency: small commits as in {@link LatencyRun}, after one warm-up commit; a commit's latency
+ * is the moment its last row was written in PostgreSQL (a column added after the warm-up,
+ * defaulting to {@code clock_timestamp()}: set when the sink inserts the row, whose transaction
+ * commits just after) minus the commit's {@code _commit_timestamp}, which the row format writes as
+ * a column ({@code record.metadata.fields=true}). Throughput: the throughput part's table, envelope
  * format, from registering both connectors until the sink has committed the offset of the last
  * record (polled every 250 ms; the worker commits sink offsets every second).
  */
@@ -41,9 +40,10 @@ final class SinkRun {
   private static final int ROWS_PER_COMMIT = 10;
   private static final long PAUSE_MS = 300;
   private static final Duration STALL = Duration.ofMinutes(5);
+
   /** The sink's settings that shape its batches, as in the examples; stated in the report. */
-  private static final Map<String, String> SINK_BATCHING = Map.of(
-      "batch.size", "500", "consumer.override.max.poll.records", "500");
+  private static final Map<String, String> SINK_BATCHING =
+      Map.of("batch.size", "500", "consumer.override.max.poll.records", "500");
 
   private final BenchOptions options;
   private final Tables tables;
@@ -58,15 +58,17 @@ final class SinkRun {
   void run() throws SQLException {
     Path sinkPlugins = ExternalKafka.repoRoot().resolve("target/sink-plugins");
     if (!Files.isDirectory(sinkPlugins.resolve("debezium-connector-jdbc"))) {
-      throw new IllegalStateException("No JDBC sink plugin in " + sinkPlugins
-          + ": run 'mvn test-compile' (without -DskipTests) once");
+      throw new IllegalStateException(
+          "No JDBC sink plugin in "
+              + sinkPlugins
+              + ": run 'mvn test-compile' (without -DskipTests) once");
     }
-    Map<String, String> worker = Map.of("plugin.path",
-        ExternalKafka.repoRoot().resolve("connector") + "," + sinkPlugins);
+    Map<String, String> worker =
+        Map.of("plugin.path", ExternalKafka.repoRoot().resolve("connector") + "," + sinkPlugins);
     try (PostgresServer postgres = PostgresServer.start();
         Connection db = postgres.connect();
-        BenchKafka kafka = new BenchKafka(List.of("-Xmx" + options.workerHeap()),
-            options.producer(), worker)) {
+        BenchKafka kafka =
+            new BenchKafka(List.of("-Xmx" + options.workerHeap()), options.producer(), worker)) {
       latency(postgres, db, kafka);
       throughput(postgres, db, kafka);
     }
@@ -74,9 +76,15 @@ final class SinkRun {
 
   private void latency(PostgresServer postgres, Connection db, BenchKafka kafka)
       throws SQLException {
-    String section = "Sink latency: " + options.latencyCommits() + " commits of "
-        + ROWS_PER_COMMIT + " rows, " + PAUSE_MS + " ms apart, poll.interval.ms=200, sink "
-        + SINK_BATCHING;
+    String section =
+        "Sink latency: "
+            + options.latencyCommits()
+            + " commits of "
+            + ROWS_PER_COMMIT
+            + " rows, "
+            + PAUSE_MS
+            + " ms apart, poll.interval.ms=200, sink "
+            + SINK_BATCHING;
     Tables.Table table = tables.fresh("sink-latency", 1_000);
     String topic = "sink_latency";
     kafka.topics().create(topic);
@@ -91,10 +99,11 @@ final class SinkRun {
     // A warm-up commit makes the sink create the table; then a column the sink does not know
     // (it leaves extra columns alone) records when PostgreSQL got each later row.
     tables.appendSmallCommits(table, 1, ROWS_PER_COMMIT, 0);
-    report.checkCount("sink latency warm-up rows", awaitRows(db, topic, ROWS_PER_COMMIT),
-        ROWS_PER_COMMIT);
-    execute(db, "ALTER TABLE " + topic
-        + " ADD COLUMN mirrored_at TIMESTAMPTZ DEFAULT clock_timestamp()");
+    report.checkCount(
+        "sink latency warm-up rows", awaitRows(db, topic, ROWS_PER_COMMIT), ROWS_PER_COMMIT);
+    execute(
+        db,
+        "ALTER TABLE " + topic + " ADD COLUMN mirrored_at TIMESTAMPTZ DEFAULT clock_timestamp()");
     tables.appendSmallCommits(table, options.latencyCommits(), ROWS_PER_COMMIT, PAUSE_MS);
     long expected = (long) (options.latencyCommits() + 1) * ROWS_PER_COMMIT;
     long count = awaitRows(db, topic, expected);
@@ -102,9 +111,15 @@ final class SinkRun {
 
     Map<Long, Long> latencyByVersion = new TreeMap<>();
     try (Statement statement = db.createStatement();
-        ResultSet rs = statement.executeQuery("SELECT _commit_version, _commit_timestamp,"
-            + " mirrored_at FROM " + topic + " WHERE _commit_version > (SELECT"
-            + " min(_commit_version) FROM " + topic + ")")) {
+        ResultSet rs =
+            statement.executeQuery(
+                "SELECT _commit_version, _commit_timestamp,"
+                    + " mirrored_at FROM "
+                    + topic
+                    + " WHERE _commit_version > (SELECT"
+                    + " min(_commit_version) FROM "
+                    + topic
+                    + ")")) {
       while (rs.next()) {
         long written = rs.getTimestamp(3).getTime();
         long latency = written - epochMillis(rs.getObject(2));
@@ -113,11 +128,20 @@ final class SinkRun {
     }
     long[] latencies =
         latencyByVersion.values().stream().mapToLong(Long::longValue).sorted().toArray();
-    report.add(section, "commit-to-database p50", Report.percentile(latencies, 50) + " ms",
+    report.add(
+        section,
+        "commit-to-database p50",
+        Report.percentile(latencies, 50) + " ms",
         "commit file written -> its last row written in PostgreSQL");
-    report.add(section, "commit-to-database p99", Report.percentile(latencies, 99) + " ms",
+    report.add(
+        section,
+        "commit-to-database p99",
+        Report.percentile(latencies, 99) + " ms",
         "over " + latencies.length + " commits");
-    report.add(section, "commit-to-database max", latencies[latencies.length - 1] + " ms",
+    report.add(
+        section,
+        "commit-to-database max",
+        latencies[latencies.length - 1] + " ms",
         "the writer's JVM, the worker, the broker and PostgreSQL share the cores");
   }
 
@@ -131,8 +155,11 @@ final class SinkRun {
     long deletes = Long.parseLong(counts.getOrDefault("cdf_delete", "0"));
     // Envelope records: one per insert, one 'u' per update pair, a 'd' and a tombstone per delete.
     long records = inserts + updates + 2 * deletes;
-    String section = String.format("Sink throughput: %,d rows inserted, UPDATE 20%%, DELETE 5%%,"
-        + " envelope into PostgreSQL, sink %s", options.rows(), SINK_BATCHING);
+    String section =
+        String.format(
+            "Sink throughput: %,d rows inserted, UPDATE 20%%, DELETE 5%%,"
+                + " envelope into PostgreSQL, sink %s",
+            options.rows(), SINK_BATCHING);
     String topic = "sink_throughput";
     kafka.topics().create(topic);
     long start = System.currentTimeMillis();
@@ -141,9 +168,14 @@ final class SinkRun {
     long end = awaitSinkCommitted(kafka, "sink-throughput-sink", topic, records);
     long millis = end - start;
     report.checkCount("sink throughput rows in PostgreSQL", count(db, topic), inserts - deletes);
-    report.add(section, "pipeline Delta -> PostgreSQL", Report.rate(changeRows, millis),
-        String.format("%,d change rows (%,d records) in %d ms, registration to the sink's"
-            + " offset commit of the last record", changeRows, records, millis));
+    report.add(
+        section,
+        "pipeline Delta -> PostgreSQL",
+        Report.rate(changeRows, millis),
+        String.format(
+            "%,d change rows (%,d records) in %d ms, registration to the sink's"
+                + " offset commit of the last record",
+            changeRows, records, millis));
   }
 
   private Map<String, String> source(Tables.Table table, String topic, String startMode) {
@@ -194,15 +226,17 @@ final class SinkRun {
   }
 
   /** When the sink's consumer group has committed {@code records} offsets of the topic. */
-  private static long awaitSinkCommitted(BenchKafka kafka, String sinkName, String topic,
-      long records) {
+  private static long awaitSinkCommitted(
+      BenchKafka kafka, String sinkName, String topic, long records) {
     TopicPartition partition = new TopicPartition(topic, 0);
     long lastProgress = System.nanoTime();
     long committed = -1;
     try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
       while (true) {
         Map<TopicPartition, OffsetAndMetadata> offsets =
-            admin.listConsumerGroupOffsets("connect-" + sinkName).partitionsToOffsetAndMetadata()
+            admin
+                .listConsumerGroupOffsets("connect-" + sinkName)
+                .partitionsToOffsetAndMetadata()
                 .get(10, TimeUnit.SECONDS);
         OffsetAndMetadata offset = offsets.get(partition);
         long now = offset == null ? 0 : offset.offset();
@@ -213,8 +247,8 @@ final class SinkRun {
           committed = now;
           lastProgress = System.nanoTime();
         } else if (System.nanoTime() - lastProgress > STALL.toNanos()) {
-          throw new IllegalStateException("The sink stalled at offset " + committed + " of "
-              + records);
+          throw new IllegalStateException(
+              "The sink stalled at offset " + committed + " of " + records);
         }
         sleep(250);
       }

@@ -15,8 +15,8 @@ import java.util.Properties;
 
 /**
  * The benchmark's Delta tables, written by {@code BenchTables} in a Spark JVM and kept under the
- * work folder: a table whose parameters are unchanged is reused by the next run (delete the
- * folder to write it again). Tables that runs modify are written fresh each time.
+ * work folder: a table whose parameters are unchanged is reused by the next run (delete the folder
+ * to write it again). Tables that runs modify are written fresh each time.
  */
 final class Tables {
 
@@ -38,8 +38,11 @@ final class Tables {
   }
 
   Table customers(long rows, boolean deletionVectors) {
-    return cached("customers-" + rows + (deletionVectors ? "-dv" : ""),
-        "customers", Long.toString(rows), Boolean.toString(deletionVectors));
+    return cached(
+        "customers-" + rows + (deletionVectors ? "-dv" : ""),
+        "customers",
+        Long.toString(rows),
+        Boolean.toString(deletionVectors));
   }
 
   /** One commit of {@code rows} rows in 8 files. */
@@ -49,7 +52,10 @@ final class Tables {
 
   /** One commit of {@code rows} rows in {@code files} files, for snapshot slices to share. */
   Table snapshot(long rows, int files) {
-    return cached("snapshot-" + rows + "-" + files + "-files", "snapshot", Long.toString(rows),
+    return cached(
+        "snapshot-" + rows + "-" + files + "-files",
+        "snapshot",
+        Long.toString(rows),
         Integer.toString(files));
   }
 
@@ -69,9 +75,16 @@ final class Tables {
 
   /** Appends {@code commits} commits of {@code rows} rows, {@code pauseMs} apart. */
   void appendSmallCommits(Table table, int commits, int rows, long pauseMs) {
-    jvms.runSpark(dir.resolve("logs/small-commits.log"), "1g", 30,
-        "io.deltacdf.connect.bench.spark.BenchTables", "small-commits", table.path().toString(),
-        Integer.toString(commits), Integer.toString(rows), Long.toString(pauseMs));
+    jvms.runSpark(
+        dir.resolve("logs/small-commits.log"),
+        "1g",
+        30,
+        "io.deltacdf.connect.bench.spark.BenchTables",
+        "small-commits",
+        table.path().toString(),
+        Integer.toString(commits),
+        Integer.toString(rows),
+        Long.toString(pauseMs));
   }
 
   private Table cached(String name, String command, String... args) {
@@ -106,11 +119,16 @@ final class Tables {
     List<String> all = new ArrayList<>(List.of(command, path.toString()));
     all.addAll(List.of(args));
     long start = System.nanoTime();
-    Map<String, String> results = jvms.runSpark(
-        dir.resolve("logs/table-" + path.getFileName() + ".log"), "2g", 60,
-        "io.deltacdf.connect.bench.spark.BenchTables", all.toArray(String[]::new));
-    System.out.printf("[bench] wrote %s in %d s%n", path.getFileName(),
-        (System.nanoTime() - start) / 1_000_000_000);
+    Map<String, String> results =
+        jvms.runSpark(
+            dir.resolve("logs/table-" + path.getFileName() + ".log"),
+            "2g",
+            60,
+            "io.deltacdf.connect.bench.spark.BenchTables",
+            all.toArray(String[]::new));
+    System.out.printf(
+        "[bench] wrote %s in %d s%n",
+        path.getFileName(), (System.nanoTime() - start) / 1_000_000_000);
     return results;
   }
 }

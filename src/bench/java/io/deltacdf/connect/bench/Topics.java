@@ -36,8 +36,9 @@ final class Topics implements AutoCloseable {
   }
 
   void create(String topic) {
-    NewTopic newTopic = new NewTopic(topic, 1, (short) 1)
-        .configs(Map.of("message.timestamp.type", "LogAppendTime"));
+    NewTopic newTopic =
+        new NewTopic(topic, 1, (short) 1)
+            .configs(Map.of("message.timestamp.type", "LogAppendTime"));
     get(admin.createTopics(List.of(newTopic)).all());
   }
 
@@ -49,12 +50,13 @@ final class Topics implements AutoCloseable {
   long count(String topic) {
     TopicPartition partition = new TopicPartition(topic, 0);
     return get(admin.listOffsets(Map.of(partition, OffsetSpec.latest())).all())
-        .get(partition).offset();
+        .get(partition)
+        .offset();
   }
 
   /**
-   * Waits until {@code topic} holds {@code expected} records; returns the count reached, short
-   * when nothing arrived for {@code stall} (or more, which the caller reports as a failure).
+   * Waits until {@code topic} holds {@code expected} records; returns the count reached, short when
+   * nothing arrived for {@code stall} (or more, which the caller reports as a failure).
    */
   long awaitCount(String topic, long expected, Duration stall, Runnable whileWaiting) {
     long last = -1;
@@ -85,9 +87,11 @@ final class Topics implements AutoCloseable {
   List<ConsumerRecord<byte[], byte[]>> read(String topic, long offset, int max) {
     TopicPartition partition = new TopicPartition(topic, 0);
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
-        Map.of("bootstrap.servers", bootstrapServers, "enable.auto.commit", "false"),
-        new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(
+            Map.of("bootstrap.servers", bootstrapServers, "enable.auto.commit", "false"),
+            new ByteArrayDeserializer(),
+            new ByteArrayDeserializer())) {
       consumer.assign(Set.of(partition));
       consumer.seek(partition, offset);
       long end = count(topic);

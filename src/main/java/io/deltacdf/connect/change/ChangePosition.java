@@ -4,8 +4,8 @@ package io.deltacdf.connect.change;
  * A point in a table's change feed: everything before it has been read.
  *
  * <p>The feed is a sequence of versions; each version is a sequence of change files in log order
- * (see the reader's documentation), and each file a sequence of physical Parquet rows. An
- * optional initial snapshot comes first, its files ordered by path.
+ * (see the reader's documentation), and each file a sequence of physical Parquet rows. An optional
+ * initial snapshot comes first, its files ordered by path.
  */
 public sealed interface ChangePosition {
 
@@ -24,9 +24,8 @@ public sealed interface ChangePosition {
   }
 
   /**
-   * Inside the changes of {@code version}: change files with an index below {@code fileIndex}
-   * are done, and rows of file {@code fileIndex} with a physical index below {@code nextRow} are
-   * done.
+   * Inside the changes of {@code version}: change files with an index below {@code fileIndex} are
+   * done, and rows of file {@code fileIndex} with a physical index below {@code nextRow} are done.
    */
   record InVersion(long version, int fileIndex, long nextRow) implements ChangePosition {
     public static InVersion start(long version) {

@@ -18,7 +18,11 @@ public record ChangeRow(
 
   /** A row of one of the standard types. */
   public ChangeRow(
-      ChangeType type, long version, long commitTimestampMs, Object[] values, ChangePosition after) {
+      ChangeType type,
+      long version,
+      long commitTimestampMs,
+      Object[] values,
+      ChangePosition after) {
     this(type, type.label(), version, commitTimestampMs, values, after);
   }
 }

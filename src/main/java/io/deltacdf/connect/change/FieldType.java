@@ -9,8 +9,8 @@ import java.util.List;
  *
  * <ul>
  *   <li>{@link Primitive}: Boolean, Byte, Short, Integer, Long, Float, Double, String, byte[],
- *       LocalDate (date), Instant (timestamp, microsecond precision), LocalDateTime
- *       (timestamp_ntz, microsecond precision);
+ *       LocalDate (date), Instant (timestamp, microsecond precision), LocalDateTime (timestamp_ntz,
+ *       microsecond precision);
  *   <li>{@link Decimal}: BigDecimal with the type's scale;
  *   <li>{@link Struct}: Object[] aligned with the struct's fields;
  *   <li>{@link Array}: List of element values;

@@ -2,9 +2,9 @@ package io.deltacdf.connect.change;
 
 /**
  * Slice {@code index} of {@code count} of a table's initial snapshot: the snapshot's data files
- * whose path hashes to {@code index}. The slices of one count are disjoint and together hold
- * every file, and a file's slice depends only on its path, so it stays the same when the log is
- * replayed in another order or from another checkpoint.
+ * whose path hashes to {@code index}. The slices of one count are disjoint and together hold every
+ * file, and a file's slice depends only on its path, so it stays the same when the log is replayed
+ * in another order or from another checkpoint.
  */
 public record SnapshotSlice(int index, int count) {
 
@@ -14,7 +14,10 @@ public record SnapshotSlice(int index, int count) {
   public SnapshotSlice {
     if (count < 1 || index < 0 || index >= count) {
       throw new IllegalArgumentException(
-          "A snapshot slice is <index>/<count> with 0 <= index < count, not " + index + "/" + count);
+          "A snapshot slice is <index>/<count> with 0 <= index < count, not "
+              + index
+              + "/"
+              + count);
     }
   }
 

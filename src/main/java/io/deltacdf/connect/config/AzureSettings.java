@@ -46,11 +46,21 @@ final class AzureSettings {
 
   static void define(ConfigDef def) {
     int order = 0;
-    def.define(ACCOUNT_NAME, Type.STRING, null, Importance.HIGH,
+    def.define(
+        ACCOUNT_NAME,
+        Type.STRING,
+        null,
+        Importance.HIGH,
         "The storage account the azure.* settings apply to (the <account> in"
             + " abfss://container@<account>.dfs.core.windows.net/path).",
-        GROUP, ++order, Width.MEDIUM, "Azure storage account");
-    def.define(AUTH_TYPE, Type.STRING, EnumSettings.valueOf(Auth.SHARED_KEY),
+        GROUP,
+        ++order,
+        Width.MEDIUM,
+        "Azure storage account");
+    def.define(
+        AUTH_TYPE,
+        Type.STRING,
+        EnumSettings.valueOf(Auth.SHARED_KEY),
         Validators.oneOf(Auth.class),
         Importance.HIGH,
         "How to authenticate to the account: shared-key (azure.account.key), sas"
@@ -59,29 +69,81 @@ final class AzureSettings {
             + " managed-identity (optionally azure.oauth.client.id for a user-assigned identity),"
             + " workload-identity (azure.oauth.client.id, azure.oauth.tenant.id and"
             + " azure.workload.identity.token.file).",
-        GROUP, ++order, Width.MEDIUM, "Azure authentication");
-    def.define(ACCOUNT_KEY, Type.PASSWORD, null, Importance.HIGH,
-        "The account key, with azure.auth.type=shared-key.", GROUP, ++order, Width.LONG,
+        GROUP,
+        ++order,
+        Width.MEDIUM,
+        "Azure authentication");
+    def.define(
+        ACCOUNT_KEY,
+        Type.PASSWORD,
+        null,
+        Importance.HIGH,
+        "The account key, with azure.auth.type=shared-key.",
+        GROUP,
+        ++order,
+        Width.LONG,
         "Azure account key");
-    def.define(SAS_TOKEN, Type.PASSWORD, null, Importance.HIGH,
-        "A SAS token, with azure.auth.type=sas.", GROUP, ++order, Width.LONG,
+    def.define(
+        SAS_TOKEN,
+        Type.PASSWORD,
+        null,
+        Importance.HIGH,
+        "A SAS token, with azure.auth.type=sas.",
+        GROUP,
+        ++order,
+        Width.LONG,
         "Azure SAS token");
-    def.define(CLIENT_ID, Type.STRING, null, Importance.MEDIUM,
+    def.define(
+        CLIENT_ID,
+        Type.STRING,
+        null,
+        Importance.MEDIUM,
         "The application (client) id of the service principal or managed identity.",
-        GROUP, ++order, Width.MEDIUM, "Azure client id");
-    def.define(CLIENT_SECRET, Type.PASSWORD, null, Importance.HIGH,
+        GROUP,
+        ++order,
+        Width.MEDIUM,
+        "Azure client id");
+    def.define(
+        CLIENT_SECRET,
+        Type.PASSWORD,
+        null,
+        Importance.HIGH,
         "The service principal's client secret, with azure.auth.type=client-credentials.",
-        GROUP, ++order, Width.LONG, "Azure client secret");
-    def.define(TENANT_ID, Type.STRING, null, Importance.MEDIUM,
-        "The Entra ID (Azure AD) tenant id.", GROUP, ++order, Width.MEDIUM,
+        GROUP,
+        ++order,
+        Width.LONG,
+        "Azure client secret");
+    def.define(
+        TENANT_ID,
+        Type.STRING,
+        null,
+        Importance.MEDIUM,
+        "The Entra ID (Azure AD) tenant id.",
+        GROUP,
+        ++order,
+        Width.MEDIUM,
         "Azure tenant id");
-    def.define(TOKEN_FILE, Type.STRING, null, Importance.MEDIUM,
+    def.define(
+        TOKEN_FILE,
+        Type.STRING,
+        null,
+        Importance.MEDIUM,
         "The federated token file of workload identity (AZURE_FEDERATED_TOKEN_FILE on AKS).",
-        GROUP, ++order, Width.LONG, "Azure workload identity token file");
-    def.define(ENDPOINT, Type.STRING, null, Importance.LOW,
+        GROUP,
+        ++order,
+        Width.LONG,
+        "Azure workload identity token file");
+    def.define(
+        ENDPOINT,
+        Type.STRING,
+        null,
+        Importance.LOW,
         "A custom Blob/DFS endpoint such as an Azurite emulator, e.g. http://127.0.0.1:10000;"
             + " an http:// endpoint turns TLS off and needs storage.insecure.http.allowed=true.",
-        GROUP, ++order, Width.LONG, "Azure endpoint");
+        GROUP,
+        ++order,
+        Width.LONG,
+        "Azure endpoint");
   }
 
   private static Auth auth(AbstractConfig config) {
@@ -118,7 +180,7 @@ final class AzureSettings {
         require(config, problems, TENANT_ID, why);
         require(config, problems, TOKEN_FILE, why);
       }
-      case MANAGED_IDENTITY -> { }
+      case MANAGED_IDENTITY -> {}
     }
   }
 
@@ -142,10 +204,12 @@ final class AzureSettings {
       case CLIENT_CREDENTIALS -> {
         oauth(hadoop, host, "org.apache.hadoop.fs.azurebfs.oauth2.ClientCredsTokenProvider");
         put(hadoop, "fs.azure.account.oauth2.client.id." + host, clientId);
-        put(hadoop, "fs.azure.account.oauth2.client.secret." + host,
-            secret(config, CLIENT_SECRET));
-        put(hadoop, "fs.azure.account.oauth2.client.endpoint." + host,
-            tenant == null ? null
+        put(hadoop, "fs.azure.account.oauth2.client.secret." + host, secret(config, CLIENT_SECRET));
+        put(
+            hadoop,
+            "fs.azure.account.oauth2.client.endpoint." + host,
+            tenant == null
+                ? null
                 : "https://login.microsoftonline.com/" + tenant + "/oauth2/token");
       }
       case MANAGED_IDENTITY -> {

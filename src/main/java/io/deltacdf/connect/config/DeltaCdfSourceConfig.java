@@ -173,9 +173,8 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   }
 
   /**
-   * Where a table without stored offset starts: start.mode with start.version or
-   * start.timestamp, which must be set for the modes that need them (see {@link
-   * #crossFieldProblems}).
+   * Where a table without stored offset starts: start.mode with start.version or start.timestamp,
+   * which must be set for the modes that need them (see {@link #crossFieldProblems}).
    */
   public StartSpec start() {
     return switch (startMode()) {
@@ -301,8 +300,8 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
           "(?i)(secret|password|token|credential|\\.key(\\.|$)|account\\.key|sas)");
 
   /**
-   * Problems that involve several settings, by the key they belong to: start options that do
-   * not fit the start mode, and tables whose topics collide.
+   * Problems that involve several settings, by the key they belong to: start options that do not
+   * fit the start mode, and tables whose topics collide.
    */
   public Map<String, List<String>> crossFieldProblems() {
     Map<String, List<String>> problems = new LinkedHashMap<>();

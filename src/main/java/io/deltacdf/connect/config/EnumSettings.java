@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * How enum-valued settings are spelt: a constant's value is its name in lower case with '-' for
- * '_' ({@code SHARED_KEY} is {@code shared-key}), accepted in any case and with spaces around.
+ * How enum-valued settings are spelt: a constant's value is its name in lower case with '-' for '_'
+ * ({@code SHARED_KEY} is {@code shared-key}), accepted in any case and with spaces around.
  */
 public final class EnumSettings {
 

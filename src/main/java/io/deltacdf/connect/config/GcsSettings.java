@@ -36,21 +36,49 @@ final class GcsSettings {
 
   static void define(ConfigDef def) {
     int order = 0;
-    def.define(AUTH_TYPE, Type.STRING, EnumSettings.valueOf(Auth.APPLICATION_DEFAULT),
+    def.define(
+        AUTH_TYPE,
+        Type.STRING,
+        EnumSettings.valueOf(Auth.APPLICATION_DEFAULT),
         Validators.oneOf(Auth.class),
         Importance.HIGH,
         "How to authenticate to GCS: application-default (GOOGLE_APPLICATION_CREDENTIALS, the"
             + " metadata server, gcloud) or service-account-keyfile (gcs.keyfile.path).",
-        GROUP, ++order, Width.MEDIUM, "GCS authentication");
-    def.define(KEYFILE_PATH, Type.STRING, null, Importance.HIGH,
+        GROUP,
+        ++order,
+        Width.MEDIUM,
+        "GCS authentication");
+    def.define(
+        KEYFILE_PATH,
+        Type.STRING,
+        null,
+        Importance.HIGH,
         "The service account's JSON key file on every worker, with"
             + " gcs.auth.type=service-account-keyfile.",
-        GROUP, ++order, Width.LONG, "GCS key file");
-    def.define(PROJECT_ID, Type.STRING, null, Importance.LOW,
-        "The Google Cloud project id.", GROUP, ++order, Width.MEDIUM, "GCS project id");
-    def.define(ENDPOINT, Type.STRING, null, Importance.LOW,
-        "A custom GCS root URL (for emulators or private endpoints).", GROUP, ++order,
-        Width.LONG, "GCS endpoint");
+        GROUP,
+        ++order,
+        Width.LONG,
+        "GCS key file");
+    def.define(
+        PROJECT_ID,
+        Type.STRING,
+        null,
+        Importance.LOW,
+        "The Google Cloud project id.",
+        GROUP,
+        ++order,
+        Width.MEDIUM,
+        "GCS project id");
+    def.define(
+        ENDPOINT,
+        Type.STRING,
+        null,
+        Importance.LOW,
+        "A custom GCS root URL (for emulators or private endpoints).",
+        GROUP,
+        ++order,
+        Width.LONG,
+        "GCS endpoint");
   }
 
   private static boolean keyfile(AbstractConfig config) {
@@ -67,14 +95,20 @@ final class GcsSettings {
     if (!keyfile(config)) {
       return;
     }
-    require(config, problems, KEYFILE_PATH,
+    require(
+        config,
+        problems,
+        KEYFILE_PATH,
         AUTH_TYPE + "=" + EnumSettings.valueOf(Auth.SERVICE_ACCOUNT_KEYFILE));
     String keyfile = config.getString(KEYFILE_PATH);
     if (keyfile != null && !keyfile.isBlank() && !Files.isReadable(Path.of(keyfile))) {
       problems
           .computeIfAbsent(KEYFILE_PATH, k -> new ArrayList<>())
-          .add("The key file " + keyfile + " cannot be read on this worker; it must exist on"
-              + " every worker");
+          .add(
+              "The key file "
+                  + keyfile
+                  + " cannot be read on this worker; it must exist on"
+                  + " every worker");
     }
   }
 

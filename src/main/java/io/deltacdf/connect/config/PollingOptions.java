@@ -77,7 +77,9 @@ final class PollingOptions {
         "__delta-cdf-heartbeat." + CONNECTOR_PLACEHOLDER,
         Validators.topicTemplate(CONNECTOR_PLACEHOLDER),
         Importance.LOW,
-        "The topic heartbeat records go to; " + CONNECTOR_PLACEHOLDER + " is replaced by the"
+        "The topic heartbeat records go to; "
+            + CONNECTOR_PLACEHOLDER
+            + " is replaced by the"
             + " connector's name (characters a topic name cannot hold become '_'). Key: struct"
             + " {table}; value: struct {table, version, ts_ms}, where version is the commit"
             + " version the table's reading continues at.",

@@ -41,39 +41,94 @@ final class S3Settings {
 
   static void define(ConfigDef def) {
     int order = 0;
-    def.define(CREDENTIALS, Type.STRING, EnumSettings.valueOf(Credentials.DEFAULT),
+    def.define(
+        CREDENTIALS,
+        Type.STRING,
+        EnumSettings.valueOf(Credentials.DEFAULT),
         Validators.oneOf(Credentials.class),
         Importance.HIGH,
         "How to authenticate to S3: default = the AWS default chain (environment, profile,"
             + " web identity, container or instance role); static = s3.access.key.id and"
             + " s3.secret.access.key (plus s3.session.token for temporary keys); assumed-role ="
             + " assume s3.assumed.role.arn with the default chain's credentials.",
-        GROUP, ++order, Width.SHORT, "S3 credentials");
-    def.define(ACCESS_KEY_ID, Type.STRING, null, Importance.HIGH,
-        "The access key id, with s3.credentials=static.", GROUP, ++order, Width.MEDIUM,
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "S3 credentials");
+    def.define(
+        ACCESS_KEY_ID,
+        Type.STRING,
+        null,
+        Importance.HIGH,
+        "The access key id, with s3.credentials=static.",
+        GROUP,
+        ++order,
+        Width.MEDIUM,
         "S3 access key id");
-    def.define(SECRET_ACCESS_KEY, Type.PASSWORD, null, Importance.HIGH,
+    def.define(
+        SECRET_ACCESS_KEY,
+        Type.PASSWORD,
+        null,
+        Importance.HIGH,
         "The secret access key, with s3.credentials=static. Prefer a config provider, e.g."
             + " ${file:/etc/kafka/secrets.properties:s3.secret}.",
-        GROUP, ++order, Width.MEDIUM, "S3 secret access key");
-    def.define(SESSION_TOKEN, Type.PASSWORD, null, Importance.MEDIUM,
-        "The session token of temporary static credentials.", GROUP, ++order, Width.MEDIUM,
+        GROUP,
+        ++order,
+        Width.MEDIUM,
+        "S3 secret access key");
+    def.define(
+        SESSION_TOKEN,
+        Type.PASSWORD,
+        null,
+        Importance.MEDIUM,
+        "The session token of temporary static credentials.",
+        GROUP,
+        ++order,
+        Width.MEDIUM,
         "S3 session token");
-    def.define(ASSUMED_ROLE_ARN, Type.STRING, null, Importance.MEDIUM,
-        "The role to assume, with s3.credentials=assumed-role.", GROUP, ++order, Width.LONG,
+    def.define(
+        ASSUMED_ROLE_ARN,
+        Type.STRING,
+        null,
+        Importance.MEDIUM,
+        "The role to assume, with s3.credentials=assumed-role.",
+        GROUP,
+        ++order,
+        Width.LONG,
         "S3 assumed role ARN");
-    def.define(REGION, Type.STRING, null, Importance.MEDIUM,
-        "The bucket's region, e.g. eu-west-1. Unset: S3A works it out.", GROUP, ++order,
-        Width.SHORT, "S3 region");
-    def.define(ENDPOINT, Type.STRING, null, Importance.MEDIUM,
+    def.define(
+        REGION,
+        Type.STRING,
+        null,
+        Importance.MEDIUM,
+        "The bucket's region, e.g. eu-west-1. Unset: S3A works it out.",
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "S3 region");
+    def.define(
+        ENDPOINT,
+        Type.STRING,
+        null,
+        Importance.MEDIUM,
         "A custom endpoint for S3-compatible stores (MinIO, Ceph, ...), e.g."
             + " https://minio:9000; an http:// endpoint turns TLS off and needs"
             + " storage.insecure.http.allowed=true.",
-        GROUP, ++order, Width.LONG, "S3 endpoint");
-    def.define(PATH_STYLE_ACCESS, Type.BOOLEAN, false, Importance.LOW,
+        GROUP,
+        ++order,
+        Width.LONG,
+        "S3 endpoint");
+    def.define(
+        PATH_STYLE_ACCESS,
+        Type.BOOLEAN,
+        false,
+        Importance.LOW,
         "Address buckets as endpoint/bucket instead of bucket.endpoint, as most S3-compatible"
             + " stores need.",
-        GROUP, ++order, Width.SHORT, "S3 path-style access");
+        GROUP,
+        ++order,
+        Width.SHORT,
+        "S3 path-style access");
   }
 
   private static Credentials credentials(AbstractConfig config) {
@@ -120,7 +175,7 @@ final class S3Settings {
             "org.apache.hadoop.fs.s3a.auth.AssumedRoleCredentialProvider");
         put(hadoop, "fs.s3a.assumed.role.arn", config.getString(ASSUMED_ROLE_ARN));
       }
-      case DEFAULT -> { }
+      case DEFAULT -> {}
     }
     put(hadoop, "fs.s3a.endpoint.region", config.getString(REGION));
     String endpoint = config.getString(ENDPOINT);

@@ -1,9 +1,8 @@
 package io.deltacdf.connect.config;
 
 /**
- * The values of start.mode: where a table's feed starts when the connector has no stored offset
- * for it. The rest of the connector sees the start as a {@link
- * io.deltacdf.connect.change.StartSpec}.
+ * The values of start.mode: where a table's feed starts when the connector has no stored offset for
+ * it. The rest of the connector sees the start as a {@link io.deltacdf.connect.change.StartSpec}.
  */
 enum StartMode {
   /** The current table contents as inserts, then every change after them. */

@@ -12,9 +12,9 @@ import org.apache.kafka.common.config.types.Password;
 
 /**
  * Object-store settings with names a data engineer knows, translated into the Hadoop file system
- * settings of S3A, ABFS and the GCS connector. Secrets are {@link Type#PASSWORD}s, so Connect
- * masks them, and they work with config providers ({@code ${file:...}}, {@code ${env:...}}).
- * Anything not covered here can be set as {@code hadoop.<hadoop key>}.
+ * settings of S3A, ABFS and the GCS connector. Secrets are {@link Type#PASSWORD}s, so Connect masks
+ * them, and they work with config providers ({@code ${file:...}}, {@code ${env:...}}). Anything not
+ * covered here can be set as {@code hadoop.<hadoop key>}.
  */
 final class StorageSettings {
 

@@ -13,10 +13,10 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
 /**
- * Where requests to a table's store go, and whether they may go there over plain HTTP. With
- * ambient credentials (an instance role, a managed or workload identity, application-default
- * credentials) every request carries the worker's own identity, so an {@code http://} endpoint
- * would send it across the network unencrypted: that takes a setting that says so.
+ * Where requests to a table's store go, and whether they may go there over plain HTTP. With ambient
+ * credentials (an instance role, a managed or workload identity, application-default credentials)
+ * every request carries the worker's own identity, so an {@code http://} endpoint would send it
+ * across the network unencrypted: that takes a setting that says so.
  */
 final class StoreEndpoints {
 
@@ -27,23 +27,33 @@ final class StoreEndpoints {
 
   private static final List<String> ENDPOINT_SETTINGS =
       List.of(S3Settings.ENDPOINT, AzureSettings.ENDPOINT, GcsSettings.ENDPOINT);
+
   /** An http:// URL's host and port: enough to name it, without a query that may hold a key. */
   private static final Pattern HTTP_URL = Pattern.compile("(?i)http://([^/:?#\\s,]*)(:\\d+)?");
+
   /** Hadoop switches that turn TLS off when set to false (S3A, ABFS). */
   private static final Pattern TLS_SWITCH = Pattern.compile("(?i)(ssl\\.enabled|use\\.https)$");
 
   private StoreEndpoints() {}
 
   static void define(ConfigDef def, String group, int order) {
-    def.define(INSECURE_HTTP_ALLOWED, Type.BOOLEAN, false, Importance.LOW,
+    def.define(
+        INSECURE_HTTP_ALLOWED,
+        Type.BOOLEAN,
+        false,
+        Importance.LOW,
         "Whether a store endpoint may be plain http:// (s3.endpoint, azure.endpoint,"
             + " gcs.endpoint, or a hadoop.* setting holding an http:// URL or turning TLS off,"
             + " such as hadoop.fs.s3a.connection.ssl.enabled=false). Requests carry credentials,"
             + " also the worker's own identity with default or managed credentials, so this is"
             + " refused unless set to true, which is meant for emulators (MinIO, Azurite) and"
-            + " test networks. The instance metadata endpoint " + METADATA_HOST
+            + " test networks. The instance metadata endpoint "
+            + METADATA_HOST
             + " is always allowed.",
-        group, order, Width.SHORT, "Allow plain HTTP to the store");
+        group,
+        order,
+        Width.SHORT,
+        "Allow plain HTTP to the store");
   }
 
   /** Adds a problem for each setting that would reach a store over plain HTTP, unless allowed. */
@@ -112,7 +122,8 @@ final class StoreEndpoints {
     if (scheme.equals("abfs") || scheme.equals("abfss")) {
       String endpoint = hadoop.getOrDefault("fs.azure.abfs.endpoint", hostOf(tablePath));
       boolean tls =
-          scheme.equals("abfss") || !"false".equalsIgnoreCase(hadoop.get("fs.azure.always.use.https"));
+          scheme.equals("abfss")
+              || !"false".equalsIgnoreCase(hadoop.get("fs.azure.always.use.https"));
       return withScheme(endpoint, tls);
     }
     if (scheme.equals("gs")) {

@@ -5,9 +5,7 @@ public final class TableNames {
 
   private TableNames() {}
 
-  /**
-   * The last segment of the table's path: {@code s3a://bucket/lake/orders/} → {@code orders}.
-   */
+  /** The last segment of the table's path: {@code s3a://bucket/lake/orders/} → {@code orders}. */
   public static String nameOf(String tableUri) {
     String trimmed = tableUri.trim().replaceAll("/+$", "");
     int slash = trimmed.lastIndexOf('/');

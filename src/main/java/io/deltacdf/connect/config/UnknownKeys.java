@@ -60,8 +60,8 @@ public final class UnknownKeys {
 
   /**
    * For each setting in {@code settings} that is unknown, the message to report on it, with the
-   * closest known key as a suggestion when one is close enough to be a likely typo. None when
-   * the settings say {@code config.unknown.keys=ignore}.
+   * closest known key as a suggestion when one is close enough to be a likely typo. None when the
+   * settings say {@code config.unknown.keys=ignore}.
    */
   public static Map<String, String> find(Map<String, String> settings) {
     String policy = settings.get(DeltaCdfSourceConfig.UNKNOWN_KEYS);
@@ -86,8 +86,7 @@ public final class UnknownKeys {
   }
 
   private static String message(String key, Set<String> ownKeys) {
-    String hint =
-        closest(key, ownKeys).map(known -> ": did you mean '" + known + "'?").orElse(".");
+    String hint = closest(key, ownKeys).map(known -> ": did you mean '" + known + "'?").orElse(".");
     return "Unknown setting '"
         + key
         + "'"

@@ -19,8 +19,8 @@ final class Validators {
   private Validators() {}
 
   /**
-   * One of the values of {@code type} (see {@link EnumSettings}), in any case; the message and
-   * the docs list them as written.
+   * One of the values of {@code type} (see {@link EnumSettings}), in any case; the message and the
+   * docs list them as written.
    */
   static <E extends Enum<E>> ConfigDef.Validator oneOf(Class<E> type) {
     List<String> allowed = EnumSettings.values(type);

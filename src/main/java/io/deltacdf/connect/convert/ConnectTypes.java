@@ -89,8 +89,7 @@ final class ConnectTypes {
           Decimal.builder(decimal.scale())
               .parameter(PRECISION_PARAMETER, Integer.toString(decimal.precision()));
       return new Mapped(
-          optional(builder, optional),
-          value -> ((BigDecimal) value).setScale(decimal.scale()));
+          optional(builder, optional), value -> ((BigDecimal) value).setScale(decimal.scale()));
     }
     return mapPrimitive(((FieldType.Primitive) type).kind(), optional);
   }
@@ -140,9 +139,9 @@ final class ConnectTypes {
   }
 
   /**
-   * The field's schema name segment, made unique among its siblings: columns {@code a-b} and
-   * {@code a_b} keep their names when field names are not adjusted, but both clean to {@code a_b};
-   * the later one becomes {@code a_b_2} so that their nested schemas keep distinct names.
+   * The field's schema name segment, made unique among its siblings: columns {@code a-b} and {@code
+   * a_b} keep their names when field names are not adjusted, but both clean to {@code a_b}; the
+   * later one becomes {@code a_b_2} so that their nested schemas keep distinct names.
    */
   private static String uniqueSegment(FieldType.Field field, Set<String> taken) {
     String segment = SchemaNames.segment(field.name());
@@ -193,8 +192,7 @@ final class ConnectTypes {
         return new Mapped(
             optional(Date.builder(), optional),
             value ->
-                java.util.Date.from(
-                    ((LocalDate) value).atStartOfDay().toInstant(ZoneOffset.UTC)));
+                java.util.Date.from(((LocalDate) value).atStartOfDay().toInstant(ZoneOffset.UTC)));
       case TIMESTAMP:
         return timestamp(optional, value -> (Instant) value);
       case TIMESTAMP_NTZ:

@@ -5,8 +5,8 @@ import java.util.List;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
- * The records one conversion yields, and the position the last of them carries as its offset,
- * so that the caller knows what it hands Connect without decoding an offset back.
+ * The records one conversion yields, and the position the last of them carries as its offset, so
+ * that the caller knows what it hands Connect without decoding an offset back.
  *
  * @param lastOffset the position the last record carries; null when there are no records
  */

@@ -9,9 +9,9 @@ import java.util.List;
 
 /**
  * Debezium change events of one table's rows (record.format=envelope): c, d and r events, an
- * update's two images paired into one u event, and the snapshot's last row marked
- * snapshot=last. A row whose event is not complete is held back: an update image until its
- * partner comes, a snapshot row until the next one.
+ * update's two images paired into one u event, and the snapshot's last row marked snapshot=last. A
+ * row whose event is not complete is held back: an update image until its partner comes, a snapshot
+ * row until the next one.
  */
 final class EnvelopeEvents {
 
@@ -55,12 +55,26 @@ final class EnvelopeEvents {
     // deleted and the new one created, as Debezium reports a primary-key change.
     for (UpdatePairing.Image image : pairing.drain()) {
       if (image.isPre()) {
-        out.add(event(lastShape, image.key(), EnvelopeOp.DELETE, beforeImage(image), null,
-            image.change(), SnapshotMark.FALSE));
+        out.add(
+            event(
+                lastShape,
+                image.key(),
+                EnvelopeOp.DELETE,
+                beforeImage(image),
+                null,
+                image.change(),
+                SnapshotMark.FALSE));
         addTombstone(settings, image.key(), image.change(), out);
       } else {
-        out.add(event(lastShape, image.key(), EnvelopeOp.CREATE, null, image.row(),
-            image.change(), SnapshotMark.FALSE));
+        out.add(
+            event(
+                lastShape,
+                image.key(),
+                EnvelopeOp.CREATE,
+                null,
+                image.row(),
+                image.change(),
+                SnapshotMark.FALSE));
       }
     }
   }
@@ -88,8 +102,15 @@ final class EnvelopeEvents {
       case INSERT:
         if (wanted) {
           Object after = shape.row(row);
-          out.add(event(shape, shape.key(row, after), EnvelopeOp.CREATE, null, after, row,
-              SnapshotMark.FALSE));
+          out.add(
+              event(
+                  shape,
+                  shape.key(row, after),
+                  EnvelopeOp.CREATE,
+                  null,
+                  after,
+                  row,
+                  SnapshotMark.FALSE));
         }
         break;
       case DELETE:
@@ -119,8 +140,8 @@ final class EnvelopeEvents {
 
   /**
    * A snapshot row is held back until the next one comes, so that the snapshot's last row can be
-   * marked {@code snapshot=last} when the end of the snapshot is signalled, even if the files
-   * read after it turn out to be empty.
+   * marked {@code snapshot=last} when the end of the snapshot is signalled, even if the files read
+   * after it turn out to be empty.
    */
   private void snapshotEvents(
       ChangeRow row, ChangePosition before, RowShape shape, List<PendingRecord> out) {

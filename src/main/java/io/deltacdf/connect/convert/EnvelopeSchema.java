@@ -5,8 +5,8 @@ import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 
 /**
- * Debezium's change-event envelope around one table's row schema, so that Debezium-aware sinks
- * and Debezium's own transforms (e.g. ExtractNewRecordState) read our events as theirs.
+ * Debezium's change-event envelope around one table's row schema, so that Debezium-aware sinks and
+ * Debezium's own transforms (e.g. ExtractNewRecordState) read our events as theirs.
  */
 final class EnvelopeSchema {
 
@@ -15,6 +15,7 @@ final class EnvelopeSchema {
   static final String SOURCE = "source";
   static final String OP = "op";
   static final String TS_MS = "ts_ms";
+
   /** The envelope's source.connector. */
   static final String CONNECTOR = "delta-cdf";
 

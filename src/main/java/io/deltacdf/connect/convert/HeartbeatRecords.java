@@ -9,9 +9,9 @@ import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
- * Heartbeat records: they carry a table's position as their source offset, so that Connect
- * stores a position that no change record carries (Connect stores offsets only with records).
- * Consumers of the change topics never see them; they go to a topic of their own.
+ * Heartbeat records: they carry a table's position as their source offset, so that Connect stores a
+ * position that no change record carries (Connect stores offsets only with records). Consumers of
+ * the change topics never see them; they go to a topic of their own.
  */
 public final class HeartbeatRecords {
 
@@ -32,7 +32,9 @@ public final class HeartbeatRecords {
   private final String topic;
   private final OutputFormat format;
 
-  /** @param format structs, or in json output format the JSON text JsonConverter makes of them */
+  /**
+   * @param format structs, or in json output format the JSON text JsonConverter makes of them
+   */
   public HeartbeatRecords(String topic, OutputFormat format) {
     this.topic = topic;
     this.format = format;

@@ -15,9 +15,12 @@ final class JsonShape implements RowShape {
   private final String[] prefixes;
   private final JsonValues.Writer[] writers;
   private final boolean metadataFields;
+
   /** Per key field: its quoted name and the column it takes its value from. */
   private final String[] keyPrefixes;
+
   private final int[] keySources;
+
   /** The length of the last row's text, to size the next one's buffer. */
   private int lastLength = 64;
 

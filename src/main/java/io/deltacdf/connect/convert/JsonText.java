@@ -6,8 +6,8 @@ import java.util.Base64;
 /**
  * JSON scalars written as Jackson's UTF-8 generator writes them inside Kafka's JsonConverter, so
  * that our text and JsonConverter's bytes are the same: control characters as {@code \}{@code
- * uXXXX} (upper-case hex) but for the short escapes, surrogates escaped one by one, other
- * non-ASCII characters as they are, NaN and infinities as quoted strings, decimals as {@link
+ * uXXXX} (upper-case hex) but for the short escapes, surrogates escaped one by one, other non-ASCII
+ * characters as they are, NaN and infinities as quoted strings, decimals as {@link
  * BigDecimal#toString()} (JsonConverter does not ask Jackson for plain notation).
  */
 final class JsonText {

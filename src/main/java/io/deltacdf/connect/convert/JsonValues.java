@@ -14,9 +14,9 @@ import java.util.Map;
  * Builds, once per Delta type, the writer of its values as JSON text: what JsonConverter ({@code
  * schemas.enable=false}, {@code decimal.format=NUMERIC}) writes for the Connect value that {@link
  * ConnectTypes} makes of it. Dates are epoch days (Connect {@code Date}), timestamps epoch
- * milliseconds (Connect {@code Timestamp}) or epoch microseconds, structs objects with the
- * adjusted field names in column order, maps with string keys objects and other maps arrays of
- * {@code [key, value]} pairs.
+ * milliseconds (Connect {@code Timestamp}) or epoch microseconds, structs objects with the adjusted
+ * field names in column order, maps with string keys objects and other maps arrays of {@code [key,
+ * value]} pairs.
  */
 final class JsonValues {
 

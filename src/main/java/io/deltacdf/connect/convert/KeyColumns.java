@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * A table's configured key columns, followed through renames under column mapping. Each
- * configured name stands for one column, known across schemas by its physical name, so it may
- * name the column as it was called before a rename or after it; the key field keeps the
- * configured name, so keys look the same on both sides of the rename.
+ * A table's configured key columns, followed through renames under column mapping. Each configured
+ * name stands for one column, known across schemas by its physical name, so it may name the column
+ * as it was called before a rename or after it; the key field keeps the configured name, so keys
+ * look the same on both sides of the rename.
  */
 final class KeyColumns {
 
@@ -33,12 +33,12 @@ final class KeyColumns {
 
   /**
    * Learns which column each name stands for (the newer schema that has a column of that name
-   * decides) and checks that the latest schema still has it. Physical names are never reused, so
-   * a key column the latest schema has is in every schema from its first on.
+   * decides) and checks that the latest schema still has it. Physical names are never reused, so a
+   * key column the latest schema has is in every schema from its first on.
    *
    * @param ends the schema at the feed's start and the latest one, oldest first
-   * @param wholeLog every schema the log holds, oldest first: read only for a name that neither
-   *     end has (a name from before the start) and to tell where a key column was dropped
+   * @param wholeLog every schema the log holds, oldest first: read only for a name that neither end
+   *     has (a name from before the start) and to tell where a key column was dropped
    * @throws UnknownKeyColumnException for a name no schema has
    * @throws KeyColumnDroppedException naming the first version without a key column
    */
@@ -73,8 +73,8 @@ final class KeyColumns {
   }
 
   /**
-   * The key fields in {@code schema}, the schema of rows of {@code version}, in configured order.
-   * A name not resolved yet stands for the column it names in this schema.
+   * The key fields in {@code schema}, the schema of rows of {@code version}, in configured order. A
+   * name not resolved yet stands for the column it names in this schema.
    */
   List<KeyField> in(FieldType.Struct schema, long version) {
     List<KeyField> fields = new ArrayList<>(names.size());

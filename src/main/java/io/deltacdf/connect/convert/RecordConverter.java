@@ -15,18 +15,18 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
- * Turns one table's change rows, in feed order, into source records: key from the key columns,
- * the row (or a Debezium envelope) as value, the commit time as record timestamp, and as source
- * offset the position from which a restart loses nothing.
+ * Turns one table's change rows, in feed order, into source records: key from the key columns, the
+ * row (or a Debezium envelope) as value, the commit time as record timestamp, and as source offset
+ * the position from which a restart loses nothing.
  *
- * <p>A row can yield several records (a delete and its tombstone) or none (a filtered change
- * type, or an update image waiting for its partner). Every record but the last of a row carries
- * the position before the row, so that a restart after a partial send replays the whole row;
- * while update images wait, offsets stay before the earliest of them. The end of each version
- * is told by {@link #endVersion}, which releases what waited for it.
+ * <p>A row can yield several records (a delete and its tombstone) or none (a filtered change type,
+ * or an update image waiting for its partner). Every record but the last of a row carries the
+ * position before the row, so that a restart after a partial send replays the whole row; while
+ * update images wait, offsets stay before the earliest of them. The end of each version is told by
+ * {@link #endVersion}, which releases what waited for it.
  *
- * <p>It keeps no position of its own: the caller, which owns the table's position, says where
- * each row starts, and learns from each {@link Converted} which position its records carry.
+ * <p>It keeps no position of its own: the caller, which owns the table's position, says where each
+ * row starts, and learns from each {@link Converted} which position its records carry.
  */
 public final class RecordConverter {
 
@@ -41,8 +41,10 @@ public final class RecordConverter {
   private final JsonValues jsonValues;
   private final Map<FieldType.Struct, RowShape> shapes = new HashMap<>();
   private final EnvelopeEvents events;
+
   /** The current row's records before their offsets are set; reused from row to row. */
   private final List<PendingRecord> pending = new ArrayList<>(2);
+
   private final RecordHeaders headers = new RecordHeaders();
   private FieldType.Struct lastSchema;
   private RowShape lastShape;
@@ -72,12 +74,12 @@ public final class RecordConverter {
 
   /**
    * Checks that the feed's rows convert, and learns which column each key column stands for, so
-   * that it is followed through renames: the latest schema still has the key columns, and its
-   * field names do not collide.
+   * that it is followed through renames: the latest schema still has the key columns, and its field
+   * names do not collide.
    *
    * @param ends the schema at the feed's start and the latest one, oldest first
-   * @param wholeLog every schema the log holds: read only for a key column named as it was
-   *     called before the feed's start, or one that was dropped
+   * @param wholeLog every schema the log holds: read only for a key column named as it was called
+   *     before the feed's start, or one that was dropped
    * @throws IllegalArgumentException naming the column at fault
    */
   public void requireConvertible(List<LoggedSchema> ends, Supplier<List<LoggedSchema>> wholeLog) {
@@ -147,8 +149,8 @@ public final class RecordConverter {
   }
 
   /**
-   * Whether every converted row's records have been returned, so that the position after the
-   * last converted row is where a restart would continue.
+   * Whether every converted row's records have been returned, so that the position after the last
+   * converted row is where a restart would continue.
    */
   public boolean settled() {
     return noImagesWaiting() && events.heldSnapshotRow() == null;

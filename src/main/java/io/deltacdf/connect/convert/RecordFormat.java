@@ -5,8 +5,8 @@ public enum RecordFormat {
   /** The changed row itself; the change metadata travels in headers. */
   ROW,
   /**
-   * Debezium's change event: {@code before}, {@code after}, {@code op}, {@code ts_ms} and a
-   * {@code source} struct; an update's pre- and post-image become one event.
+   * Debezium's change event: {@code before}, {@code after}, {@code op}, {@code ts_ms} and a {@code
+   * source} struct; an update's pre- and post-image become one event.
    */
   ENVELOPE
 }

@@ -11,9 +11,9 @@ import org.apache.kafka.connect.header.Header;
 import org.apache.kafka.connect.header.Headers;
 
 /**
- * The three metadata headers of a change record: {@code _change_type}, {@code _commit_version}
- * and {@code _commit_timestamp}. Header objects are immutable, so the records of a version share
- * them: a record then costs one header list rather than six objects and three validations.
+ * The three metadata headers of a change record: {@code _change_type}, {@code _commit_version} and
+ * {@code _commit_timestamp}. Header objects are immutable, so the records of a version share them:
+ * a record then costs one header list rather than six objects and three validations.
  */
 final class RecordHeaders {
 

@@ -12,8 +12,8 @@ import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.data.Timestamp;
 
 /**
- * The Connect key and row schemas for one table schema, and the per-column converters, built
- * once per schema and applied to every row.
+ * The Connect key and row schemas for one table schema, and the per-column converters, built once
+ * per schema and applied to every row.
  */
 final class SchemaMapping {
 

@@ -10,7 +10,9 @@ final class StructShape implements RowShape {
   private final SchemaMapping schemas;
   private final Schema envelope;
 
-  /** @param envelope the envelope schema around the mapping's row schema; null in row format */
+  /**
+   * @param envelope the envelope schema around the mapping's row schema; null in row format
+   */
   StructShape(SchemaMapping schemas, Schema envelope) {
     this.schemas = schemas;
     this.envelope = envelope;

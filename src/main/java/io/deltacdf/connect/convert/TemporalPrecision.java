@@ -5,8 +5,8 @@ public enum TemporalPrecision {
   /** Connect {@code Timestamp} (epoch milliseconds): understood by every sink; drops micros. */
   MILLISECONDS,
   /**
-   * int64 epoch microseconds named {@code io.debezium.time.MicroTimestamp}, as Debezium emits
-   * them: lossless, and understood by Debezium-aware sinks.
+   * int64 epoch microseconds named {@code io.debezium.time.MicroTimestamp}, as Debezium emits them:
+   * lossless, and understood by Debezium-aware sinks.
    */
   MICROSECONDS
 }

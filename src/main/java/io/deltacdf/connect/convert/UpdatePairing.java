@@ -13,8 +13,9 @@ import java.util.TreeMap;
 
 /**
  * Pairs the pre- and post-image of each update by key (a Connect struct or its JSON text, equal
- * exactly when the key values are) within a version, in whatever order they come. Delta writes the two images of an update next to each other, so few wait at a time; the
- * number waiting is bounded all the same.
+ * exactly when the key values are) within a version, in whatever order they come. Delta writes the
+ * two images of an update next to each other, so few wait at a time; the number waiting is bounded
+ * all the same.
  */
 final class UpdatePairing {
 
@@ -30,8 +31,10 @@ final class UpdatePairing {
   private final int maxPending;
   private final Map<Object, ArrayDeque<Long>> preByKey = new HashMap<>();
   private final Map<Object, ArrayDeque<Long>> postByKey = new HashMap<>();
+
   /** Waiting images by arrival, so the earliest one's position is at hand. */
   private final TreeMap<Long, Image> waiting = new TreeMap<>();
+
   private long arrivals;
 
   UpdatePairing(int maxPending) {

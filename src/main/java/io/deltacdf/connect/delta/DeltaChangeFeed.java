@@ -1,5 +1,12 @@
 package io.deltacdf.connect.delta;
 
+import io.deltacdf.connect.change.ChangeBatch;
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.ChangeRow;
+import io.deltacdf.connect.change.FeedProgress;
+import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.delta.derived.RowDiff;
 import io.deltacdf.connect.delta.feed.FeedStep;
 import io.deltacdf.connect.delta.feed.Phase;
 import io.deltacdf.connect.delta.feed.SnapshotPhase;
@@ -9,21 +16,14 @@ import io.deltacdf.connect.delta.read.FileRowCursor;
 import io.deltacdf.connect.delta.read.OpenedFile;
 import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.table.FeedContext;
-import io.deltacdf.connect.change.ChangeBatch;
-import io.deltacdf.connect.change.ChangePosition;
-import io.deltacdf.connect.change.ChangeRow;
-import io.deltacdf.connect.change.FeedProgress;
-import io.deltacdf.connect.change.FieldType;
-import io.deltacdf.connect.change.SnapshotSlice;
-import io.deltacdf.connect.delta.derived.RowDiff;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads a table's change feed from a position on, in bounded batches, and keeps tailing the log
- * for new commits.
+ * Reads a table's change feed from a position on, in bounded batches, and keeps tailing the log for
+ * new commits.
  *
  * <p><b>Order.</b> An initial snapshot (if the position is inside one) comes first: its data files
  * in path order, each file's rows in physical order. Then versions in ascending order; inside a
@@ -38,11 +38,10 @@ import java.util.List;
  * leaves positions (file index, physical row) meaning the same.
  *
  * <p><b>Memory.</b> At most one Parquet batch per open file, the file list of one commit, and one
- * window of snapshot files are held at once; a version or snapshot of any size streams through.
- * A derived version that rewrites rows also holds its {@link RowDiff}: 16 to 24 bytes per
- * rewritten row while its first pass runs, then 24 to 32 bytes per changed row, up to a bounded
- * number of rows; larger diffs spill to local temp files, deleted when the feed leaves the
- * version or closes.
+ * window of snapshot files are held at once; a version or snapshot of any size streams through. A
+ * derived version that rewrites rows also holds its {@link RowDiff}: 16 to 24 bytes per rewritten
+ * row while its first pass runs, then 24 to 32 bytes per changed row, up to a bounded number of
+ * rows; larger diffs spill to local temp files, deleted when the feed leaves the version or closes.
  *
  * <p><b>Slices.</b> A feed of one slice of the snapshot (see {@link SnapshotSlice}) reads only that
  * slice's files and ends with the snapshot: at version + 1 it has caught up for good, as the
@@ -50,35 +49,41 @@ import java.util.List;
  *
  * <p><b>Phases.</b> A {@link SnapshotPhase} knows the snapshot's files and a {@link VersionPhase}
  * the versions' plans, both behind {@link Phase}; the phase that opened the file being read says
- * where its rows and its end leave the feed. This class owns the position, the open file and
- * where versions end.
+ * where its rows and its end leave the feed. This class owns the position, the open file and where
+ * versions end.
  *
  * <p>Not thread-safe: one feed is read by one thread.
  */
 public final class DeltaChangeFeed implements AutoCloseable {
 
   /**
-   * How long one call may pass over versions without rows before it returns, so that a caller
-   * (a task's poll, and so a graceful stop) is never held for long by a long run of them.
+   * How long one call may pass over versions without rows before it returns, so that a caller (a
+   * task's poll, and so a graceful stop) is never held for long by a long run of them.
    */
   static final long SKIP_BUDGET_NANOS = 1_000_000_000L;
 
   private final FeedContext context;
   private final DeltaLog log;
   private final ChangeRules rules;
+
   /** The initial snapshot, when the feed starts inside one. */
   private final SnapshotPhase snapshot;
+
   /** Whether the feed ends with its snapshot (a slice of it). */
   private final boolean snapshotOnly;
+
   /** The versions, from the first time the position is in one. */
   private VersionPhase versions;
 
   private ChangePosition position;
   private OpenedFile file;
+
   /** The phase that opened {@link #file}. */
   private Phase reading;
+
   /** The version (or snapshot) whose rows were returned and whose end is not yet reported. */
   private Segment openSegment;
+
   private long bytesRead;
 
   /**
@@ -121,13 +126,13 @@ public final class DeltaChangeFeed implements AutoCloseable {
   }
 
   /**
-   * Returns the next rows, at most {@code maxRows}, all of one version (or of the initial
-   * snapshot) and so of one schema; or null when the feed has caught up with the table's latest
-   * commit. A batch says whether it completes its version: a version whose remaining files turn
-   * out to hold no rows ends with a batch of no rows. A batch of no rows that ends nothing means
-   * that this call's time budget ran out while skipping versions without rows; the position has
-   * moved all the same. Each call with nothing buffered looks for new commits once: two file
-   * probes when there are none, a listing of the log from the next version when there are.
+   * Returns the next rows, at most {@code maxRows}, all of one version (or of the initial snapshot)
+   * and so of one schema; or null when the feed has caught up with the table's latest commit. A
+   * batch says whether it completes its version: a version whose remaining files turn out to hold
+   * no rows ends with a batch of no rows. A batch of no rows that ends nothing means that this
+   * call's time budget ran out while skipping versions without rows; the position has moved all the
+   * same. Each call with nothing buffered looks for new commits once: two file probes when there
+   * are none, a listing of the log from the next version when there are.
    */
   public ChangeBatch next(int maxRows) {
     long deadline = System.nanoTime() + SKIP_BUDGET_NANOS;
@@ -172,8 +177,8 @@ public final class DeltaChangeFeed implements AutoCloseable {
   }
 
   /**
-   * Whether the position has left the version (or snapshot) whose rows were last returned. The
-   * end is then reported once, so that callers can close what the version left open.
+   * Whether the position has left the version (or snapshot) whose rows were last returned. The end
+   * is then reported once, so that callers can close what the version left open.
    */
   private boolean openSegmentEnded() {
     if (openSegment == null || openSegment.equals(segmentOf(position))) {
@@ -205,8 +210,8 @@ public final class DeltaChangeFeed implements AutoCloseable {
 
   /**
    * Opens the next file that has rows, passing over empty files and versions without rows, but
-   * stopping where the open version ends and, between versions that are already listed, once
-   * past {@code deadline}.
+   * stopping where the open version ends and, between versions that are already listed, once past
+   * {@code deadline}.
    */
   private Opening openNextFile(long deadline) {
     while (true) {
@@ -232,7 +237,9 @@ public final class DeltaChangeFeed implements AutoCloseable {
         return Opening.SEGMENT_ENDED;
       }
       boolean moreListed = versions != null && versions.moreListed();
-      if (position.version() != before.version() && moreListed && System.nanoTime() - deadline > 0) {
+      if (position.version() != before.version()
+          && moreListed
+          && System.nanoTime() - deadline > 0) {
         return Opening.OUT_OF_TIME;
       }
     }
@@ -255,8 +262,8 @@ public final class DeltaChangeFeed implements AutoCloseable {
   }
 
   /**
-   * The row the cursor is on. Its position stays inside the file while the file has more rows;
-   * the position after a file's last row is left to {@link #finishFile()}.
+   * The row the cursor is on. Its position stays inside the file while the file has more rows; the
+   * position after a file's last row is left to {@link #finishFile()}.
    */
   private ChangeRow currentRow() {
     FileRowCursor cursor = file.cursor();

@@ -1,23 +1,23 @@
 package io.deltacdf.connect.delta;
 
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.ChangeSource;
+import io.deltacdf.connect.change.LoggedSchema;
+import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.change.StartSpec;
+import io.deltacdf.connect.delta.derived.DiffSpill;
 import io.deltacdf.connect.delta.log.DeltaLog;
 import io.deltacdf.connect.delta.log.StartResolver;
 import io.deltacdf.connect.delta.log.TableHistory;
+import io.deltacdf.connect.delta.storage.TableFileIO;
 import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.KernelErrors;
 import io.deltacdf.connect.delta.table.KernelTypes;
 import io.deltacdf.connect.delta.table.TableAccess;
-import io.deltacdf.connect.change.ChangePosition;
-import io.deltacdf.connect.change.SnapshotSlice;
-import io.deltacdf.connect.change.ChangeSource;
-import io.deltacdf.connect.change.LoggedSchema;
-import io.deltacdf.connect.change.StartSpec;
-import io.deltacdf.connect.delta.derived.DiffSpill;
-import io.deltacdf.connect.delta.storage.TableFileIO;
-import io.delta.kernel.Snapshot;
-import io.delta.kernel.defaults.engine.DefaultEngine;
-import io.delta.kernel.engine.Engine;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,11 +53,11 @@ public final class DeltaTable implements AutoCloseable {
   }
 
   /**
-   * @param uri the table's root: a plain path or a {@code file:}, {@code s3a:}, {@code abfs(s):}
-   *     or {@code gs:} URI
+   * @param uri the table's root: a plain path or a {@code file:}, {@code s3a:}, {@code abfs(s):} or
+   *     {@code gs:} URI
    * @param hadoopConfiguration file system settings passed to Hadoop
-   * @param filesOutsideTableAllowed whether the log may reference files outside the table's
-   *     folder (shallow clones do); otherwise such references fail
+   * @param filesOutsideTableAllowed whether the log may reference files outside the table's folder
+   *     (shallow clones do); otherwise such references fail
    */
   public static DeltaTable open(
       String uri, Map<String, String> hadoopConfiguration, boolean filesOutsideTableAllowed) {
@@ -107,9 +107,9 @@ public final class DeltaTable implements AutoCloseable {
   }
 
   /**
-   * The same table, its derived versions spilling into folders under {@code directory} instead
-   * of {@code java.io.tmpdir}. Package-private and only for tests, which watch the folders appear
-   * and go; the connector spills where the JVM keeps its temp files.
+   * The same table, its derived versions spilling into folders under {@code directory} instead of
+   * {@code java.io.tmpdir}. Package-private and only for tests, which watch the folders appear and
+   * go; the connector spills where the JVM keeps its temp files.
    */
   DeltaTable withDiffSpillDirectory(Path directory) {
     DiffSpill spill = new DiffSpill(rules.diffSpill().maxRecordsInMemory(), directory);
@@ -121,8 +121,8 @@ public final class DeltaTable implements AutoCloseable {
   }
 
   /**
-   * The same table, planning commits of up to {@code files} file actions on the heap; larger
-   * ones are read from the log file by file.
+   * The same table, planning commits of up to {@code files} file actions on the heap; larger ones
+   * are read from the log file by file.
    */
   DeltaTable withPlanMemoryFiles(int files) {
     return new DeltaTable(context, snapshotWindow, fileIO, rules.withPlanMemoryFiles(files));
@@ -205,21 +205,21 @@ public final class DeltaTable implements AutoCloseable {
   }
 
   /**
-   * Checks a position Connect stored for this table, which an operator may have altered through
-   * the REST API, before a feed resumes there. A version after the latest + 1 (the next commit)
-   * fails as {@link DeltaFeedException.Kind#INVALID_START}, never as missing history, so that it
-   * is never answered with a re-snapshot; a version whose history was cleaned up fails as {@link
+   * Checks a position Connect stored for this table, which an operator may have altered through the
+   * REST API, before a feed resumes there. A version after the latest + 1 (the next commit) fails
+   * as {@link DeltaFeedException.Kind#INVALID_START}, never as missing history, so that it is never
+   * answered with a re-snapshot; a version whose history was cleaned up fails as {@link
    * DeltaFeedException.Kind#HISTORY_MISSING}. Both messages name the table and {@code offset}, the
-   * stored offset as the REST API shows it. Loads {@code latest} only when a listing alone
-   * cannot tell.
+   * stored offset as the REST API shows it. Loads {@code latest} only when a listing alone cannot
+   * tell.
    */
   public void checkStored(ChangePosition stored, String offset, LatestSnapshot latest) {
     starts.checkStored(stored, offset, latest::get);
   }
 
   /**
-   * Where a feed started with {@code start} begins, after checking that the change data feed can
-   * be read from there.
+   * Where a feed started with {@code start} begins, after checking that the change data feed can be
+   * read from there.
    */
   public ChangePosition resolveStart(StartSpec start) {
     return resolveStart(start, latestSnapshot());

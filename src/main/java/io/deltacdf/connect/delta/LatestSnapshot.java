@@ -1,14 +1,14 @@
 package io.deltacdf.connect.delta;
 
+import io.delta.kernel.Snapshot;
 import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.TableAccess;
-import io.delta.kernel.Snapshot;
 
 /**
- * The latest snapshot of a table, loaded on first use and then kept: opening a table resolves
- * its start, checks a stored offset and reads its schemas from one load (a load replays the log
- * since its last checkpoint). Taken from {@link DeltaTable#latestSnapshot()} and passed back to
- * the same table; a new one sees later commits.
+ * The latest snapshot of a table, loaded on first use and then kept: opening a table resolves its
+ * start, checks a stored offset and reads its schemas from one load (a load replays the log since
+ * its last checkpoint). Taken from {@link DeltaTable#latestSnapshot()} and passed back to the same
+ * table; a new one sees later commits.
  */
 public final class LatestSnapshot {
 

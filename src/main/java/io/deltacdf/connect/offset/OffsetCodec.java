@@ -9,10 +9,9 @@ import java.util.Map;
  * after the last record delivered: resuming there neither loses nor repeats a row, also inside a
  * snapshot or a single large version.
  *
- * <p>Shapes: {@code {"version": 12}} (the start of version 12, the form users write with the
- * REST API), {@code {"version": 12, "file": 3, "row": 100}} (inside version 12), and {@code
- * {"snapshot": true, "version": 12, "path": "...", "row": 100}} (inside the snapshot of version
- * 12).
+ * <p>Shapes: {@code {"version": 12}} (the start of version 12, the form users write with the REST
+ * API), {@code {"version": 12, "file": 3, "row": 100}} (inside version 12), and {@code {"snapshot":
+ * true, "version": 12, "path": "...", "row": 100}} (inside the snapshot of version 12).
  */
 public final class OffsetCodec {
 

@@ -30,8 +30,8 @@ public record TablePartition(String table, SnapshotSlice slice) {
    * The partition as Connect stores it. Connect finds a stored offset by the exact JSON bytes of
    * its partition, so the keys must come out in the same order in every JVM: a HashMap of String
    * keys iterates in the same order everywhere, and it is what Connect itself decodes stored
-   * partitions into (REST offsets listing and resets), whereas {@code Map.of}'s order changes
-   * from JVM to JVM.
+   * partitions into (REST offsets listing and resets), whereas {@code Map.of}'s order changes from
+   * JVM to JVM.
    */
   public Map<String, String> toMap() {
     if (slice == null) {
@@ -52,12 +52,14 @@ public record TablePartition(String table, SnapshotSlice slice) {
   public static TablePartition fromMap(Map<String, ?> map) {
     Object table = map == null ? null : map.get(TABLE);
     Object slice = map == null ? null : map.get(SLICE);
-    if (!(table instanceof String name) || name.isBlank()
+    if (!(table instanceof String name)
+        || name.isBlank()
         || (slice != null && !(slice instanceof String))) {
       throw new IllegalArgumentException(
           "A source partition of this connector is {\"table\": \"<table URI as in"
               + " delta.table.paths>\"} (with \"slice\": \"<index>/<count>\" for a slice of a"
-              + " parallel initial snapshot), not " + map);
+              + " parallel initial snapshot), not "
+              + map);
     }
     return new TablePartition(name, slice == null ? null : SnapshotSlice.parse((String) slice));
   }

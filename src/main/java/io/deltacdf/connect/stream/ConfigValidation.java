@@ -17,11 +17,11 @@ import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigValue;
 
 /**
- * What the connector's validation reports: each setting checked, then what needs several
- * settings or the tables themselves: that each path holds a Delta table whose change data feed
- * can be read from the configured start, that the key columns exist and that the column names
- * make distinct field names; also settings nobody reads. Each problem is reported on the key the
- * user has to change.
+ * What the connector's validation reports: each setting checked, then what needs several settings
+ * or the tables themselves: that each path holds a Delta table whose change data feed can be read
+ * from the configured start, that the key columns exist and that the column names make distinct
+ * field names; also settings nobody reads. Each problem is reported on the key the user has to
+ * change.
  */
 public final class ConfigValidation {
 
@@ -32,8 +32,7 @@ public final class ConfigValidation {
     Config result = new Config(DeltaCdfSourceConfig.configDef().validate(settings));
     Map<String, ConfigValue> values = new HashMap<>();
     result.configValues().forEach(v -> values.put(v.name(), v));
-    boolean settingErrors =
-        values.values().stream().anyMatch(v -> !v.errorMessages().isEmpty());
+    boolean settingErrors = values.values().stream().anyMatch(v -> !v.errorMessages().isEmpty());
     // An unknown key's value is not echoed back: a misspelt secret's key would show it.
     for (Map.Entry<String, String> unknown : UnknownKeys.find(settings).entrySet()) {
       List<String> errors = new ArrayList<>(List.of(unknown.getValue()));
@@ -74,8 +73,7 @@ public final class ConfigValidation {
     try (deltaTable) {
       LatestSnapshot latest = deltaTable.latestSnapshot();
       new TableConverters(config, "validate", connectorVersion)
-          .checked(
-              new TablePartition(table), deltaTable, tables.start(deltaTable, latest), latest);
+          .checked(new TablePartition(table), deltaTable, tables.start(deltaTable, latest), latest);
     } catch (DeltaFeedException e) {
       values
           .get(errorSettings.settingFor(e, table))

@@ -7,8 +7,8 @@ import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.LatestSnapshot;
 
 /**
- * The tables as the settings configure them: read through the configured storage and change
- * source, and started where start.mode says when they have no stored offset.
+ * The tables as the settings configure them: read through the configured storage and change source,
+ * and started where start.mode says when they have no stored offset.
  */
 final class ConfiguredTables {
 

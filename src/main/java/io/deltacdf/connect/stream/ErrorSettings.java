@@ -17,9 +17,9 @@ final class ErrorSettings {
   }
 
   /**
-   * The setting of the table's store that {@code error} is about: the credential the store
-   * refused, or the endpoint it cannot reach; null for other errors, and for stores (local files)
-   * without such a setting.
+   * The setting of the table's store that {@code error} is about: the credential the store refused,
+   * or the endpoint it cannot reach; null for other errors, and for stores (local files) without
+   * such a setting.
    */
   String storeSetting(DeltaFeedException error, String table) {
     return switch (error.kind()) {
@@ -30,8 +30,8 @@ final class ErrorSettings {
   }
 
   /**
-   * The setting validation reports {@code error} on: the store setting, else the start option
-   * for an error about where the feed starts, else the table paths.
+   * The setting validation reports {@code error} on: the store setting, else the start option for
+   * an error about where the feed starts, else the table paths.
    */
   String settingFor(DeltaFeedException error, String table) {
     String storeSetting = storeSetting(error, table);

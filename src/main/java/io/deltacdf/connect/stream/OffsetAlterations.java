@@ -10,8 +10,8 @@ import org.apache.kafka.connect.errors.ConnectException;
 /**
  * The offsets the Connect offsets API may store for this connector: offsets of the configured
  * tables in the shapes {@link OffsetCodec} documents, or a null offset, which resets a table to
- * start.mode. A reset is accepted for any table, also one that was removed from the
- * configuration or whose path was respelled: its stored offset would otherwise stay forever.
+ * start.mode. A reset is accepted for any table, also one that was removed from the configuration
+ * or whose path was respelled: its stored offset would otherwise stay forever.
  */
 public final class OffsetAlterations {
 

@@ -25,10 +25,10 @@ public final class Redaction {
   }
 
   /**
-   * The Connect exception a task fails with. Never a {@code RetriableException}: Connect drops
-   * the records of a poll that throws one, while the task's positions have moved past them;
-   * transient faults are retried inside the task instead. The cause is attached, for its stack
-   * trace, only when no secret appears anywhere in it.
+   * The Connect exception a task fails with. Never a {@code RetriableException}: Connect drops the
+   * records of a poll that throws one, while the task's positions have moved past them; transient
+   * faults are retried inside the task instead. The cause is attached, for its stack trace, only
+   * when no secret appears anywhere in it.
    */
   ConnectException toConnectException(DeltaFeedException error) {
     String message = redact(error.getMessage());

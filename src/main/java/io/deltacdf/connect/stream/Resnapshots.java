@@ -23,8 +23,8 @@ final class Resnapshots {
   }
 
   /**
-   * Whether the table starts over after {@code e}: the changes to read next are gone, or the
-   * table was replaced, and on.history.missing=resnapshot.
+   * Whether the table starts over after {@code e}: the changes to read next are gone, or the table
+   * was replaced, and on.history.missing=resnapshot.
    */
   boolean apply(DeltaFeedException e) {
     return config.resnapshotOnMissingHistory()
@@ -33,8 +33,8 @@ final class Resnapshots {
   }
 
   /**
-   * Where a table starts over after {@code cause}: a snapshot of its latest version, with a
-   * warning that names the cause.
+   * Where a table starts over after {@code cause}: a snapshot of its latest version, with a warning
+   * that names the cause.
    */
   ChangePosition startOver(
       String table, DeltaTable deltaTable, LatestSnapshot latest, DeltaFeedException cause) {

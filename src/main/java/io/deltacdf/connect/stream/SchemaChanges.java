@@ -19,7 +19,8 @@ final class SchemaChanges {
       if (old < 0) {
         added.add(field.name());
       } else if (!before.fields().get(old).equals(field)) {
-        changed.add(field.name() + ": " + render(before.fields().get(old)) + " -> " + render(field));
+        changed.add(
+            field.name() + ": " + render(before.fields().get(old)) + " -> " + render(field));
       }
     }
     for (FieldType.Field field : before.fields()) {

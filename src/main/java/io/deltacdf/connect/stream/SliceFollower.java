@@ -10,8 +10,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Follows the snapshots being read in slices: looks at their stored offsets periodically and asks
- * Connect for new task configurations once every slice of one is complete, so that one task
- * reads that table's changes from there.
+ * Connect for new task configurations once every slice of one is complete, so that one task reads
+ * that table's changes from there.
  */
 public final class SliceFollower {
 
@@ -22,8 +22,10 @@ public final class SliceFollower {
 
   private final SnapshotSlices slices;
   private final Runnable requestReconfiguration;
+
   /** The snapshots whose slices the current task configurations read. */
   private volatile List<SnapshotSlices.Sliced> following = List.of();
+
   private ScheduledExecutorService checks;
 
   /**
@@ -37,8 +39,8 @@ public final class SliceFollower {
   /**
    * Follows {@code sliced}, the snapshots the new task configurations read in slices, instead of
    * those it followed. The periodic check starts whenever slices are read, not only when
-   * snapshot.max.tasks > 1: slices of a snapshot begun under a larger setting are read to their
-   * end after the setting was lowered to 1, and their end must still hand the table to one task.
+   * snapshot.max.tasks > 1: slices of a snapshot begun under a larger setting are read to their end
+   * after the setting was lowered to 1, and their end must still hand the table to one task.
    */
   public void follow(List<SnapshotSlices.Sliced> sliced) {
     following = List.copyOf(sliced);
@@ -64,8 +66,8 @@ public final class SliceFollower {
   }
 
   /**
-   * Asks Connect for new task configurations once every slice of a snapshot being read is
-   * complete: the table's changes are then read by one task.
+   * Asks Connect for new task configurations once every slice of a snapshot being read is complete:
+   * the table's changes are then read by one task.
    */
   void check() {
     List<SnapshotSlices.Sliced> current = following;

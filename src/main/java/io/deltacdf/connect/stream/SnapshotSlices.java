@@ -29,14 +29,16 @@ import org.slf4j.LoggerFactory;
  * <p>Offsets can be stored after a plan was made: a connector restarted before the first offset
  * flush plans anew at a newer version while its old tasks flush the old cut as they stop. So the
  * stored offsets, not the plan, decide: a slice task without an offset of its own starts at the
- * version its sibling slices stored ({@link #pinned}), and a snapshot is complete when every
- * slice stored the end of the version they pin.
+ * version its sibling slices stored ({@link #pinned}), and a snapshot is complete when every slice
+ * stored the end of the version they pin.
  */
 public final class SnapshotSlices {
 
   private static final Logger log = LoggerFactory.getLogger(SnapshotSlices.class);
 
-  /** The slices of one table's snapshot: {@code count} slices of the snapshot of {@code version}. */
+  /**
+   * The slices of one table's snapshot: {@code count} slices of the snapshot of {@code version}.
+   */
   public record Sliced(String table, long version, int count) {
 
     public List<TaskUnit> units() {
@@ -137,7 +139,9 @@ public final class SnapshotSlices {
       }
       int count = partition.slice().count();
       long version =
-          position instanceof ChangePosition.InSnapshot ? position.version() : position.version() - 1;
+          position instanceof ChangePosition.InSnapshot
+              ? position.version()
+              : position.version() - 1;
       Long other = versionByCount.put(count, version);
       if (other != null && other != version) {
         throw inconsistent(table, stored);
@@ -153,8 +157,8 @@ public final class SnapshotSlices {
 
   /**
    * {@code unit} itself, or, for a slice that has no offset of its own while its sibling slices
-   * stored some, the same slice of the snapshot version they pin: the connector planned this
-   * slice before the old tasks' offsets were flushed, and a snapshot must not mix two cuts.
+   * stored some, the same slice of the snapshot version they pin: the connector planned this slice
+   * before the old tasks' offsets were flushed, and a snapshot must not mix two cuts.
    */
   static TaskUnit pinnedSlice(TaskUnit unit, OffsetStorageReader offsets) {
     SnapshotSlice slice = unit.partition().slice();

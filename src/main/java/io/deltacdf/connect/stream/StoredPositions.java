@@ -19,8 +19,8 @@ final class StoredPositions {
   private StoredPositions() {}
 
   /**
-   * The positions stored for those of {@code partitions} that have one. Every one is decoded
-   * here, so a malformed one fails before anything else happens.
+   * The positions stored for those of {@code partitions} that have one. Every one is decoded here,
+   * so a malformed one fails before anything else happens.
    */
   static Map<TablePartition, ChangePosition> read(
       OffsetStorageReader offsets, Collection<TablePartition> partitions) {

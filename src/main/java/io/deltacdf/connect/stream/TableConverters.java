@@ -22,8 +22,8 @@ final class TableConverters {
   }
 
   /**
-   * The converter of the rows of {@code partition} from {@code start} on, once it has checked
-   * that they convert, up to the table's {@code latest} snapshot.
+   * The converter of the rows of {@code partition} from {@code start} on, once it has checked that
+   * they convert, up to the table's {@code latest} snapshot.
    *
    * @throws IllegalArgumentException naming the column at fault
    */

@@ -25,8 +25,8 @@ public final class TableMetrics implements TableMetricsMBean, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(TableMetrics.class);
 
   /**
-   * The instance registered under each name. A task that replaces a zombie (one that did not
-   * stop in time) takes over the name; the zombie's late close must then leave it alone.
+   * The instance registered under each name. A task that replaces a zombie (one that did not stop
+   * in time) takes over the name; the zombie's late close must then leave it alone.
    */
   private static final Map<ObjectName, TableMetrics> registered = new HashMap<>();
 

@@ -11,26 +11,32 @@ final class TableOffsets {
 
   /** The position the last record sent for this table carries (null: none stored yet). */
   private ChangePosition carried;
+
   /**
    * With exactly-once, the position the last committed transaction stored for this table (null:
    * none since the feed started at {@link #feedStart}).
    */
   private ChangePosition committed;
+
   /** Where the current feed started: the open's start, or a re-snapshot's. */
   private ChangePosition feedStart;
+
   /** Whether {@link #carried} was sent since the feed started (else it may predate it). */
   private boolean sentSinceFeedStart;
+
   private long lastSentMs;
 
-  /** @param stored the position Connect stored for this table, null when it has none */
+  /**
+   * @param stored the position Connect stored for this table, null when it has none
+   */
   TableOffsets(ChangePosition stored) {
     this.carried = stored;
   }
 
   /**
    * The table was opened at {@code start}. Returns whether that replaced the stored offset (a
-   * snapshot taken because its history was cleaned up): the start is then stored at once, as for
-   * a table without an offset.
+   * snapshot taken because its history was cleaned up): the start is then stored at once, as for a
+   * table without an offset.
    */
   boolean opened(ChangePosition start) {
     boolean replaced = carried != null && !start.equals(carried);
@@ -42,9 +48,9 @@ final class TableOffsets {
   }
 
   /**
-   * The feed starts at {@code start} (the open's start, or a re-snapshot's): an aborted
-   * transaction returns there until one commits, never to an offset stored before it, whose
-   * history may be gone.
+   * The feed starts at {@code start} (the open's start, or a re-snapshot's): an aborted transaction
+   * returns there until one commits, never to an offset stored before it, whose history may be
+   * gone.
    */
   void feedStartsAt(ChangePosition start) {
     feedStart = start;
@@ -67,17 +73,17 @@ final class TableOffsets {
   }
 
   /**
-   * The position the last committed transaction stored, or where the feed started when none
-   * did: where an aborted transaction leaves the table.
+   * The position the last committed transaction stored, or where the feed started when none did:
+   * where an aborted transaction leaves the table.
    */
   ChangePosition lastCommitted() {
     return committed != null ? committed : feedStart;
   }
 
   /**
-   * Whether a heartbeat must store {@code position}, which no record carries yet: at once when
-   * the table has no stored offset (which pins where a {@code latest} or timestamp start
-   * resolved to), otherwise at most once per {@code intervalMs}.
+   * Whether a heartbeat must store {@code position}, which no record carries yet: at once when the
+   * table has no stored offset (which pins where a {@code latest} or timestamp start resolved to),
+   * otherwise at most once per {@code intervalMs}.
    */
   boolean heartbeatDue(ChangePosition position, long nowMs, long intervalMs) {
     if (position.equals(carried)) {

@@ -12,8 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Opens a stream's table and decides where its feed starts: the stored offset once checked
- * against the table, else the configured start.
+ * Opens a stream's table and decides where its feed starts: the stored offset once checked against
+ * the table, else the configured start.
  */
 final class TableOpener {
 
@@ -74,8 +74,8 @@ final class TableOpener {
   }
 
   /**
-   * Where a table with a stored offset resumes: the offset, once checked against the table (it
-   * may have been altered through the REST API). An offset whose history is gone follows
+   * Where a table with a stored offset resumes: the offset, once checked against the table (it may
+   * have been altered through the REST API). An offset whose history is gone follows
    * on.history.missing, with a warning naming the offset before a re-snapshot; one after the
    * table's latest version always fails.
    */

@@ -31,29 +31,39 @@ final class TableStream implements AutoCloseable {
   record Opened(DeltaTable table, ChangePosition start, RecordConverter converter) {}
 
   private final String table;
+
   /** The table's partition, or its snapshot slice's. */
   private final TablePartition partition;
+
   /** Opens the table by the first read. */
   private final TableOpener opener;
+
   /** Starts the table over from a snapshot when it must. */
   private final Resnapshots resnapshots;
+
   private final Redaction redaction;
   private final TableMetrics metrics;
   private int transientFailures;
   private Opened opened;
+
   /** Where reading continues: every row before it has been read from the feed. */
   private ChangePosition position;
+
   /** Where the rows handed to the converter end: the last one's after, or the feed's start. */
   private ChangePosition converted;
+
   private final TableOffsets offsets;
+
   /**
-   * The position Connect stored for this partition when the task started, else where the
-   * connector told the task to start it; null when neither (start.mode).
+   * The position Connect stored for this partition when the task started, else where the connector
+   * told the task to start it; null when neither (start.mode).
    */
   private final ChangePosition resumeAt;
+
   private DeltaChangeFeed feed;
   private long idleUntilMs;
   private FieldType.Struct schema;
+
   /** Whether rows of a version have been read whose end has not been read yet. */
   private boolean inVersion;
 
@@ -191,9 +201,9 @@ final class TableStream implements AutoCloseable {
   }
 
   /**
-   * The position a heartbeat may store now, or null when it would store nothing new: the table
-   * is not open yet, a version is half read, the converter holds rows back, or no heartbeat is
-   * due (see {@link TableOffsets#heartbeatDue}).
+   * The position a heartbeat may store now, or null when it would store nothing new: the table is
+   * not open yet, a version is half read, the converter holds rows back, or no heartbeat is due
+   * (see {@link TableOffsets#heartbeatDue}).
    */
   ChangePosition heartbeatPosition(long nowMs, long intervalMs) {
     if (opened == null || inVersion || !opened.converter().settled()) {
@@ -209,8 +219,8 @@ final class TableStream implements AutoCloseable {
 
   /**
    * Goes back to the position the last committed transaction stored (or, when none was, to where
-   * the feed started), dropping what was read since: the open transaction is being aborted.
-   * Returns that position. Any backoff in progress goes on.
+   * the feed started), dropping what was read since: the open transaction is being aborted. Returns
+   * that position. Any backoff in progress goes on.
    */
   ChangePosition returnToLastCommit() {
     closeFeed();
@@ -247,8 +257,8 @@ final class TableStream implements AutoCloseable {
   }
 
   /**
-   * Storage is unreachable for now: rest with a growing delay (1 s doubling to 30 s) and warn
-   * once per outage, instead of failing the task or retrying in a tight loop.
+   * Storage is unreachable for now: rest with a growing delay (1 s doubling to 30 s) and warn once
+   * per outage, instead of failing the task or retrying in a tight loop.
    */
   private void backOff(DeltaFeedException e, long nowMs) {
     transientFailures++;

@@ -11,9 +11,8 @@ public final class TaskConfigs {
   private TaskConfigs() {}
 
   /**
-   * The settings of up to {@code maxTasks} tasks that read {@code units} between them, handed
-   * out round robin, so that consecutive units (the slices of one snapshot) go to different
-   * tasks.
+   * The settings of up to {@code maxTasks} tasks that read {@code units} between them, handed out
+   * round robin, so that consecutive units (the slices of one snapshot) go to different tasks.
    */
   public static List<Map<String, String>> of(
       Map<String, String> settings, List<TaskUnit> units, int maxTasks) {

@@ -4,8 +4,8 @@ import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
-import io.deltacdf.connect.convert.HeartbeatRecords;
 import io.deltacdf.connect.convert.Converted;
+import io.deltacdf.connect.convert.HeartbeatRecords;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,14 +19,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a task does each poll: reads the change feeds of its tables and hands their rows to
- * Connect, with heartbeats and, under exactly-once, transaction boundaries.
+ * What a task does each poll: reads the change feeds of its tables and hands their rows to Connect,
+ * with heartbeats and, under exactly-once, transaction boundaries.
  *
  * <p>The loop is synchronous: {@code poll()} reads up to {@code batch.max.rows} rows and returns
- * them, or waits at most {@link #MAX_IDLE_WAIT_MS} and returns null when every table has caught
- * up. A task stays on one table until that table's current version is complete, then moves to
- * the next, so that a version never shares a transaction boundary with half of another table's
- * version.
+ * them, or waits at most {@link #MAX_IDLE_WAIT_MS} and returns null when every table has caught up.
+ * A task stays on one table until that table's current version is complete, then moves to the next,
+ * so that a version never shares a transaction boundary with half of another table's version.
  */
 public final class TaskLoop {
 
@@ -41,10 +40,13 @@ public final class TaskLoop {
   private final List<TableStream> streams;
   private int current;
   private final TransactionContext transactions;
+
   /** Records sent since the open transaction began (exactly-once only). */
   private int recordsInTransaction;
+
   /** Exactly-once: whether this poll aborted the open transaction. */
   private boolean abortedThisPoll;
+
   private final HeartbeatRecords heartbeats;
   private final long heartbeatIntervalMs;
   private final TopicDeliveries deliveries;
@@ -52,8 +54,8 @@ public final class TaskLoop {
   private final Redaction redaction;
 
   /**
-   * The loop over the tables of a task's settings, each resuming from the offset Connect stored
-   * for it; the tables themselves are opened by their first read.
+   * The loop over the tables of a task's settings, each resuming from the offset Connect stored for
+   * it; the tables themselves are opened by their first read.
    */
   public TaskLoop(Map<String, String> settings, SourceTaskContext context, String version) {
     config = new DeltaCdfSourceConfig(settings);
@@ -96,15 +98,16 @@ public final class TaskLoop {
         commitTransaction(null);
       }
     }
-    Thread.sleep(Math.max(0, Math.min(MAX_IDLE_WAIT_MS, earliestDue() - System.currentTimeMillis())));
+    Thread.sleep(
+        Math.max(0, Math.min(MAX_IDLE_WAIT_MS, earliestDue() - System.currentTimeMillis())));
     return null;
   }
 
   /**
    * Reads up to batch.max.rows records, staying on a table until its version is complete. With
    * exactly-once, a table whose version is half read and that must wait (storage backs off) gives
-   * up its open transaction (see {@link #abortTransaction}), so that the transaction takes no
-   * other table's rows and does not outlive the producer's transaction timeout.
+   * up its open transaction (see {@link #abortTransaction}), so that the transaction takes no other
+   * table's rows and does not outlive the producer's transaction timeout.
    */
   private List<SourceRecord> read(long now) {
     int maxRows = config.batchMaxRows();
@@ -154,11 +157,11 @@ public final class TaskLoop {
   }
 
   /**
-   * Converts the batch and ends transactions where they must end: at the end of a version, or
-   * once one holds transaction.max.rows records, but only where no update image waits for its
-   * partner, so that the stored offset is exactly the position after the last record. Returns
-   * true when this poll must end here: a transaction had to end before any record of this poll,
-   * and Connect can end it only after the whole poll.
+   * Converts the batch and ends transactions where they must end: at the end of a version, or once
+   * one holds transaction.max.rows records, but only where no update image waits for its partner,
+   * so that the stored offset is exactly the position after the last record. Returns true when this
+   * poll must end here: a transaction had to end before any record of this poll, and Connect can
+   * end it only after the whole poll.
    */
   private boolean add(TableStream stream, ChangeBatch batch, List<SourceRecord> records, long now) {
     ChangePosition lastOffset = null;
@@ -202,9 +205,9 @@ public final class TaskLoop {
   /**
    * A table backs off in the middle of a version, with exactly-once. Its open transaction cannot
    * wait for the store: the producer's transaction.timeout.ms would end it and fail the task. So
-   * the transaction is aborted, and the table goes back to where it began, which a heartbeat
-   * stores (Connect stores the offsets of an aborted transaction's records, and the heartbeat is
-   * the last of them); the table reads the rest of that version again once its store is back.
+   * the transaction is aborted, and the table goes back to where it began, which a heartbeat stores
+   * (Connect stores the offsets of an aborted transaction's records, and the heartbeat is the last
+   * of them); the table reads the rest of that version again once its store is back.
    */
   private void abortTransaction(TableStream stream, List<SourceRecord> records, long now) {
     ChangePosition start = stream.returnToLastCommit();
@@ -234,15 +237,14 @@ public final class TaskLoop {
 
   /**
    * Heartbeats for the tables whose position moved without a record (see {@link
-   * TableStream#heartbeatPosition}). With exactly-once they are sent only between versions and
-   * end the transaction, so that one never holds part of a version and a heartbeat. A snapshot
-   * slice stores its position at once, whatever heartbeat.interval.ms says: the connector waits
-   * for every slice to store the position after the snapshot, also one whose last files had no
-   * rows.
+   * TableStream#heartbeatPosition}). With exactly-once they are sent only between versions and end
+   * the transaction, so that one never holds part of a version and a heartbeat. A snapshot slice
+   * stores its position at once, whatever heartbeat.interval.ms says: the connector waits for every
+   * slice to store the position after the snapshot, also one whose last files had no rows.
    *
-   * <p>None are sent in a poll that aborted the open transaction: Connect aborts at the end of
-   * the poll, but a commit asked for at a heartbeat would first commit that transaction, with
-   * the half-read version the abort is meant to drop. They go out with the next poll.
+   * <p>None are sent in a poll that aborted the open transaction: Connect aborts at the end of the
+   * poll, but a commit asked for at a heartbeat would first commit that transaction, with the
+   * half-read version the abort is meant to drop. They go out with the next poll.
    */
   private void addHeartbeats(List<SourceRecord> records, long now) {
     if (transactions != null && (abortedThisPoll || !versionsComplete())) {
@@ -285,9 +287,9 @@ public final class TaskLoop {
   }
 
   /**
-   * Commits the open transaction after this poll's latest record, or, when this poll has none
-   * yet (its records went out in earlier polls), after the whole poll; returns true in that case,
-   * as the poll must then end here.
+   * Commits the open transaction after this poll's latest record, or, when this poll has none yet
+   * (its records went out in earlier polls), after the whole poll; returns true in that case, as
+   * the poll must then end here.
    */
   private boolean commitTransaction(List<SourceRecord> records) {
     recordsInTransaction = 0;
@@ -309,9 +311,9 @@ public final class TaskLoop {
   }
 
   /**
-   * Called from another thread than {@code poll()}: waits for a running read to finish (reads
-   * are bounded by batch.max.rows and, over versions without rows, by time) so that no file is
-   * closed under it.
+   * Called from another thread than {@code poll()}: waits for a running read to finish (reads are
+   * bounded by batch.max.rows and, over versions without rows, by time) so that no file is closed
+   * under it.
    */
   public void stop() {
     synchronized (lock) {

@@ -41,8 +41,7 @@ public record TaskUnit(TablePartition partition, ChangePosition start) {
 
   /** One slice of the snapshot of {@code version}. */
   public static TaskUnit slice(String table, long version, SnapshotSlice slice) {
-    return new TaskUnit(
-        new TablePartition(table, slice), ChangePosition.InSnapshot.start(version));
+    return new TaskUnit(new TablePartition(table, slice), ChangePosition.InSnapshot.start(version));
   }
 
   public String table() {

@@ -18,16 +18,16 @@ import org.slf4j.LoggerFactory;
 /**
  * Watches that the topics a task writes take its records, and fails the task when one cannot.
  *
- * <p>On a cluster that creates no topic on first use ({@code auto.create.topics.enable=false},
- * as on managed Kafka services), a record for a missing topic blocks Connect's send: Connect
- * runs its producers with {@code max.block.ms} at Long.MAX_VALUE, so the producer waits for the
- * topic's metadata forever, in the task's own thread. The task stays RUNNING, sends nothing, and
- * stores no position; the heartbeat topic, which a user creates least often, is the usual case.
- * No code of ours runs in that thread meanwhile, so a check from another thread ({@link #check})
- * looks for exactly that state: records handed over for a topic that has acknowledged none of
- * this task's records yet, and the task's thread waiting in the producer for topic metadata.
- * When that lasts {@link #LIMIT}, it logs what is wrong and how to fix it, and interrupts the
- * wait: the producer's send then fails, and Connect fails the task.
+ * <p>On a cluster that creates no topic on first use ({@code auto.create.topics.enable=false}, as
+ * on managed Kafka services), a record for a missing topic blocks Connect's send: Connect runs its
+ * producers with {@code max.block.ms} at Long.MAX_VALUE, so the producer waits for the topic's
+ * metadata forever, in the task's own thread. The task stays RUNNING, sends nothing, and stores no
+ * position; the heartbeat topic, which a user creates least often, is the usual case. No code of
+ * ours runs in that thread meanwhile, so a check from another thread ({@link #check}) looks for
+ * exactly that state: records handed over for a topic that has acknowledged none of this task's
+ * records yet, and the task's thread waiting in the producer for topic metadata. When that lasts
+ * {@link #LIMIT}, it logs what is wrong and how to fix it, and interrupts the wait: the producer's
+ * send then fails, and Connect fails the task.
  */
 final class TopicDeliveries implements AutoCloseable {
 
@@ -39,12 +39,16 @@ final class TopicDeliveries implements AutoCloseable {
   private final String heartbeatTopic;
   private final Predicate<Thread> waitsForTopicMetadata;
   private final Set<String> confirmed = ConcurrentHashMap.newKeySet();
+
   /** Topics not confirmed yet that were handed records, with the time of the first of them. */
   private final Map<String, Long> waitingSinceMs = new ConcurrentHashMap<>();
+
   /** The thread that polls the task, and so also sends its records. */
   private volatile Thread taskThread;
+
   /** Since when the check has seen the task's thread wait for metadata; -1 when it does not. */
   private long stuckSinceMs = -1;
+
   private boolean interrupted;
   private ScheduledExecutorService checks;
 
@@ -58,8 +62,8 @@ final class TopicDeliveries implements AutoCloseable {
   }
 
   /**
-   * Starts the check, once a second, on a thread of its own: the only way to see a send that
-   * blocks the task's thread.
+   * Starts the check, once a second, on a thread of its own: the only way to see a send that blocks
+   * the task's thread.
    */
   void start() {
     checks =
@@ -69,8 +73,7 @@ final class TopicDeliveries implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
-    checks.scheduleWithFixedDelay(
-        () -> check(System.currentTimeMillis()), 1, 1, TimeUnit.SECONDS);
+    checks.scheduleWithFixedDelay(() -> check(System.currentTimeMillis()), 1, 1, TimeUnit.SECONDS);
   }
 
   @Override
@@ -101,8 +104,8 @@ final class TopicDeliveries implements AutoCloseable {
   }
 
   /**
-   * Interrupts the task's thread once it has waited {@link #LIMIT} for the metadata of a topic
-   * that took nothing; returns whether it did. Called once a second from one other thread.
+   * Interrupts the task's thread once it has waited {@link #LIMIT} for the metadata of a topic that
+   * took nothing; returns whether it did. Called once a second from one other thread.
    */
   boolean check(long nowMs) {
     Thread thread = taskThread;

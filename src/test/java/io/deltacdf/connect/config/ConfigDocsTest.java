@@ -50,8 +50,9 @@ class ConfigDocsTest {
       Files.writeString(DOCS, generated);
     }
     assertThat(Files.readString(DOCS))
-        .as("docs/configuration.md is stale: regenerate with mvn test -Dtest=ConfigDocsTest"
-            + " -Ddocs.update=true")
+        .as(
+            "docs/configuration.md is stale: regenerate with mvn test -Dtest=ConfigDocsTest"
+                + " -Ddocs.update=true")
         .isEqualTo(generated);
   }
 }

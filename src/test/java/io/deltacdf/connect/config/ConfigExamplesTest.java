@@ -15,8 +15,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every example of our connector in config-examples/ is a configuration it accepts as written.
- * The sink-side examples (Debezium's JDBC sink: postgres-sink-*.json) are run as written by
+ * Every example of our connector in config-examples/ is a configuration it accepts as written. The
+ * sink-side examples (Debezium's JDBC sink: postgres-sink-*.json) are run as written by
  * PostgresMirrorIT instead; any other connector.class is a mistake.
  */
 class ConfigExamplesTest {
@@ -25,8 +25,12 @@ class ConfigExamplesTest {
 
   static Stream<Path> examples() throws IOException {
     try (Stream<Path> files = Files.list(Path.of("config-examples"))) {
-      return files.filter(f -> f.toString().endsWith(".json"))
-          .filter(ConfigExamplesTest::isOurs).sorted().toList().stream();
+      return files
+          .filter(f -> f.toString().endsWith(".json"))
+          .filter(ConfigExamplesTest::isOurs)
+          .sorted()
+          .toList()
+          .stream();
     }
   }
 
@@ -38,7 +42,8 @@ class ConfigExamplesTest {
       if (JDBC_SINK.equals(connector)) {
         return false;
       }
-      assertThat(connector).as("connector.class of " + example)
+      assertThat(connector)
+          .as("connector.class of " + example)
           .isEqualTo(DeltaCdfSourceConnector.class.getName());
       return true;
     } catch (IOException e) {
@@ -61,8 +66,8 @@ class ConfigExamplesTest {
 
   /**
    * On clusters that create no topic on first use, heartbeats (which store positions no record
-   * carries) need their topic: each example asks Connect to create it, in a group of its own
-   * with one compacted partition. KIP-158 needs the default group for any creation at all.
+   * carries) need their topic: each example asks Connect to create it, in a group of its own with
+   * one compacted partition. KIP-158 needs the default group for any creation at all.
    */
   @ParameterizedTest(name = "{0}")
   @MethodSource("examples")
@@ -70,13 +75,15 @@ class ConfigExamplesTest {
   void letsConnectCreateTheHeartbeatTopic(Path example) throws IOException {
     Map<String, String> settings = new ObjectMapper().readValue(example.toFile(), Map.class);
     String heartbeatTopic = new DeltaCdfSourceConfig(settings).heartbeatTopic("orders-cdf");
-    assertThat(settings).as(example.toString())
+    assertThat(settings)
+        .as(example.toString())
         .containsKeys(
             "topic.creation.default.replication.factor", "topic.creation.default.partitions")
         .containsEntry("topic.creation.groups", "heartbeat")
         .containsEntry("topic.creation.heartbeat.partitions", "1")
         .containsEntry("topic.creation.heartbeat.cleanup.policy", "compact");
-    assertThat(heartbeatTopic).as(example.toString())
+    assertThat(heartbeatTopic)
+        .as(example.toString())
         .matches(settings.get("topic.creation.heartbeat.include"));
   }
 }

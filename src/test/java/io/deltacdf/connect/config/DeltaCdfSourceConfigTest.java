@@ -39,14 +39,20 @@ class DeltaCdfSourceConfigTest {
         config(
             DeltaCdfSourceConfig.KEY_COLUMNS, "id",
             DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE, "orders:order_id, region");
-    assertThat(config.keyColumnsFor("s3a://bucket/lake/orders")).containsExactly("order_id", "region");
+    assertThat(config.keyColumnsFor("s3a://bucket/lake/orders"))
+        .containsExactly("order_id", "region");
     assertThat(config.keyColumnsFor("/data/customers")).containsExactly("id");
   }
 
   @Test
   void startTimestampsInEveryDocumentedForm() {
     Instant noon = Instant.parse("2024-05-01T12:00:00Z");
-    for (String form : List.of("2024-05-01T12:00:00Z", "2024-05-01T14:00:00+02:00", "2024-05-01T12:00:00", String.valueOf(noon.toEpochMilli()))) {
+    for (String form :
+        List.of(
+            "2024-05-01T12:00:00Z",
+            "2024-05-01T14:00:00+02:00",
+            "2024-05-01T12:00:00",
+            String.valueOf(noon.toEpochMilli()))) {
       assertThat(config("start.mode", "timestamp", "start.timestamp", form).startTimestamp())
           .as(form)
           .contains(noon);
@@ -61,8 +67,7 @@ class DeltaCdfSourceConfigTest {
         .containsOnlyKeys(DeltaCdfSourceConfig.START_VERSION);
     assertThat(config("start.version", "3").crossFieldProblems())
         .containsOnlyKeys(DeltaCdfSourceConfig.START_VERSION);
-    assertThat(
-            config(DeltaCdfSourceConfig.TABLE_PATHS, "/a/orders,/b/orders").crossFieldProblems())
+    assertThat(config(DeltaCdfSourceConfig.TABLE_PATHS, "/a/orders,/b/orders").crossFieldProblems())
         .containsOnlyKeys(DeltaCdfSourceConfig.TOPIC_TEMPLATE);
   }
 
@@ -98,25 +103,32 @@ class DeltaCdfSourceConfigTest {
                 "field.name.adjustment", "avro")
             .recordSettings("c", "1");
     assertThat(settings.format()).isEqualTo(RecordFormat.ENVELOPE);
-    assertThat(settings.changeTypes()).containsExactlyInAnyOrder(ChangeType.INSERT, ChangeType.DELETE);
+    assertThat(settings.changeTypes())
+        .containsExactlyInAnyOrder(ChangeType.INSERT, ChangeType.DELETE);
     assertThat(settings.temporalPrecision()).isEqualTo(TemporalPrecision.MICROSECONDS);
     assertThat(settings.fieldNameAdjustment()).isEqualTo(FieldNameAdjustment.AVRO);
     assertThat(settings.tombstonesOnDelete()).isTrue();
 
     Map<String, List<String>> keyless =
-        config("record.format", "envelope", "key.columns.by.table", "orders:id").crossFieldProblems();
+        config("record.format", "envelope", "key.columns.by.table", "orders:id")
+            .crossFieldProblems();
     assertThat(keyless).containsOnlyKeys(DeltaCdfSourceConfig.KEY_COLUMNS);
     assertThat(keyless.get(DeltaCdfSourceConfig.KEY_COLUMNS).get(0))
         .contains("/data/customers")
         .contains("key.columns.by.table");
     assertThat(
-            config("record.format", "envelope", "key.columns", "id", "record.metadata.fields", "true")
+            config(
+                    "record.format",
+                    "envelope",
+                    "key.columns",
+                    "id",
+                    "record.metadata.fields",
+                    "true")
                 .crossFieldProblems())
         .containsOnlyKeys(DeltaCdfSourceConfig.METADATA_FIELDS);
     assertThatThrownBy(() -> config("change.types", "insert,upsert"))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("update_postimage");
-    assertThatThrownBy(() -> config("change.types", ""))
-        .isInstanceOf(ConfigException.class);
+    assertThatThrownBy(() -> config("change.types", "")).isInstanceOf(ConfigException.class);
   }
 }

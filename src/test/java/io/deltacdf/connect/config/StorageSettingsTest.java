@@ -67,7 +67,13 @@ class StorageSettingsTest {
         .containsEntry("fs.azure.account.auth.type." + HOST, "SharedKey")
         .containsEntry("fs.azure.account.key." + HOST, "a2V5");
     assertThat(
-            config("azure.account.name", "lake", "azure.auth.type", "sas", "azure.sas.token", "sv=1")
+            config(
+                    "azure.account.name",
+                    "lake",
+                    "azure.auth.type",
+                    "sas",
+                    "azure.sas.token",
+                    "sv=1")
                 .hadoopSettings())
         .containsEntry("fs.azure.account.auth.type." + HOST, "SAS")
         .containsEntry("fs.azure.sas.fixed.token." + HOST, "sv=1");
@@ -138,8 +144,11 @@ class StorageSettingsTest {
   void missingCredentialsLandOnTheirKeys() {
     assertThat(config("s3.credentials", "static").crossFieldProblems())
         .containsKeys("s3.access.key.id", "s3.secret.access.key");
-    assertThat(config("azure.account.name", "lake", "azure.auth.type", "client-credentials").crossFieldProblems())
-        .containsKeys("azure.oauth.client.id", "azure.oauth.client.secret", "azure.oauth.tenant.id");
+    assertThat(
+            config("azure.account.name", "lake", "azure.auth.type", "client-credentials")
+                .crossFieldProblems())
+        .containsKeys(
+            "azure.oauth.client.id", "azure.oauth.client.secret", "azure.oauth.tenant.id");
     assertThat(config("azure.account.key", "k").crossFieldProblems())
         .containsKey("azure.account.name");
     assertThat(config("gcs.auth.type", "service-account-keyfile").crossFieldProblems())

@@ -32,13 +32,15 @@ class DebeziumEnvelopeTest {
   /** A snapshot row, then an insert, an update (post-image first) and a delete in version 4. */
   private static List<SourceRecord> envelopeRecords() {
     ConvertedFeed converter =
-        new ConvertedFeed(new RecordConverter(
-            "file:/lake/people",
-            "people",
-            "people",
-            Map.of(),
-            List.of("id"),
-            Settings.of("record.format", "envelope")), InSnapshot.start(3));
+        new ConvertedFeed(
+            new RecordConverter(
+                "file:/lake/people",
+                "people",
+                "people",
+                Map.of(),
+                List.of("id"),
+                Settings.of("record.format", "envelope")),
+            InSnapshot.start(3));
     List<ChangeRow> rows =
         List.of(
             row(ChangeType.INSERT, 3, 1, "ann", InVersion.start(4)),
@@ -57,7 +59,11 @@ class DebeziumEnvelopeTest {
   }
 
   private static ChangeRow row(
-      ChangeType type, long version, long id, String name, io.deltacdf.connect.change.ChangePosition after) {
+      ChangeType type,
+      long version,
+      long id,
+      String name,
+      io.deltacdf.connect.change.ChangePosition after) {
     return new ChangeRow(type, version, version * 1000, new Object[] {id, name}, after);
   }
 

@@ -18,10 +18,7 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,11 +37,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * output.format=json writes exactly the bytes that JsonConverter ({@code schemas.enable=false},
- * {@code decimal.format=NUMERIC}) writes for output.format=struct's records, key and value, and
- * the records agree in everything else (offsets, headers, timestamps, tombstones): over a
- * Spark-written table of every Delta type with awkward values, in both record formats, both
- * temporal precisions, with metadata fields and adjusted field names, from a snapshot and from a
- * version; and over hand-made rows with values Spark cannot write as easily.
+ * {@code decimal.format=NUMERIC}) writes for output.format=struct's records, key and value, and the
+ * records agree in everything else (offsets, headers, timestamps, tombstones): over a Spark-written
+ * table of every Delta type with awkward values, in both record formats, both temporal precisions,
+ * with metadata fields and adjusted field names, from a snapshot and from a version; and over
+ * hand-made rows with values Spark cannot write as easily.
  */
 class JsonOutputTest {
 
@@ -103,8 +100,7 @@ class JsonOutputTest {
                   "record.metadata.fields", "true",
                   "field.name.adjustment", "avro")));
       all.add(
-          Arguments.of(
-              List.of("temporal.precision.mode", precision, "record.format", "envelope")));
+          Arguments.of(List.of("temporal.precision.mode", precision, "record.format", "envelope")));
     }
     all.add(
         Arguments.of(
@@ -176,13 +172,22 @@ class JsonOutputTest {
     List<Object[]> rows =
         List.of(
             new Object[] {
-              "\udbff\udfff\udc00", Float.MIN_VALUE, Double.MAX_VALUE,
-              new BigDecimal("99999999999999999999999999999999999999"), new BigDecimal("1E-9"),
-              Instant.parse("-1000-01-01T00:00:00.999999Z"), outer
+              "\udbff\udfff\udc00",
+              Float.MIN_VALUE,
+              Double.MAX_VALUE,
+              new BigDecimal("99999999999999999999999999999999999999"),
+              new BigDecimal("1E-9"),
+              Instant.parse("-1000-01-01T00:00:00.999999Z"),
+              outer
             },
             new Object[] {
-              "e", -Float.MAX_VALUE, -Double.MIN_VALUE, BigDecimal.ZERO, BigDecimal.ZERO,
-              Instant.parse("1970-01-01T00:00:00.000001Z"), Map.of()
+              "e",
+              -Float.MAX_VALUE,
+              -Double.MIN_VALUE,
+              BigDecimal.ZERO,
+              BigDecimal.ZERO,
+              Instant.parse("1970-01-01T00:00:00.000001Z"),
+              Map.of()
             });
     for (List<String> settings :
         List.of(
@@ -239,19 +244,21 @@ class JsonOutputTest {
       List<String> settings, String output, List<String> keys, ChangePosition start) {
     List<String> all = new ArrayList<>(settings);
     all.addAll(List.of("output.format", output));
-    return new ConvertedFeed(new RecordConverter(
-        "file:" + path,
-        "every",
-        "every",
-        Map.of("table", "every"),
-        keys,
-        Settings.of(all.toArray(String[]::new))), start);
+    return new ConvertedFeed(
+        new RecordConverter(
+            "file:" + path,
+            "every",
+            "every",
+            Map.of("table", "every"),
+            keys,
+            Settings.of(all.toArray(String[]::new))),
+        start);
   }
 
   /**
    * Record by record: the JSON record's key and value are, as UTF-8 (what StringConverter sends),
-   * byte for byte what JsonConverter makes of the struct record's; all else is equal. An
-   * envelope's ts_ms (the wall clock at conversion) is taken from the JSON text first.
+   * byte for byte what JsonConverter makes of the struct record's; all else is equal. An envelope's
+   * ts_ms (the wall clock at conversion) is taken from the JSON text first.
    */
   private static void assertSameBytes(List<SourceRecord> structs, List<SourceRecord> jsons) {
     JsonConverter converter = new JsonConverter();

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition.InVersion;
 import io.deltacdf.connect.change.ChangeRow;
-import io.deltacdf.connect.config.EnumSettings;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.FieldType.Field;
 import io.deltacdf.connect.change.FieldType.Primitive;
 import io.deltacdf.connect.change.FieldType.PrimitiveKind;
+import io.deltacdf.connect.config.EnumSettings;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -28,8 +28,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Every Delta type survives Kafka's JsonConverter with schemas: what a consumer decodes equals
- * what the connector produced, in both record formats and both timestamp precisions.
+ * Every Delta type survives Kafka's JsonConverter with schemas: what a consumer decodes equals what
+ * the connector produced, in both record formats and both timestamp precisions.
  */
 class JsonRoundTripTest {
 
@@ -64,14 +64,13 @@ class JsonRoundTripTest {
               new Field("tags", new FieldType.Array(primitive(PrimitiveKind.STRING), true), true),
               new Field(
                   "by_day",
-                  new FieldType.MapType(primitive(PrimitiveKind.DATE), new FieldType.Decimal(10, 3), true),
+                  new FieldType.MapType(
+                      primitive(PrimitiveKind.DATE), new FieldType.Decimal(10, 3), true),
                   true),
               new Field(
                   "nested",
                   new FieldType.MapType(
-                      primitive(PrimitiveKind.STRING),
-                      new FieldType.Array(ADDRESS, true),
-                      true),
+                      primitive(PrimitiveKind.STRING), new FieldType.Array(ADDRESS, true), true),
                   true)));
 
   private static Object[] fullRow() {
@@ -128,8 +127,10 @@ class JsonRoundTripTest {
             "record.format", EnumSettings.valueOf(format),
             "temporal.precision.mode", EnumSettings.valueOf(precision));
     ConvertedFeed converter =
-        new ConvertedFeed(new RecordConverter(
-            "file:/t/every", "every", "every", Map.of(), List.of("id"), settings), InVersion.start(1));
+        new ConvertedFeed(
+            new RecordConverter(
+                "file:/t/every", "every", "every", Map.of(), List.of("id"), settings),
+            InVersion.start(1));
     List<SourceRecord> records = new ArrayList<>();
     records.addAll(
         converter.convert(
@@ -156,7 +157,8 @@ class JsonRoundTripTest {
       assertThat(seen.name()).isEqualTo(org.apache.kafka.connect.data.Timestamp.LOGICAL_NAME);
       assertThat(row.get("seen")).isEqualTo(new java.util.Date(-14_182_939_877L));
     }
-    assertThat(row.get("amount")).isEqualTo(new BigDecimal("12345678901234567890.123456789012345678"));
+    assertThat(row.get("amount"))
+        .isEqualTo(new BigDecimal("12345678901234567890.123456789012345678"));
     assertThat(row.schema().field("amount").schema().parameters())
         .containsEntry("connect.decimal.precision", "38")
         .containsEntry("scale", "18");

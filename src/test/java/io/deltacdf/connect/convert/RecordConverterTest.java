@@ -68,8 +68,10 @@ class RecordConverterTest {
   }
 
   private static ConvertedFeed converter(RecordSettings settings, List<String> key) {
-    return new ConvertedFeed(new RecordConverter(
-        "file:/lake/orders", "orders", "orders", Map.of("table", "t"), key, settings), InVersion.start(7));
+    return new ConvertedFeed(
+        new RecordConverter(
+            "file:/lake/orders", "orders", "orders", Map.of("table", "t"), key, settings),
+        InVersion.start(7));
   }
 
   /** Converts rows as the task does, telling the converter where each version ends. */
@@ -120,15 +122,21 @@ class RecordConverterTest {
   void everyRecordCarriesTheHeadersOfItsOwnRowAndVersion() {
     ConvertedFeed converter = converter(ROW, List.of("id"));
     List<ChangeRow> rows = new ArrayList<>(new Version(7).row(ChangeType.INSERT, 1, "a").done());
-    rows.addAll(new Version(8).row(ChangeType.UPDATE_PREIMAGE, 1, "a")
-        .row(ChangeType.UPDATE_POSTIMAGE, 1, "b").done());
+    rows.addAll(
+        new Version(8)
+            .row(ChangeType.UPDATE_PREIMAGE, 1, "a")
+            .row(ChangeType.UPDATE_POSTIMAGE, 1, "b")
+            .done());
     List<SourceRecord> records = convertAll(converter, rows);
 
     assertThat(records)
         .extracting(
-            r -> r.headers().lastWithName("_change_type").value()
-                + "@" + r.headers().lastWithName("_commit_version").value()
-                + "/" + r.headers().lastWithName("_commit_timestamp").value())
+            r ->
+                r.headers().lastWithName("_change_type").value()
+                    + "@"
+                    + r.headers().lastWithName("_commit_version").value()
+                    + "/"
+                    + r.headers().lastWithName("_commit_timestamp").value())
         .containsExactly("insert@7/7000", "update_preimage@8/8000", "update_postimage@8/8000");
     // A transform that adds a header to one record leaves the others as they were.
     records.get(1).headers().addString("added", "x");
@@ -139,17 +147,14 @@ class RecordConverterTest {
   void keylessTablesAndDisabledTombstonesGetNoTombstones() {
     List<ChangeRow> rows = new Version(7).row(ChangeType.DELETE, 2, "b").done();
     assertThat(convertAll(converter(ROW, List.of()), rows)).hasSize(1);
-    RecordSettings off =
-        Settings.of("tombstones.on.delete", "false");
+    RecordSettings off = Settings.of("tombstones.on.delete", "false");
     assertThat(convertAll(converter(off, List.of("id")), rows)).hasSize(1);
   }
 
   @Test
   void filteredChangeTypesYieldNoRecordsButLaterOffsetsCoverThem() {
     ConvertedFeed converter =
-        converter(
-            Settings.of("change.types", "insert,update_postimage"),
-            List.of("id"));
+        converter(Settings.of("change.types", "insert,update_postimage"), List.of("id"));
     List<SourceRecord> records =
         convertAll(
             converter,
@@ -167,10 +172,11 @@ class RecordConverterTest {
 
   @Test
   void metadataFieldsFollowTheColumns() {
-    RecordSettings settings =
-        Settings.of("record.metadata.fields", "true");
+    RecordSettings settings = Settings.of("record.metadata.fields", "true");
     SourceRecord record =
-        convertAll(converter(settings, List.of()), new Version(9).row(ChangeType.INSERT, 1, "a").done())
+        convertAll(
+                converter(settings, List.of()),
+                new Version(9).row(ChangeType.INSERT, 1, "a").done())
             .get(0);
     Struct value = (Struct) record.value();
     assertThat(value.schema().fields().stream().map(f -> f.name()))
@@ -224,7 +230,9 @@ class RecordConverterTest {
   @Test
   void envelopeDeletesCarryTheRowBeforeAndATombstone() {
     List<SourceRecord> records =
-        convertAll(converter(ENVELOPE, List.of("id")), new Version(7).row(ChangeType.DELETE, 4, "d").done());
+        convertAll(
+            converter(ENVELOPE, List.of("id")),
+            new Version(7).row(ChangeType.DELETE, 4, "d").done());
     assertThat(records).hasSize(2);
     Struct value = (Struct) records.get(0).value();
     assertThat(op(records.get(0))).isEqualTo("d");
@@ -242,7 +250,8 @@ class RecordConverterTest {
                 .row(ChangeType.UPDATE_PREIMAGE, 1, "old")
                 .row(ChangeType.UPDATE_POSTIMAGE, 9, "new")
                 .done());
-    assertThat(records).extracting(r -> r.value() == null ? "tombstone" : op(r))
+    assertThat(records)
+        .extracting(r -> r.value() == null ? "tombstone" : op(r))
         .containsExactly("d", "tombstone", "c");
     assertThat(((Struct) records.get(0).key()).getInt64("id")).isEqualTo(1L);
     assertThat(((Struct) records.get(2).key()).getInt64("id")).isEqualTo(9L);
@@ -253,17 +262,21 @@ class RecordConverterTest {
   @Test
   void snapshotRowsAreReadEventsAndTheLastIsMarkedWhenTheSnapshotEnds() {
     ConvertedFeed converter =
-        new ConvertedFeed(new RecordConverter(
-            "file:/lake/orders", "orders", "orders", Map.of(), List.of("id"), ENVELOPE), InSnapshot.start(3));
+        new ConvertedFeed(
+            new RecordConverter(
+                "file:/lake/orders", "orders", "orders", Map.of(), List.of("id"), ENVELOPE),
+            InSnapshot.start(3));
     List<SourceRecord> records = new ArrayList<>();
     records.addAll(
         converter.convert(
-            new ChangeRow(ChangeType.INSERT, 3, 3_000, new Object[] {1L, "a"}, new InSnapshot(3, "f1", 1)),
+            new ChangeRow(
+                ChangeType.INSERT, 3, 3_000, new Object[] {1L, "a"}, new InSnapshot(3, "f1", 1)),
             SCHEMA));
     // The last row of the last file with rows; the file after it turns out to be empty.
     records.addAll(
         converter.convert(
-            new ChangeRow(ChangeType.INSERT, 3, 3_000, new Object[] {2L, "b"}, new InSnapshot(3, "f2", 0)),
+            new ChangeRow(
+                ChangeType.INSERT, 3, 3_000, new Object[] {2L, "b"}, new InSnapshot(3, "f2", 0)),
             SCHEMA));
     assertThat(converter.settled()).isFalse();
     records.addAll(converter.endVersion());
@@ -273,7 +286,8 @@ class RecordConverterTest {
     assertThat(records)
         .extracting(r -> ((Struct) r.value()).getStruct("source").getString("snapshot"))
         .containsExactly("true", "last");
-    assertThat(records).extracting(RecordConverterTest::offset)
+    assertThat(records)
+        .extracting(RecordConverterTest::offset)
         .containsExactly(new InSnapshot(3, "f1", 1), new InSnapshot(3, "f2", 0));
   }
 
@@ -281,7 +295,8 @@ class RecordConverterTest {
   void withoutPreImagesUpdatesHaveNoBefore() {
     ConvertedFeed converter =
         converter(
-            Settings.of("record.format", "envelope", "change.types", "insert,update_postimage,delete"),
+            Settings.of(
+                "record.format", "envelope", "change.types", "insert,update_postimage,delete"),
             List.of("id"));
     List<SourceRecord> records =
         convertAll(
@@ -292,7 +307,8 @@ class RecordConverterTest {
                 .done());
     assertThat(records).hasSize(1);
     assertThat(((Struct) records.get(0).value()).get("before")).isNull();
-    assertThat(((Struct) records.get(0).value()).getStruct("after").getString("name")).isEqualTo("new");
+    assertThat(((Struct) records.get(0).value()).getStruct("after").getString("name"))
+        .isEqualTo("new");
   }
 
   @Test
@@ -322,20 +338,24 @@ class RecordConverterTest {
                 new FieldType.Field("ts", new FieldType.Primitive(PrimitiveKind.TIMESTAMP), true),
                 new FieldType.Field(
                     "ntz", new FieldType.Primitive(PrimitiveKind.TIMESTAMP_NTZ), true)));
-    RecordSettings micros =
-        Settings.of("temporal.precision.mode", "microseconds");
+    RecordSettings micros = Settings.of("temporal.precision.mode", "microseconds");
     Instant instant = Instant.parse("1969-12-31T23:59:59.999999Z");
     SourceRecord record =
         converter(micros, List.of())
             .convert(
                 new ChangeRow(
-                    ChangeType.INSERT, 7, 0,
-                    new Object[] {instant, java.time.LocalDateTime.parse("2024-05-01T12:00:00.123456")},
+                    ChangeType.INSERT,
+                    7,
+                    0,
+                    new Object[] {
+                      instant, java.time.LocalDateTime.parse("2024-05-01T12:00:00.123456")
+                    },
                     InVersion.start(8)),
                 schema)
             .get(0);
     Struct value = (Struct) record.value();
-    assertThat(value.schema().field("ts").schema().name()).isEqualTo("io.debezium.time.MicroTimestamp");
+    assertThat(value.schema().field("ts").schema().name())
+        .isEqualTo("io.debezium.time.MicroTimestamp");
     assertThat(value.schema().field("ts").schema().type()).isEqualTo(Schema.Type.INT64);
     assertThat(value.getInt64("ts")).isEqualTo(-1L);
     assertThat(value.getInt64("ntz")).isEqualTo(1_714_564_800_123_456L);
@@ -345,25 +365,37 @@ class RecordConverterTest {
   void avroAdjustmentRewritesNamesAndRefusesCollisions() {
     FieldType.Struct nested =
         new FieldType.Struct(
-            List.of(new FieldType.Field("zip code", new FieldType.Primitive(PrimitiveKind.STRING), true)));
+            List.of(
+                new FieldType.Field(
+                    "zip code", new FieldType.Primitive(PrimitiveKind.STRING), true)));
     FieldType.Struct schema =
         new FieldType.Struct(
             List.of(
                 new FieldType.Field("order-id", new FieldType.Primitive(PrimitiveKind.LONG), false),
-                new FieldType.Field("1st.name", new FieldType.Primitive(PrimitiveKind.STRING), true),
+                new FieldType.Field(
+                    "1st.name", new FieldType.Primitive(PrimitiveKind.STRING), true),
                 new FieldType.Field("adresse é", nested, true)));
-    RecordSettings avro =
-        Settings.of("field.name.adjustment", "avro");
+    RecordSettings avro = Settings.of("field.name.adjustment", "avro");
     SourceRecord record =
-        new ConvertedFeed(new RecordConverter("file:/x/my-table", "my-table", "t", Map.of(), List.of("order-id"), avro), InVersion.start(1))
+        new ConvertedFeed(
+                new RecordConverter(
+                    "file:/x/my-table", "my-table", "t", Map.of(), List.of("order-id"), avro),
+                InVersion.start(1))
             .convert(
-                new ChangeRow(ChangeType.INSERT, 1, 0, new Object[] {5L, "n", new Object[] {"z"}}, InVersion.start(2)),
+                new ChangeRow(
+                    ChangeType.INSERT,
+                    1,
+                    0,
+                    new Object[] {5L, "n", new Object[] {"z"}},
+                    InVersion.start(2)),
                 schema)
             .get(0);
     Schema value = record.valueSchema();
-    assertThat(value.fields().stream().map(f -> f.name())).containsExactly("order_id", "_1st_name", "adresse__");
+    assertThat(value.fields().stream().map(f -> f.name()))
+        .containsExactly("order_id", "_1st_name", "adresse__");
     assertThat(value.name()).isEqualTo("io.deltacdf.my_table.Value");
-    assertThat(value.field("adresse__").schema().name()).isEqualTo("io.deltacdf.my_table.Value.adresse__");
+    assertThat(value.field("adresse__").schema().name())
+        .isEqualTo("io.deltacdf.my_table.Value.adresse__");
     assertThat(value.field("adresse__").schema().field("zip_code")).isNotNull();
     assertThat(record.keySchema().fields().get(0).name()).isEqualTo("order_id");
     assertThat(((Struct) record.key()).getInt64("order_id")).isEqualTo(5L);
@@ -374,7 +406,9 @@ class RecordConverterTest {
                 new FieldType.Field("a-b", new FieldType.Primitive(PrimitiveKind.LONG), true),
                 new FieldType.Field("a.b", new FieldType.Primitive(PrimitiveKind.LONG), true)));
     ConvertedFeed converter =
-        new ConvertedFeed(new RecordConverter("file:/x/t", "t", "t", Map.of(), List.of(), avro), InVersion.start(1));
+        new ConvertedFeed(
+            new RecordConverter("file:/x/t", "t", "t", Map.of(), List.of(), avro),
+            InVersion.start(1));
     assertThatThrownBy(
             () -> converter.requireConvertible(List.of(new LoggedSchema(1, clashing)), List::of))
         .isInstanceOf(FieldNameCollisionException.class)
@@ -398,7 +432,9 @@ class RecordConverterTest {
                 new FieldType.Field("home_address", zip, true),
                 new FieldType.Field("home.address", city, true)));
     SourceRecord record =
-        new ConvertedFeed(new RecordConverter("file:/x/t", "t", "t", Map.of(), List.of(), ROW), InVersion.start(1))
+        new ConvertedFeed(
+                new RecordConverter("file:/x/t", "t", "t", Map.of(), List.of(), ROW),
+                InVersion.start(1))
             .convert(
                 new ChangeRow(
                     ChangeType.INSERT,

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A snapshot of 1,000,000 rows, a version of 1,000,000 inserted rows and a version of 2,000,000
- * cdc rows (an UPDATE of every row) stream through a reader JVM limited to 128 MiB of heap.
+ * A snapshot of 1,000,000 rows, a version of 1,000,000 inserted rows and a version of 2,000,000 cdc
+ * rows (an UPDATE of every row) stream through a reader JVM limited to 128 MiB of heap.
  */
 class BoundedMemoryTest {
 
@@ -55,14 +55,12 @@ class BoundedMemoryTest {
 
     List<String> fromVersionOne = readInSmallJvm("1");
     assertThat(fromVersionOne)
-        .contains(
-            "1 insert " + ROWS,
-            "2 update_preimage " + ROWS,
-            "2 update_postimage " + ROWS);
+        .contains("1 insert " + ROWS, "2 update_preimage " + ROWS, "2 update_postimage " + ROWS);
     assertThat(fromVersionOne)
         .filteredOn(line -> line.startsWith("max heap "))
         .singleElement()
-        .satisfies(line -> assertThat(Integer.parseInt(line.split(" ")[2])).isLessThanOrEqualTo(128));
+        .satisfies(
+            line -> assertThat(Integer.parseInt(line.split(" ")[2])).isLessThanOrEqualTo(128));
   }
 
   private static List<String> readInSmallJvm(String start) throws IOException {

@@ -48,7 +48,8 @@ class ChangeFeedErrorsTest {
   void pathWithoutTable() {
     String path = dir.resolve("nothing-here").toString();
     DeltaFeedException error =
-        failure(() -> DeltaTable.open(path, Map.of(), false).resolveStart(new StartSpec.Snapshot()));
+        failure(
+            () -> DeltaTable.open(path, Map.of(), false).resolveStart(new StartSpec.Snapshot()));
     assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.TABLE_NOT_FOUND);
     assertThat(error.getMessage()).contains(path).contains("delta.table.paths");
   }
@@ -58,7 +59,8 @@ class ChangeFeedErrorsTest {
     String path = table("plain", "'delta.enableChangeDataFeed'='false'");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
     DeltaFeedException error =
-        failure(() -> DeltaTable.open(path, Map.of(), false).resolveStart(new StartSpec.Snapshot()));
+        failure(
+            () -> DeltaTable.open(path, Map.of(), false).resolveStart(new StartSpec.Snapshot()));
     assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.CDF_DISABLED);
     assertThat(error.getMessage())
         .contains(path)
@@ -125,7 +127,10 @@ class ChangeFeedErrorsTest {
     Path dataFile;
     try (Stream<Path> files = Files.list(Path.of(path))) {
       dataFile =
-          files.filter(f -> f.getFileName().toString().endsWith(".parquet")).findFirst().orElseThrow();
+          files
+              .filter(f -> f.getFileName().toString().endsWith(".parquet"))
+              .findFirst()
+              .orElseThrow();
     }
     Files.delete(dataFile);
     DeltaTable table = DeltaTable.open(path, Map.of(), false);
@@ -143,9 +148,7 @@ class ChangeFeedErrorsTest {
   @Test
   void cleanedUpLogNamesTheEarliestReadableVersion() throws IOException {
     String path =
-        table(
-            "cleaned",
-            "'delta.enableChangeDataFeed'='true', 'delta.checkpointInterval'='2'");
+        table("cleaned", "'delta.enableChangeDataFeed'='true', 'delta.checkpointInterval'='2'");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
     sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path);
     sql("INSERT INTO delta.`%s` VALUES (3, 'c')", path);
@@ -161,8 +164,7 @@ class ChangeFeedErrorsTest {
         .isEqualTo(ChangePosition.InVersion.start(2));
 
     // A stored position in the cleaned-up history fails instead of waiting for version 1.
-    DeltaFeedException resume =
-        failure(() -> readAll(table, ChangePosition.InVersion.start(1)));
+    DeltaFeedException resume = failure(() -> readAll(table, ChangePosition.InVersion.start(1)));
     assertThat(resume.kind()).isEqualTo(DeltaFeedException.Kind.HISTORY_MISSING);
     assertThat(resume.getMessage())
         .contains(path)
@@ -198,7 +200,8 @@ class ChangeFeedErrorsTest {
     DeltaTable table = DeltaTable.open(path, Map.of(), false);
 
     RuntimeException error =
-        assertThrows(RuntimeException.class, () -> readAll(table, ChangePosition.InVersion.start(0)));
+        assertThrows(
+            RuntimeException.class, () -> readAll(table, ChangePosition.InVersion.start(0)));
     assertThat(error.getMessage()).contains("payload").contains("variant");
   }
 
@@ -248,7 +251,9 @@ class ChangeFeedErrorsTest {
     Files.writeString(
         Path.of(path, "_delta_log", "00000000000000000002.json"), "{\"add\": {\"path\": tru");
     DeltaFeedException error =
-        failure(() -> readAll(DeltaTable.open(path, Map.of(), false), ChangePosition.InVersion.start(0)));
+        failure(
+            () ->
+                readAll(DeltaTable.open(path, Map.of(), false), ChangePosition.InVersion.start(0)));
     assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.CORRUPT_FILE);
     assertThat(error.getMessage())
         .contains(path)
@@ -263,7 +268,9 @@ class ChangeFeedErrorsTest {
     Path dataFile = parquetFileOf(path);
     Files.writeString(dataFile, "not parquet at all");
     DeltaFeedException error =
-        failure(() -> readAll(DeltaTable.open(path, Map.of(), false), ChangePosition.InVersion.start(0)));
+        failure(
+            () ->
+                readAll(DeltaTable.open(path, Map.of(), false), ChangePosition.InVersion.start(0)));
     assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.CORRUPT_FILE);
     assertThat(error.getMessage())
         .contains(path)
@@ -288,7 +295,9 @@ class ChangeFeedErrorsTest {
             + ",\"modificationTime\":1,\"dataChange\":true}}\n");
 
     DeltaFeedException error =
-        failure(() -> readAll(DeltaTable.open(path, Map.of(), false), ChangePosition.InVersion.start(0)));
+        failure(
+            () ->
+                readAll(DeltaTable.open(path, Map.of(), false), ChangePosition.InVersion.start(0)));
     assertThat(error.getMessage())
         .contains("version 2")
         .contains("outside the table's folder")

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Resuming from the position after any row yields exactly the rest of an uninterrupted read:
- * inside the snapshot (across snapshot windows), inside large versions, across versions.
+ * Resuming from the position after any row yields exactly the rest of an uninterrupted read: inside
+ * the snapshot (across snapshot windows), inside large versions, across versions.
  */
 class ChangeFeedResumeTest {
 
@@ -79,8 +79,10 @@ class ChangeFeedResumeTest {
   @Test
   void everyRowOfAVersionFeedMatchesAReadStartedAtItsVersion() {
     DeltaTable table = DeltaTable.open(path, Map.of(), false);
-    List<FeedReads.ReadRow> fromZero = FeedReads.readAll(table, ChangePosition.InVersion.start(0), 13);
-    List<FeedReads.ReadRow> fromFour = FeedReads.readAll(table, ChangePosition.InVersion.start(4), 1000);
+    List<FeedReads.ReadRow> fromZero =
+        FeedReads.readAll(table, ChangePosition.InVersion.start(0), 13);
+    List<FeedReads.ReadRow> fromFour =
+        FeedReads.readAll(table, ChangePosition.InVersion.start(4), 1000);
     assertThat(describe(fromFour))
         .isEqualTo(describe(fromZero.stream().filter(r -> r.row().version() >= 4).toList()));
   }

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Derived changes on a table that never had a change data feed (copy-on-write, several files per
- * version): what a user sees after a snapshot, resuming inside a derived version, and {@code
- * auto} on a table that enables the change data feed part way.
+ * version): what a user sees after a snapshot, resuming inside a derived version, and {@code auto}
+ * on a table that enables the change data feed part way.
  */
 class DerivedChangesTest {
 
@@ -39,7 +39,8 @@ class DerivedChangesTest {
             + " TBLPROPERTIES ('delta.enableDeletionVectors'='false')",
         plain);
     // v1: three files, so rewrites touch several files and positions fall between them.
-    sql("INSERT INTO delta.`%s` SELECT id, CAST(id %% 3 AS STRING), id FROM range(0, 60, 1, 3)",
+    sql(
+        "INSERT INTO delta.`%s` SELECT id, CAST(id %% 3 AS STRING), id FROM range(0, 60, 1, 3)",
         plain);
     // v2: 15 rows change; the other rows of the rewritten files stay as they were.
     sql("UPDATE delta.`%s` SET amount = amount + 1 WHERE id %% 4 = 0", plain);
@@ -58,7 +59,8 @@ class DerivedChangesTest {
     sql("CREATE TABLE delta.`%s` (id BIGINT, note STRING) USING delta", enabledLater);
     sql("INSERT INTO delta.`%s` SELECT id, 'a' FROM range(0, 20, 1, 2)", enabledLater);
     sql("UPDATE delta.`%s` SET note = 'b' WHERE id < 5", enabledLater);
-    sql("ALTER TABLE delta.`%s` SET TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+    sql(
+        "ALTER TABLE delta.`%s` SET TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
         enabledLater);
     enabledAt = SparkOracle.latestVersion(enabledLater);
     sql("UPDATE delta.`%s` SET note = 'c' WHERE id >= 15", enabledLater);
@@ -87,8 +89,7 @@ class DerivedChangesTest {
     ChangePosition start = table.resolveStart(new StartSpec.Snapshot());
     assertThat(start).isEqualTo(ChangePosition.InSnapshot.start(5));
     // Read from the snapshot of v1 instead, to see every later version's changes.
-    List<FeedReads.ReadRow> rows =
-        FeedReads.readAll(table, ChangePosition.InSnapshot.start(1), 7);
+    List<FeedReads.ReadRow> rows = FeedReads.readAll(table, ChangePosition.InSnapshot.start(1), 7);
 
     assertThat(summary(rows, 1)).isEqualTo(Map.of("insert", 60));
     assertThat(summary(rows, 2)).isEqualTo(Map.of("update_preimage", 15, "update_postimage", 15));
@@ -96,8 +97,10 @@ class DerivedChangesTest {
         .filteredOn(r -> r.row().version() == 2)
         .allMatch(r -> ((Long) value(r, "id")) % 4 == 0)
         .filteredOn(r -> r.row().type() == ChangeType.UPDATE_POSTIMAGE)
-        .allMatch(r -> value(r, "amount").equals(BigDecimal.valueOf((Long) value(r, "id") + 1)
-            .setScale(2)));
+        .allMatch(
+            r ->
+                value(r, "amount")
+                    .equals(BigDecimal.valueOf((Long) value(r, "id") + 1).setScale(2)));
     assertThat(summary(rows, 3)).as("an update leaving rows identical").isEmpty();
     assertThat(summary(rows, 4)).isEqualTo(Map.of("delete", 12));
     // Ids 50..59 exist except the deleted 50 and 55: 8 updates; 50, 55 and 60..69 are inserts.
@@ -129,24 +132,27 @@ class DerivedChangesTest {
   @Test
   void autoDerivesBeforeTheChangeDataFeedAndReadsItAfter() {
     DeltaTable auto =
-        DeltaTable.open(enabledLater, Map.of(), false).withChangeSource(ChangeSource.AUTO, List.of("id"));
-    assertThat(auto.resolveStart(new StartSpec.Earliest())).isEqualTo(ChangePosition.InVersion.start(0));
+        DeltaTable.open(enabledLater, Map.of(), false)
+            .withChangeSource(ChangeSource.AUTO, List.of("id"));
+    assertThat(auto.resolveStart(new StartSpec.Earliest()))
+        .isEqualTo(ChangePosition.InVersion.start(0));
     List<FeedReads.ReadRow> rows = FeedReads.readAll(auto, ChangePosition.InVersion.start(0), 1000);
     long latest = SparkOracle.latestVersion(enabledLater);
 
     List<FeedReads.ReadRow> derivedRows =
-        FeedReads.readAll(derived(enabledLater, List.of("id")), ChangePosition.InVersion.start(0),
-            1000);
+        FeedReads.readAll(
+            derived(enabledLater, List.of("id")), ChangePosition.InVersion.start(0), 1000);
     assertThat(describe(rows.stream().filter(r -> r.row().version() < enabledAt).toList()))
-        .isEqualTo(describe(derivedRows.stream().filter(r -> r.row().version() < enabledAt)
-            .toList()));
+        .isEqualTo(
+            describe(derivedRows.stream().filter(r -> r.row().version() < enabledAt).toList()));
     assertThat(summary(rows, 2)).isEqualTo(Map.of("update_preimage", 5, "update_postimage", 5));
 
     Map<Long, List<String>> fromEnabled =
         FeedReads.byVersion(
             rows.stream().filter(r -> r.row().version() >= enabledAt).toList(),
             FeedReads.schemaAt(auto, latest));
-    assertThat(fromEnabled).isEqualTo(SparkOracle.changesByVersion(enabledLater, enabledAt, latest));
+    assertThat(fromEnabled)
+        .isEqualTo(SparkOracle.changesByVersion(enabledLater, enabledAt, latest));
   }
 
   private static Object value(FeedReads.ReadRow read, String column) {

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What derived changes cost on an UPDATE-heavy table (copy-on-write, 20 % of the rows updated in
- * one version): derived rows/s against the Change Data Feed's on the same version and against
- * the reader's ceiling (plain inserts), printed as {@code derived-cost ...} lines; and the rewrite
+ * one version): derived rows/s against the Change Data Feed's on the same version and against the
+ * reader's ceiling (plain inserts), printed as {@code derived-cost ...} lines; and the rewrite
  * diffed in a JVM of its own with {@code -Xmx256m}. CI uses 200,000 rows; the issue's size is
  * {@code -Dderived.cost.rows=5000000}.
  */
@@ -32,9 +32,10 @@ class DerivedCostTest {
   private static final java.lang.management.ThreadMXBean THREADS =
       java.lang.management.ManagementFactory.getThreadMXBean();
   private static final int ROWS = Integer.getInteger("derived.cost.rows", 200_000);
+
   /**
-   * Up to this size both feeds' rows are compared one by one, holding them all in the test's
-   * heap; larger runs (5,000,000 rows ran out of a 1 GiB heap there) compare the counts only.
+   * Up to this size both feeds' rows are compared one by one, holding them all in the test's heap;
+   * larger runs (5,000,000 rows ran out of a 1 GiB heap there) compare the counts only.
    */
   private static final int ROWS_COMPARED_ONE_BY_ONE = 1_000_000;
 
@@ -51,16 +52,23 @@ class DerivedCostTest {
             + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
             + " 'delta.enableDeletionVectors'='false')",
         path);
-    spark().range(0, ROWS, 1, 4).selectExpr("id", "concat('name-', id) AS name", "id AS amount")
-        .write().format("delta").mode("append").save(path);
+    spark()
+        .range(0, ROWS, 1, 4)
+        .selectExpr("id", "concat('name-', id) AS name", "id AS amount")
+        .write()
+        .format("delta")
+        .mode("append")
+        .save(path);
     sql("UPDATE delta.`%s` SET amount = amount + 1 WHERE id %% 5 = 0", path);
   }
 
   @Test
   void derivedUpdateEqualsTheChangeDataFeedAndItsCostIsReported() {
-    DeltaTable cdf = DeltaTable.open(path, Map.of(), false).withChangeSource(ChangeSource.CDF, List.of("id"));
+    DeltaTable cdf =
+        DeltaTable.open(path, Map.of(), false).withChangeSource(ChangeSource.CDF, List.of("id"));
     DeltaTable derived =
-        DeltaTable.open(path, Map.of(), false).withChangeSource(ChangeSource.DERIVED, List.of("id"));
+        DeltaTable.open(path, Map.of(), false)
+            .withChangeSource(ChangeSource.DERIVED, List.of("id"));
 
     Timed ceiling = Timed.read(cdf, INSERT_VERSION);
     Timed fromCdf = Timed.read(cdf, UPDATE_VERSION);
@@ -68,7 +76,10 @@ class DerivedCostTest {
     System.out.printf(
         "derived-cost rows=%d (per second of the reading thread's CPU time) insert-ceiling=%.0f"
             + " rows/s cdf=%.0f rows/s derived=%.0f rows/s (derived/cdf %.2f)%n",
-        ROWS, ceiling.rowsPerSecond(), fromCdf.rowsPerSecond(), fromDerived.rowsPerSecond(),
+        ROWS,
+        ceiling.rowsPerSecond(),
+        fromCdf.rowsPerSecond(),
+        fromDerived.rowsPerSecond(),
         fromDerived.rowsPerSecond() / fromCdf.rowsPerSecond());
 
     // Every updated row changed, so the derived feed holds exactly the real feed's rows.
@@ -76,12 +87,16 @@ class DerivedCostTest {
     if (ROWS > ROWS_COMPARED_ONE_BY_ONE) {
       return;
     }
-    List<String> real = FeedReads.byVersion(
-        FeedReads.readAll(cdf, ChangePosition.InVersion.start(UPDATE_VERSION), 10_000),
-        FeedReads.schemaAt(cdf, UPDATE_VERSION)).get(UPDATE_VERSION);
-    List<String> ours = FeedReads.byVersion(
-        FeedReads.readAll(derived, ChangePosition.InVersion.start(UPDATE_VERSION), 10_000),
-        FeedReads.schemaAt(derived, UPDATE_VERSION)).get(UPDATE_VERSION);
+    List<String> real =
+        FeedReads.byVersion(
+                FeedReads.readAll(cdf, ChangePosition.InVersion.start(UPDATE_VERSION), 10_000),
+                FeedReads.schemaAt(cdf, UPDATE_VERSION))
+            .get(UPDATE_VERSION);
+    List<String> ours =
+        FeedReads.byVersion(
+                FeedReads.readAll(derived, ChangePosition.InVersion.start(UPDATE_VERSION), 10_000),
+                FeedReads.schemaAt(derived, UPDATE_VERSION))
+            .get(UPDATE_VERSION);
     assertThat(ours).isEqualTo(real);
   }
 
@@ -137,10 +152,12 @@ class DerivedCostTest {
                   .withChangeSource(ChangeSource.DERIVED, List.of("id"));
           DeltaChangeFeed feed = table.openFeed(ChangePosition.InVersion.start(version))) {
         ChangeBatch batch;
-        while ((batch = feed.next(10_000)) != null && !batch.rows().isEmpty()
+        while ((batch = feed.next(10_000)) != null
+            && !batch.rows().isEmpty()
             && batch.rows().get(0).version() == version) {
           rows += batch.rows().size();
-          pairs += batch.rows().stream().filter(r -> r.type() == ChangeType.UPDATE_PREIMAGE).count();
+          pairs +=
+              batch.rows().stream().filter(r -> r.type() == ChangeType.UPDATE_PREIMAGE).count();
         }
       }
       long peak = 0;
@@ -152,9 +169,13 @@ class DerivedCostTest {
       System.out.printf(
           "derived-heap rows=%d pairs=%d cpu-seconds=%.1f wall-seconds=%.1f peak-heap-mib=%d"
               + " max-heap-mib=%d peak-rss-mib=%d%n",
-          rows, pairs, (THREADS.getCurrentThreadCpuTime() - start) / 1e9,
-          (System.nanoTime() - wallStart) / 1e9, peak >> 20,
-          Runtime.getRuntime().maxMemory() >> 20, peakRssMib());
+          rows,
+          pairs,
+          (THREADS.getCurrentThreadCpuTime() - start) / 1e9,
+          (System.nanoTime() - wallStart) / 1e9,
+          peak >> 20,
+          Runtime.getRuntime().maxMemory() >> 20,
+          peakRssMib());
     }
 
     /** This JVM's peak resident set size (Linux's VmHWM), or -1 where /proc is missing. */

@@ -1,12 +1,12 @@
 package io.deltacdf.connect.delta;
 
-import io.deltacdf.connect.delta.table.ChangeRules;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.delta.derived.DiffSpill;
+import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.testing.RandomWorkload;
 import io.deltacdf.connect.testing.SparkOracle;
@@ -24,9 +24,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Changes derived from the data files (change.source=derived, cdc files ignored) have, version by
  * version, the same net effect as Spark's {@code table_changes} on random CDF-enabled workloads:
  * inserts and post-images count +1, deletes and pre-images -1, as a multiset of rows. Derived
- * changes leave out rows rewritten unchanged, which Spark reports as cancelling pairs, so only
- * the net effect can match. With key columns, every derived update pair shares its key. Replay a
- * table with {@code -Dderived.seed=<seed> -Dderived.tables=1}; run more with {@code
+ * changes leave out rows rewritten unchanged, which Spark reports as cancelling pairs, so only the
+ * net effect can match. With key columns, every derived update pair shares its key. Replay a table
+ * with {@code -Dderived.seed=<seed> -Dderived.tables=1}; run more with {@code
  * -Dderived.tables=200}.
  */
 class DerivedDifferentialTest {
@@ -50,9 +50,17 @@ class DerivedDifferentialTest {
     int diffMemoryRows = seed % 4 >= 2 ? 16 : DiffSpill.DEFAULT_MAX_RECORDS_IN_MEMORY;
     // Every other group of four reads each commit's files from its log as they are needed.
     int planMemoryFiles = seed % 8 >= 4 ? 0 : ChangeRules.HELD_FILE_ACTIONS;
-    System.out.println("DerivedDifferentialTest seed=" + seed + " keys=" + keys
-        + " diffMemoryRows=" + diffMemoryRows + " planMemoryFiles=" + planMemoryFiles + " "
-        + workload.options());
+    System.out.println(
+        "DerivedDifferentialTest seed="
+            + seed
+            + " keys="
+            + keys
+            + " diffMemoryRows="
+            + diffMemoryRows
+            + " planMemoryFiles="
+            + planMemoryFiles
+            + " "
+            + workload.options());
 
     Map<Long, List<String>> spark =
         SparkOracle.changesByVersion(workload.path(), 0, workload.latestVersion());
@@ -77,8 +85,8 @@ class DerivedDifferentialTest {
   }
 
   /**
-   * Net count per row (with its version and commit time) of canonical rows {@code v<version>
-   * @<ms> <type> {...}}; rows whose changes cancel out are left out.
+   * Net count per row (with its version and commit time) of canonical rows {@code v<version> @<ms>
+   * <type> {...}}; rows whose changes cancel out are left out.
    */
   static Map<String, Integer> net(List<String> canonicalRows) {
     Map<String, Integer> net = new TreeMap<>();

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Rewrites the random workloads of {@link DerivedDifferentialTest} do not make: a RESTORE (files
- * an earlier version removed come back, a deletion vector shrinks and un-hides rows) and a MERGE
- * that adds a column while it rewrites files. Each version's derived net changes equal those of
- * Spark's change feed, with and without key columns.
+ * Rewrites the random workloads of {@link DerivedDifferentialTest} do not make: a RESTORE (files an
+ * earlier version removed come back, a deletion vector shrinks and un-hides rows) and a MERGE that
+ * adds a column while it rewrites files. Each version's derived net changes equal those of Spark's
+ * change feed, with and without key columns.
  */
 class DerivedRewritesTest {
 
@@ -76,7 +76,8 @@ class DerivedRewritesTest {
             + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
             + " 'delta.enableDeletionVectors'='%s')",
         path, deletionVectors);
-    sql("INSERT INTO delta.`%s` SELECT id, CAST(id %% 3 AS STRING), id FROM range(0, 40, 1, 2)",
+    sql(
+        "INSERT INTO delta.`%s` SELECT id, CAST(id %% 3 AS STRING), id FROM range(0, 40, 1, 2)",
         path);
     return path;
   }
@@ -88,9 +89,10 @@ class DerivedRewritesTest {
     for (List<String> keys : List.of(List.<String>of(), List.of("id"))) {
       DeltaTable table =
           DeltaTable.open(path, Map.of(), false).withChangeSource(ChangeSource.DERIVED, keys);
-      Map<Long, List<String>> derived = FeedReads.byVersion(
-          FeedReads.readAll(table, ChangePosition.InVersion.start(0), 1000),
-          FeedReads.schemaAt(table, latest));
+      Map<Long, List<String>> derived =
+          FeedReads.byVersion(
+              FeedReads.readAll(table, ChangePosition.InVersion.start(0), 1000),
+              FeedReads.schemaAt(table, latest));
       for (long version = 0; version <= latest; version++) {
         assertThat(DerivedDifferentialTest.net(derived.getOrDefault(version, List.of())))
             .as("net changes of version %d with key columns %s", version, keys)

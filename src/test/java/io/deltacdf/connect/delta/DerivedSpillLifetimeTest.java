@@ -26,14 +26,15 @@ import org.junit.jupiter.api.io.TempDir;
  * The temp files of a derived version whose diff spills (derived.diff.memory.rows far below its
  * candidate rows) exist while the feed reads the version and are gone once the feed has finished
  * it, before any later commit exists; a feed opened again inside the version, as a restarted task
- * does, diffs it again and returns exactly the rest of the first read. Gone means their disk
- * blocks too: no mapping or descriptor of this JVM holds them once the version is read, nor once
- * a feed stops inside the version (a task stopping) or fails there (a data file gone).
+ * does, diffs it again and returns exactly the rest of the first read. Gone means their disk blocks
+ * too: no mapping or descriptor of this JVM holds them once the version is read, nor once a feed
+ * stops inside the version (a task stopping) or fails there (a data file gone).
  */
 class DerivedSpillLifetimeTest {
 
   /** Far below the update's 1,200 candidate rows, so its diff spills in many runs. */
   private static final int MEMORY_ROWS = 16;
+
   private static final int BATCH_ROWS = 50;
 
   @TempDir static Path dir;
@@ -42,8 +43,10 @@ class DerivedSpillLifetimeTest {
   @BeforeAll
   static void createTable() {
     path = dir.resolve("plain").toString();
-    sql("CREATE TABLE delta.`%s` (id BIGINT, amount BIGINT) USING delta"
-        + " TBLPROPERTIES ('delta.enableDeletionVectors'='false')", path);
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, amount BIGINT) USING delta"
+            + " TBLPROPERTIES ('delta.enableDeletionVectors'='false')",
+        path);
     // v1: three files; v2 rewrites them all, changing every other row.
     sql("INSERT INTO delta.`%s` SELECT id, id FROM range(0, 300, 1, 3)", path);
     sql("UPDATE delta.`%s` SET amount = amount + 1 WHERE id %% 2 = 0", path);

@@ -19,10 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A commit's deletion vector updates paired from its log in spilled runs (two records on the
- * heap: hundreds of runs, merged in more than one round) read exactly as the plan that holds the
- * commit reads them: the same rows at the same positions. Their temp files exist while the
- * version is read and are gone once it is.
+ * A commit's deletion vector updates paired from its log in spilled runs (two records on the heap:
+ * hundreds of runs, merged in more than one round) read exactly as the plan that holds the commit
+ * reads them: the same rows at the same positions. Their temp files exist while the version is read
+ * and are gone once it is.
  */
 class DvUpdatesSpillTest {
 
@@ -39,10 +39,11 @@ class DvUpdatesSpillTest {
     assertThat(held).hasSize(UPDATES).allMatch(row -> row.startsWith("delete "));
 
     Path spill = dir.resolve("spill");
-    DeltaTable streamed = DeltaTable.open(table.toString(), Map.of(), false)
-        .withPlanMemoryFiles(0)
-        .withDiffMemoryRows(2)
-        .withDiffSpillDirectory(spill);
+    DeltaTable streamed =
+        DeltaTable.open(table.toString(), Map.of(), false)
+            .withPlanMemoryFiles(0)
+            .withDiffMemoryRows(2)
+            .withDiffSpillDirectory(spill);
     assertThat(read(streamed, spill)).isEqualTo(held);
     assertThat(files(spill)).as("once the version is read").isEmpty();
   }

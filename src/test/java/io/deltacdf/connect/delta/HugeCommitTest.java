@@ -14,13 +14,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * One commit that replaces every file of a table of many files (an INSERT OVERWRITE: half its
- * file actions remove, half add) is planned and streamed by a reader JVM with a small heap:
- * every row arrives, and a reader resumed at a file index deep inside the commit reads exactly
- * the files after it ({@link HugeCommitTable}: hard links to one small Parquet file).
+ * One commit that replaces every file of a table of many files (an INSERT OVERWRITE: half its file
+ * actions remove, half add) is planned and streamed by a reader JVM with a small heap: every row
+ * arrives, and a reader resumed at a file index deep inside the commit reads exactly the files
+ * after it ({@link HugeCommitTable}: hard links to one small Parquet file).
  *
- * <p>CI writes 50,000 file actions and reads them within {@code -Xmx64m};
- * {@code -Dhuge.commit.files=1000000 -Dhuge.commit.heap=256m} runs the full size.
+ * <p>CI writes 50,000 file actions and reads them within {@code -Xmx64m}; {@code
+ * -Dhuge.commit.files=1000000 -Dhuge.commit.heap=256m} runs the full size.
  */
 class HugeCommitTest {
 
@@ -48,8 +48,9 @@ class HugeCommitTest {
     assertThat(resumed)
         .contains("3 insert " + (long) (FILES - resumeAt) * HugeCommitTable.ROWS_PER_FILE)
         .noneMatch(line -> line.startsWith("3 delete "));
-    System.out.printf("HugeCommitTest: %,d file actions within -Xmx%s: %s; resumed at file %,d:"
-        + " %s%n", FILES, HEAP, whole, resumeAt, resumed);
+    System.out.printf(
+        "HugeCommitTest: %,d file actions within -Xmx%s: %s; resumed at file %,d:" + " %s%n",
+        FILES, HEAP, whole, resumeAt, resumed);
   }
 
   private static List<String> readInSmallJvm(int fileIndex) throws IOException {

@@ -14,14 +14,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * One commit that updates the deletion vector of every file of a table of many files (a
- * predicate DELETE: each file removed and added again, the pairs far apart and in no order) is
- * planned and streamed by a reader JVM with a small heap: exactly the newly deleted row of each
- * file arrives as a delete, and a reader resumed at a file index deep inside the commit reads
- * exactly the files after it ({@link HugeDvCommitTable}).
+ * One commit that updates the deletion vector of every file of a table of many files (a predicate
+ * DELETE: each file removed and added again, the pairs far apart and in no order) is planned and
+ * streamed by a reader JVM with a small heap: exactly the newly deleted row of each file arrives as
+ * a delete, and a reader resumed at a file index deep inside the commit reads exactly the files
+ * after it ({@link HugeDvCommitTable}).
  *
- * <p>CI writes 50,000 updates and reads them within {@code -Xmx64m};
- * {@code -Dhuge.dv.updates=1000000 -Dhuge.dv.heap=256m} runs the full size.
+ * <p>CI writes 50,000 updates and reads them within {@code -Xmx64m}; {@code
+ * -Dhuge.dv.updates=1000000 -Dhuge.dv.heap=256m} runs the full size.
  */
 class HugeDvCommitTest {
 
@@ -49,8 +49,10 @@ class HugeDvCommitTest {
     assertThat(resumed)
         .contains("3 delete " + (UPDATES - resumeAt))
         .noneMatch(line -> line.startsWith("3 insert "));
-    System.out.printf("HugeDvCommitTest: %,d deletion vector updates within -Xmx%s: %s;"
-        + " resumed at file %,d: %s%n", UPDATES, HEAP, whole, resumeAt, resumed);
+    System.out.printf(
+        "HugeDvCommitTest: %,d deletion vector updates within -Xmx%s: %s;"
+            + " resumed at file %,d: %s%n",
+        UPDATES, HEAP, whole, resumeAt, resumed);
   }
 
   private static List<String> readInSmallJvm(int fileIndex) throws IOException {

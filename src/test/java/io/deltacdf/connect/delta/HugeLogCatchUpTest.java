@@ -12,14 +12,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A reader that starts at version 0 of a long log catches up on it with listings that grow with
- * the versions it reads: a listing per run of commits, each stopping after its run, so twice the
+ * A reader that starts at version 0 of a long log catches up on it with listings that grow with the
+ * versions it reads: a listing per run of commits, each stopping after its run, so twice the
  * versions cost about twice the listings, not four times. Counted through {@link
  * CountingFileSystem} (a local folder has no listing from a start name: each listing is one pass
  * over its names, keeping a page of them).
  *
- * <p>CI catches up 2,000 versions (and 1,000 to compare); {@code -Dhuge.log.versions=100000}
- * runs the full size.
+ * <p>CI catches up 2,000 versions (and 1,000 to compare); {@code -Dhuge.log.versions=100000} runs
+ * the full size.
  */
 class HugeLogCatchUpTest {
 
@@ -31,7 +31,8 @@ class HugeLogCatchUpTest {
   void listingsGrowWithTheVersionsRead() throws IOException {
     Map<String, Long> half = catchUp(VERSIONS / 2);
     Map<String, Long> full = catchUp(VERSIONS);
-    System.out.printf("HugeLogCatchUpTest: %,d versions %s; %,d versions %s%n",
+    System.out.printf(
+        "HugeLogCatchUpTest: %,d versions %s; %,d versions %s%n",
         VERSIONS / 2, half, VERSIONS, full);
     long lists = full.get("list calls");
     assertThat(lists).isPositive().isLessThanOrEqualTo(2 * half.get("list calls") + 2);

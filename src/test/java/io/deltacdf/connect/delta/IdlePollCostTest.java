@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A feed that has caught up with its table polls for new commits; such an idle poll makes the
- * same calls to storage on a log of 10,000 versions as on one of 100: no listing of the log, no
+ * A feed that has caught up with its table polls for new commits; such an idle poll makes the same
+ * calls to storage on a log of 10,000 versions as on one of 100: no listing of the log, no
  * snapshot, no file read. Counted through {@link CountingFileSystem}, not timed (the times are
  * printed for docs/performance.md).
  */
@@ -26,8 +26,10 @@ class IdlePollCostTest {
 
   /** The calls of one idle poll, and the mean time of one, in both idle states of a feed. */
   private record IdleCost(
-      Map<String, Long> beforeFirstVersion, double beforeMs,
-      Map<String, Long> afterAVersion, double afterMs) {}
+      Map<String, Long> beforeFirstVersion,
+      double beforeMs,
+      Map<String, Long> afterAVersion,
+      double afterMs) {}
 
   @Test
   void idlePollCostDoesNotGrowWithTheLog() throws IOException {
@@ -42,9 +44,10 @@ class IdlePollCostTest {
   }
 
   private static void print(int versions, IdleCost cost) {
-    System.out.printf("IdlePollCostTest: %,d versions: idle poll before the first new version"
-        + " %s, %.3f ms; after reading one %s, %.3f ms%n", versions, cost.beforeFirstVersion(),
-        cost.beforeMs(), cost.afterAVersion(), cost.afterMs());
+    System.out.printf(
+        "IdlePollCostTest: %,d versions: idle poll before the first new version"
+            + " %s, %.3f ms; after reading one %s, %.3f ms%n",
+        versions, cost.beforeFirstVersion(), cost.beforeMs(), cost.afterAVersion(), cost.afterMs());
   }
 
   private IdleCost measure(int versions) throws IOException {

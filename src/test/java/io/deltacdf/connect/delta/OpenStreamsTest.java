@@ -60,6 +60,7 @@ class OpenStreamsTest {
   public static final class FailingDataReads extends RawLocalFileSystem {
 
     static final String SCHEME = "failing";
+
     /** Parquet data pages start right after the 4-byte magic; the footer is at the end. */
     private static final long DATA_END = 1024;
 
@@ -85,7 +86,8 @@ class OpenStreamsTest {
     public FSDataInputStream open(org.apache.hadoop.fs.Path path, int bufferSize)
         throws IOException {
       FSDataInputStream local = super.open(path, bufferSize);
-      boolean dataFile = path.getName().endsWith(".parquet") && !path.toString().contains("_delta_log");
+      boolean dataFile =
+          path.getName().endsWith(".parquet") && !path.toString().contains("_delta_log");
       String id = path + "#" + System.identityHashCode(local);
       open.add(id);
       return new FSDataInputStream(new Tracked(local, id, dataFile));

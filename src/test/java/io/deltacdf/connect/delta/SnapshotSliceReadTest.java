@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The slices of a snapshot read by several tasks: together they yield exactly the rows of the
- * one-task snapshot, each row in one slice, and each slice ends at the version after the
- * snapshot without reading the versions after it.
+ * one-task snapshot, each row in one slice, and each slice ends at the version after the snapshot
+ * without reading the versions after it.
  */
 class SnapshotSliceReadTest {
 

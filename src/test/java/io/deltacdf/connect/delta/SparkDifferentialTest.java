@@ -1,9 +1,9 @@
 package io.deltacdf.connect.delta;
 
-import io.deltacdf.connect.delta.table.ChangeRules;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.testing.RandomWorkload;
 import io.deltacdf.connect.testing.SparkOracle;
@@ -39,8 +39,13 @@ class SparkDifferentialTest {
     // Half the tables plan every commit on the heap, half read each commit's files from its log
     // as they are needed, as a commit too large to hold is read.
     int planMemoryFiles = seed % 2 == 0 ? ChangeRules.HELD_FILE_ACTIONS : 0;
-    System.out.println("SparkDifferentialTest seed=" + seed + " planMemoryFiles="
-        + planMemoryFiles + " " + workload.options());
+    System.out.println(
+        "SparkDifferentialTest seed="
+            + seed
+            + " planMemoryFiles="
+            + planMemoryFiles
+            + " "
+            + workload.options());
 
     Map<Long, List<String>> expected =
         SparkOracle.changesByVersion(workload.path(), 0, workload.latestVersion());
@@ -68,7 +73,8 @@ class SparkDifferentialTest {
     String path = tableDir.toString();
     long latest = SparkOracle.latestVersion(path);
     DeltaTable table = DeltaTable.open(path, Map.of(), false);
-    List<FeedReads.ReadRow> rows = FeedReads.readAll(table, ChangePosition.InVersion.start(0), 1000);
+    List<FeedReads.ReadRow> rows =
+        FeedReads.readAll(table, ChangePosition.InVersion.start(0), 1000);
 
     long from = 0;
     for (long boundary : append(schemaChanges, latest + 1)) {

@@ -1,12 +1,12 @@
 package io.deltacdf.connect.delta;
 
-import io.deltacdf.connect.delta.table.TablePaths;
-import io.deltacdf.connect.delta.table.FeedContext;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.delta.table.FeedContext;
+import io.deltacdf.connect.delta.table.TablePaths;
 import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.testing.SparkOracle;
 import java.nio.file.Path;
@@ -18,9 +18,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Table roots whose path holds a space or a {@code %}: the log names files as URIs relative to
- * the root, and each must resolve to the file Spark wrote, neither decoded twice nor encoded
- * twice.
+ * Table roots whose path holds a space or a {@code %}: the log names files as URIs relative to the
+ * root, and each must resolve to the file Spark wrote, neither decoded twice nor encoded twice.
  */
 class TableRootPathsTest {
 

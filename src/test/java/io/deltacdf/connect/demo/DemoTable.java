@@ -70,15 +70,15 @@ public final class DemoTable {
             + " (4, 'Edsger Dijkstra', 'edsger@example.com', 'NL', current_timestamp()),"
             + " (5, 'Barbara Liskov', 'barbara@example.com', 'US', current_timestamp())",
         table);
-    sql("INSERT INTO %s VALUES (6, 'Donald Knuth', 'don@example.com', 'US', current_timestamp())",
+    sql(
+        "INSERT INTO %s VALUES (6, 'Donald Knuth', 'don@example.com', 'US', current_timestamp())",
         table);
     sql(
         "UPDATE %s SET email = 'ada.lovelace@example.org', updated_at = current_timestamp()"
             + " WHERE id = 1",
         table);
     sql("DELETE FROM %s WHERE id = 2", table);
-    System.out.println(
-        "Mutated " + path + ": inserted 4, 5 and 6, updated 1 (email), deleted 2");
+    System.out.println("Mutated " + path + ": inserted 4, 5 and 6, updated 1 (email), deleted 2");
   }
 
   private static String table(Path path) {

@@ -64,7 +64,8 @@ class DocLinksTest {
   @Test
   void slugsFollowGitHub() {
     assertThat(slug("Order and exactly-once")).isEqualTo("order-and-exactly-once");
-    assertThat(slug("JSON output (`output.format=json`)")).isEqualTo("json-output-outputformatjson");
+    assertThat(slug("JSON output (`output.format=json`)"))
+        .isEqualTo("json-output-outputformatjson");
     assertThat(slug("Issue 15, items 1–3: measured, and bounded"))
         .isEqualTo("issue-15-items-13-measured-and-bounded");
     assertThat(slug("Which rows a version yields (Spark's rules)"))
@@ -91,8 +92,7 @@ class DocLinksTest {
             "```",
             "[d]: d.md",
             "[e](https://example.org/e.md) [f](#local)");
-    assertThat(links(lines).stream().map(Link::target))
-        .containsExactly("a.md#x", "d.md", "#local");
+    assertThat(links(lines).stream().map(Link::target)).containsExactly("a.md#x", "d.md", "#local");
   }
 
   /** README.md, config-examples/README.md and every docs/*.md, in a fixed order. */
@@ -235,17 +235,17 @@ class DocLinksTest {
   private static boolean keeps(int c) {
     switch (Character.getType(c)) {
       case Character.UPPERCASE_LETTER,
-          Character.LOWERCASE_LETTER,
-          Character.TITLECASE_LETTER,
-          Character.MODIFIER_LETTER,
-          Character.OTHER_LETTER,
-          Character.NON_SPACING_MARK,
-          Character.ENCLOSING_MARK,
-          Character.COMBINING_SPACING_MARK,
-          Character.DECIMAL_DIGIT_NUMBER,
-          Character.LETTER_NUMBER,
-          Character.OTHER_NUMBER,
-          Character.CONNECTOR_PUNCTUATION:
+      Character.LOWERCASE_LETTER,
+      Character.TITLECASE_LETTER,
+      Character.MODIFIER_LETTER,
+      Character.OTHER_LETTER,
+      Character.NON_SPACING_MARK,
+      Character.ENCLOSING_MARK,
+      Character.COMBINING_SPACING_MARK,
+      Character.DECIMAL_DIGIT_NUMBER,
+      Character.LETTER_NUMBER,
+      Character.OTHER_NUMBER,
+      Character.CONNECTOR_PUNCTUATION:
         return true;
       default:
         return false;

@@ -27,11 +27,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Least privilege, proven: on a broker that authorizes every request ({@link SecuredBroker}), a
  * worker principal and a separate connector producer principal with exactly the ACLs of {@link
- * ConnectAcls} (what docs/acls.md lists) stream a table end to end, with and without
- * exactly-once; one ACL fewer on the heartbeat topic fails the task with an error naming it.
+ * ConnectAcls} (what docs/acls.md lists) stream a table end to end, with and without exactly-once;
+ * one ACL fewer on the heartbeat topic fails the task with an error naming it.
  *
- * <p>Exactly-once is a worker setting (every source task of such a worker is transactional),
- * so the class runs two workers on the one broker, each in its own group.
+ * <p>Exactly-once is a worker setting (every source task of such a worker is transactional), so the
+ * class runs two workers on the one broker, each in its own group.
  */
 class AclIT {
 
@@ -56,7 +56,9 @@ class AclIT {
   @AfterAll
   static void stop() {
     // Closed in reverse order, the workers before the broker; nulls (a failed start) skipped.
-    try (SecuredBroker b = broker; KafkaCluster p = plainWorker; KafkaCluster e = eosWorker) {
+    try (SecuredBroker b = broker;
+        KafkaCluster p = plainWorker;
+        KafkaCluster e = eosWorker) {
       // nothing to do but close
     }
   }
@@ -79,8 +81,9 @@ class AclIT {
   void streamsATableExactlyOnceWithTheDocumentedAcls() {
     String name = "acl-orders-eos";
     List<String> expected = writeTable(name);
-    List<Acl> acls = new ArrayList<>(
-        ConnectAcls.connectorProducer(CONNECTOR, List.of(name, heartbeatTopic(name))));
+    List<Acl> acls =
+        new ArrayList<>(
+            ConnectAcls.connectorProducer(CONNECTOR, List.of(name, heartbeatTopic(name))));
     acls.addAll(ConnectAcls.exactlyOnceConnectorProducer(CONNECTOR, EOS_GROUP, name, 1));
     broker.createTopics(name, heartbeatTopic(name));
     broker.grant(acls);
@@ -95,14 +98,17 @@ class AclIT {
   void withoutWriteOnTheHeartbeatTopicTheTaskFailsNamingIt() {
     String name = "acl-no-heartbeat";
     writeTable(name);
-    List<Acl> acls = new ArrayList<>(
-        ConnectAcls.connectorProducer(CONNECTOR, List.of(name, heartbeatTopic(name))));
-    boolean removed = acls.removeIf(acl -> acl.operation() == AclOperation.WRITE
-        && acl.name().equals(heartbeatTopic(name)));
+    List<Acl> acls =
+        new ArrayList<>(
+            ConnectAcls.connectorProducer(CONNECTOR, List.of(name, heartbeatTopic(name))));
+    boolean removed =
+        acls.removeIf(
+            acl ->
+                acl.operation() == AclOperation.WRITE && acl.name().equals(heartbeatTopic(name)));
     assertThat(removed).isTrue();
     // Describe alone lets the producer see the topic, so only the missing Write stops it.
-    acls.add(Acl.literal(CONNECTOR, AclOperation.DESCRIBE, ResourceType.TOPIC,
-        heartbeatTopic(name)));
+    acls.add(
+        Acl.literal(CONNECTOR, AclOperation.DESCRIBE, ResourceType.TOPIC, heartbeatTopic(name)));
     broker.createTopics(name, heartbeatTopic(name));
     broker.grant(acls);
 
@@ -121,18 +127,19 @@ class AclIT {
     acls.addAll(ConnectAcls.topicCreation(WORKER, topics));
     broker.grant(acls);
 
-    plainWorker.rest().deploy(
-        name, config(name).withAll(ConnectorConfig.topicCreation()).build(), WAIT);
+    plainWorker
+        .rest()
+        .deploy(name, config(name).withAll(ConnectorConfig.topicCreation()).build(), WAIT);
 
     assertDelivered(name, expected, false);
   }
 
   /**
-   * Restarted, the task goes on from the offsets it stored, which the worker must be able to
-   * read back (Read on the offsets topic): a new row arrives, and no earlier change again.
+   * Restarted, the task goes on from the offsets it stored, which the worker must be able to read
+   * back (Read on the offsets topic): a new row arrives, and no earlier change again.
    */
-  private static void assertResumesAfterRestart(KafkaCluster worker, String name,
-      boolean committed) {
+  private static void assertResumesAfterRestart(
+      KafkaCluster worker, String name, boolean committed) {
     ConnectRest.Response restart =
         worker.rest().post("/connectors/" + name + "/restart?includeTasks=true");
     assertThat(restart.ok()).as("restart: %s", restart).isTrue();
@@ -140,8 +147,14 @@ class AclIT {
     String path = dir.resolve(name).toString();
     sql("INSERT INTO delta.`%s` VALUES (4, 'd')", path);
     List<String> expected = ChangeDescriptions.ofSparkFeed(path, 0, "id", "name");
-    List<ConsumerRecord<byte[], byte[]>> records = TopicReader.readAll(broker.bootstrapServers(),
-        SecuredBroker.clientSettings(SecuredBroker.ADMIN), name, expected.size(), WAIT, committed);
+    List<ConsumerRecord<byte[], byte[]>> records =
+        TopicReader.readAll(
+            broker.bootstrapServers(),
+            SecuredBroker.clientSettings(SecuredBroker.ADMIN),
+            name,
+            expected.size(),
+            WAIT,
+            committed);
     assertThat(ChangeDescriptions.ofRecords(records, "id", "name"))
         .as("changes on %s after a restart", name)
         .containsExactlyInAnyOrderElementsOf(expected);
@@ -150,35 +163,40 @@ class AclIT {
   /** A worker of {@code group} whose principal has exactly {@link ConnectAcls#worker}. */
   private static KafkaCluster worker(String group, boolean exactlyOnce) {
     broker.grant(ConnectAcls.worker(WORKER, group, exactlyOnce));
-    KafkaCluster.Builder builder = KafkaCluster.builder()
-        .externalBroker(broker.bootstrapServers())
-        .exactlyOnce(exactlyOnce)
-        .workerProperty("group.id", group)
-        .workerProperty("config.storage.topic", ConnectAcls.configTopic(group))
-        .workerProperty("offset.storage.topic", ConnectAcls.offsetTopic(group))
-        .workerProperty("status.storage.topic", ConnectAcls.statusTopic(group))
-        // Lets a connector bring its own producer credentials.
-        .workerProperty("connector.client.config.override.policy", "All");
+    KafkaCluster.Builder builder =
+        KafkaCluster.builder()
+            .externalBroker(broker.bootstrapServers())
+            .exactlyOnce(exactlyOnce)
+            .workerProperty("group.id", group)
+            .workerProperty("config.storage.topic", ConnectAcls.configTopic(group))
+            .workerProperty("offset.storage.topic", ConnectAcls.offsetTopic(group))
+            .workerProperty("status.storage.topic", ConnectAcls.statusTopic(group))
+            // Lets a connector bring its own producer credentials.
+            .workerProperty("connector.client.config.override.policy", "All");
     // The worker's own clients, and its admin clients for connectors, authenticate as WORKER;
     // the offsets consumer of exactly-once tasks too (consumer.*). Task producers get the
     // protocol here but no credentials: each connector brings its own.
-    SecuredBroker.clientSettings(WORKER).forEach((key, value) -> {
-      builder.workerProperty(key, value);
-      builder.workerProperty("consumer." + key, value);
-    });
+    SecuredBroker.clientSettings(WORKER)
+        .forEach(
+            (key, value) -> {
+              builder.workerProperty(key, value);
+              builder.workerProperty("consumer." + key, value);
+            });
     builder.workerProperty("producer.security.protocol", "SASL_PLAINTEXT");
     builder.workerProperty("producer.sasl.mechanism", "PLAIN");
     return builder.start();
   }
 
   /**
-   * A small keyed table with inserts, an update, a delete and a last version without change
-   * rows, which makes the task write a heartbeat; Spark's feed with tombstones.
+   * A small keyed table with inserts, an update, a delete and a last version without change rows,
+   * which makes the task write a heartbeat; Spark's feed with tombstones.
    */
   private static List<String> writeTable(String name) {
     String path = dir.resolve(name).toString();
-    sql("CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
-        + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", path);
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+        path);
     sql("INSERT INTO delta.`%s` VALUES (1, 'a'), (2, 'b'), (3, 'c')", path);
     sql("UPDATE delta.`%s` SET name = 'bb' WHERE id = 2", path);
     sql("DELETE FROM delta.`%s` WHERE id = 3", path);
@@ -209,12 +227,15 @@ class AclIT {
   /** The change records (read as the admin) are Spark's feed; a heartbeat was written too. */
   private static void assertDelivered(String name, List<String> expected, boolean committed) {
     Map<String, String> admin = SecuredBroker.clientSettings(SecuredBroker.ADMIN);
-    List<ConsumerRecord<byte[], byte[]>> records = TopicReader.readAll(
-        broker.bootstrapServers(), admin, name, expected.size(), WAIT, committed);
+    List<ConsumerRecord<byte[], byte[]>> records =
+        TopicReader.readAll(
+            broker.bootstrapServers(), admin, name, expected.size(), WAIT, committed);
     assertThat(ChangeDescriptions.ofRecords(records, "id", "name"))
         .containsExactlyInAnyOrderElementsOf(expected);
-    assertThat(TopicReader.readAll(
-        broker.bootstrapServers(), admin, heartbeatTopic(name), 1, WAIT, committed))
-        .as("heartbeats on %s", heartbeatTopic(name)).isNotEmpty();
+    assertThat(
+            TopicReader.readAll(
+                broker.bootstrapServers(), admin, heartbeatTopic(name), 1, WAIT, committed))
+        .as("heartbeats on %s", heartbeatTopic(name))
+        .isNotEmpty();
   }
 }

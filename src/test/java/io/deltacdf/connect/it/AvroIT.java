@@ -3,11 +3,11 @@ package io.deltacdf.connect.it;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.deltacdf.connect.it.testing.ApicurioRegistry.Compatibility;
 import io.deltacdf.connect.it.testing.ApicurioRegistry;
+import io.deltacdf.connect.it.testing.ApicurioRegistry.Compatibility;
 import io.deltacdf.connect.it.testing.AvroRows;
-import io.deltacdf.connect.it.testing.ConfluentAvroDecoder.Decoded;
 import io.deltacdf.connect.it.testing.ConfluentAvroDecoder;
+import io.deltacdf.connect.it.testing.ConfluentAvroDecoder.Decoded;
 import io.deltacdf.connect.it.testing.KafkaCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
@@ -31,20 +31,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Avro end to end: a Connect worker with Apicurio's AvroConverter in Confluent's wire format
- * (magic byte + 4-byte id), Apicurio Registry as the registry, and a consumer that knows only
- * plain Apache Avro and the registry's Confluent-compatible API.
+ * Avro end to end: a Connect worker with Apicurio's AvroConverter in Confluent's wire format (magic
+ * byte + 4-byte id), Apicurio Registry as the registry, and a consumer that knows only plain Apache
+ * Avro and the registry's Confluent-compatible API.
  */
 class AvroIT {
 
   private static final Duration WAIT = Duration.ofSeconds(90);
 
   /**
-   * Column mapping by name (RENAME and DROP COLUMN need it) and type widening, with the change
-   * data feed.
+   * Column mapping by name (RENAME and DROP COLUMN need it) and type widening, with the change data
+   * feed.
    */
-  private static final String EVOLVABLE = "'delta.enableChangeDataFeed'='true',"
-      + " 'delta.columnMapping.mode'='name', 'delta.enableTypeWidening'='true'";
+  private static final String EVOLVABLE =
+      "'delta.enableChangeDataFeed'='true',"
+          + " 'delta.columnMapping.mode'='name', 'delta.enableTypeWidening'='true'";
 
   @TempDir static Path dir;
   private static ApicurioRegistry registry;
@@ -74,33 +75,39 @@ class AvroIT {
   @Test
   void everyTypeDecodesExactlyAsSparkReadsIt() {
     String path = dir.resolve("all_types").toString();
-    sql("CREATE TABLE delta.`%s` (id BIGINT NOT NULL, flag BOOLEAN, tiny TINYINT, small SMALLINT,"
-        + " num INT, big BIGINT, ratio FLOAT, dbl DOUBLE, price DECIMAL(10,2),"
-        + " amount DECIMAL(38,18), name STRING, payload BINARY, born DATE, created_at TIMESTAMP,"
-        + " local_at TIMESTAMP_NTZ,"
-        + " address STRUCT<street: STRING, geo: STRUCT<lat: DOUBLE, lon: DOUBLE>>,"
-        // A different struct where a naive naming scheme puts address.geo's record name.
-        + " address_geo STRUCT<code: STRING>,"
-        + " tags ARRAY<STRING>, lines ARRAY<STRUCT<sku: STRING, qty: INT>>,"
-        + " attrs MAP<STRING, DECIMAL(10,2)>, by_day MAP<INT, STRING>)"
-        + " USING delta TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", path);
-    sql("INSERT INTO delta.`%s` VALUES"
-        + " (1, true, 7, 300, 70000, 9000000000, 1.5, 2.25, 12345678.90,"
-        + "  12345678901234567890.123456789012345678, 'ann', X'CAFE', DATE'2024-02-29',"
-        + "  TIMESTAMP'2024-02-29 13:45:56.789', TIMESTAMP_NTZ'2024-02-29 13:45:56.789',"
-        + "  named_struct('street', 'Main St 1', 'geo', named_struct('lat', 52.52, 'lon', 13.405)),"
-        + "  named_struct('code', 'DE-BE'),"
-        + "  array('a', null, 'c'), array(named_struct('sku', 'x-1', 'qty', 2)),"
-        + "  map('net', 10.50, 'tax', null), map(1, 'mon', 7, null)),"
-        + " (2, null, null, null, null, null, null, null, null, null, null, null, null, null,"
-        + "  null, null, null, null, null, null, null),"
-        + " (3, false, -128, -32768, -2147483648, -9223372036854775808, float('NaN'),"
-        + "  double('-0.0'), -99999999.99, -99999999999999999999.999999999999999999, 'héllo 日本 😀',"
-        + "  X'', DATE'0001-01-01', TIMESTAMP'1969-07-20 20:17:40.123',"
-        + "  TIMESTAMP_NTZ'9999-12-31 23:59:59.999', named_struct('street', null, 'geo', null),"
-        + "  named_struct('code', null),"
-        + "  array(), array(), map(), map())", path);
-    sql("UPDATE delta.`%s` SET amount = 0.000000000000000001, born = DATE'1970-01-01' WHERE id = 1", path);
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT NOT NULL, flag BOOLEAN, tiny TINYINT, small SMALLINT,"
+            + " num INT, big BIGINT, ratio FLOAT, dbl DOUBLE, price DECIMAL(10,2),"
+            + " amount DECIMAL(38,18), name STRING, payload BINARY, born DATE, created_at TIMESTAMP,"
+            + " local_at TIMESTAMP_NTZ,"
+            + " address STRUCT<street: STRING, geo: STRUCT<lat: DOUBLE, lon: DOUBLE>>,"
+            // A different struct where a naive naming scheme puts address.geo's record name.
+            + " address_geo STRUCT<code: STRING>,"
+            + " tags ARRAY<STRING>, lines ARRAY<STRUCT<sku: STRING, qty: INT>>,"
+            + " attrs MAP<STRING, DECIMAL(10,2)>, by_day MAP<INT, STRING>)"
+            + " USING delta TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+        path);
+    sql(
+        "INSERT INTO delta.`%s` VALUES"
+            + " (1, true, 7, 300, 70000, 9000000000, 1.5, 2.25, 12345678.90,"
+            + "  12345678901234567890.123456789012345678, 'ann', X'CAFE', DATE'2024-02-29',"
+            + "  TIMESTAMP'2024-02-29 13:45:56.789', TIMESTAMP_NTZ'2024-02-29 13:45:56.789',"
+            + "  named_struct('street', 'Main St 1', 'geo', named_struct('lat', 52.52, 'lon', 13.405)),"
+            + "  named_struct('code', 'DE-BE'),"
+            + "  array('a', null, 'c'), array(named_struct('sku', 'x-1', 'qty', 2)),"
+            + "  map('net', 10.50, 'tax', null), map(1, 'mon', 7, null)),"
+            + " (2, null, null, null, null, null, null, null, null, null, null, null, null, null,"
+            + "  null, null, null, null, null, null, null),"
+            + " (3, false, -128, -32768, -2147483648, -9223372036854775808, float('NaN'),"
+            + "  double('-0.0'), -99999999.99, -99999999999999999999.999999999999999999, 'héllo 日本 😀',"
+            + "  X'', DATE'0001-01-01', TIMESTAMP'1969-07-20 20:17:40.123',"
+            + "  TIMESTAMP_NTZ'9999-12-31 23:59:59.999', named_struct('street', null, 'geo', null),"
+            + "  named_struct('code', null),"
+            + "  array(), array(), map(), map())",
+        path);
+    sql(
+        "UPDATE delta.`%s` SET amount = 0.000000000000000001, born = DATE'1970-01-01' WHERE id = 1",
+        path);
     sql("DELETE FROM delta.`%s` WHERE id = 3", path);
     long latest = SparkOracle.latestVersion(path);
     List<String> expected = new ArrayList<>();
@@ -145,8 +152,8 @@ class AvroIT {
   /**
    * ADD, RENAME and DROP COLUMN under column mapping and two type widenings, through the live
    * connector, with BACKWARD compatibility on the subject: Avro sees a rename as a drop plus an
-   * add, and int→long and float→double are Avro promotions, so the registry accepts every
-   * version and the task keeps running.
+   * add, and int→long and float→double are Avro promotions, so the registry accepts every version
+   * and the task keeps running.
    */
   @Test
   void compatibleSchemaChangesStreamOnUnderBackward() {
@@ -154,8 +161,10 @@ class AvroIT {
     String topic = "avro.evolving";
     registry.setCompatibility(topic + "-key", Compatibility.BACKWARD);
     registry.setCompatibility(topic + "-value", Compatibility.BACKWARD);
-    sql("CREATE TABLE delta.`%s` (id BIGINT NOT NULL, name STRING, qty INT, score FLOAT,"
-        + " note STRING) USING delta TBLPROPERTIES (%s)", path, EVOLVABLE);
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT NOT NULL, name STRING, qty INT, score FLOAT,"
+            + " note STRING) USING delta TBLPROPERTIES (%s)",
+        path, EVOLVABLE);
     sql("INSERT INTO delta.`%s` VALUES (1, 'ann', 1, 1.5, 'first')", path);
     cluster.rest().deploy("evolving", config(path, topic), WAIT);
     // Each change lands while the task streams: it has sent the previous schema's records.
@@ -188,14 +197,15 @@ class AvroIT {
     String d = "id long, qty int?, score float?, remark string?, city string?";
     String e = "id long, qty long?, score float?, remark string?, city string?";
     String f = "id long, qty long?, score double?, remark string?, city string?";
-    assertThat(got).containsExactly(
-        a + " | insert {id=1, name=\"ann\", qty=1, score=1.5, note=\"first\"}",
-        b + " | insert {id=2, name=\"bob\", qty=2, score=2.5, note=\"second\", city=\"Oslo\"}",
-        c + " | insert {id=3, name=\"cy\", qty=3, score=3.5, remark=\"third\", city=\"Rome\"}",
-        d + " | insert {id=4, qty=4, score=4.5, remark=\"fourth\", city=\"Lima\"}",
-        e + " | insert {id=5, qty=5000000000, score=5.5, remark=\"fifth\", city=\"Kyiv\"}",
-        f + " | insert {id=6, qty=6, score=6.25, remark=\"sixth\", city=\"Pune\"}",
-        f + " | delete {id=1, qty=1, score=1.5, remark=\"first\", city=null}");
+    assertThat(got)
+        .containsExactly(
+            a + " | insert {id=1, name=\"ann\", qty=1, score=1.5, note=\"first\"}",
+            b + " | insert {id=2, name=\"bob\", qty=2, score=2.5, note=\"second\", city=\"Oslo\"}",
+            c + " | insert {id=3, name=\"cy\", qty=3, score=3.5, remark=\"third\", city=\"Rome\"}",
+            d + " | insert {id=4, qty=4, score=4.5, remark=\"fourth\", city=\"Lima\"}",
+            e + " | insert {id=5, qty=5000000000, score=5.5, remark=\"fifth\", city=\"Kyiv\"}",
+            f + " | insert {id=6, qty=6, score=6.25, remark=\"sixth\", city=\"Pune\"}",
+            f + " | delete {id=1, qty=1, score=1.5, remark=\"first\", city=null}");
     assertThat(registry.versions(topic + "-value")).containsExactly(1, 2, 3, 4, 5, 6);
     assertThat(registry.versions(topic + "-key")).containsExactly(1);
     assertThat(distinctSchemaIds).isEqualTo(6);
@@ -203,30 +213,34 @@ class AvroIT {
     // What BACKWARD promises: the newest schema reads every older record. Avro knows no
     // renames, so to it the old "note" values are gone and "remark" takes its default.
     Schema latest = new Schema.Parser().parse(registry.schema(topic + "-value", 6));
-    List<String> underLatest = records.stream()
-        .map(r -> AvroRows.change(r, decoder.decode(r.value(), latest).record()))
-        .toList();
-    assertThat(underLatest).containsExactly(
-        "insert {id=1, qty=1, score=1.5, remark=null, city=null}",
-        "insert {id=2, qty=2, score=2.5, remark=null, city=\"Oslo\"}",
-        "insert {id=3, qty=3, score=3.5, remark=\"third\", city=\"Rome\"}",
-        "insert {id=4, qty=4, score=4.5, remark=\"fourth\", city=\"Lima\"}",
-        "insert {id=5, qty=5000000000, score=5.5, remark=\"fifth\", city=\"Kyiv\"}",
-        "insert {id=6, qty=6, score=6.25, remark=\"sixth\", city=\"Pune\"}",
-        "delete {id=1, qty=1, score=1.5, remark=\"first\", city=null}");
+    List<String> underLatest =
+        records.stream()
+            .map(r -> AvroRows.change(r, decoder.decode(r.value(), latest).record()))
+            .toList();
+    assertThat(underLatest)
+        .containsExactly(
+            "insert {id=1, qty=1, score=1.5, remark=null, city=null}",
+            "insert {id=2, qty=2, score=2.5, remark=null, city=\"Oslo\"}",
+            "insert {id=3, qty=3, score=3.5, remark=\"third\", city=\"Rome\"}",
+            "insert {id=4, qty=4, score=4.5, remark=\"fourth\", city=\"Lima\"}",
+            "insert {id=5, qty=5000000000, score=5.5, remark=\"fifth\", city=\"Kyiv\"}",
+            "insert {id=6, qty=6, score=6.25, remark=\"sixth\", city=\"Pune\"}",
+            "delete {id=1, qty=1, score=1.5, remark=\"first\", city=null}");
   }
 
   /**
-   * Two Delta changes Avro cannot read backward: renaming a NOT NULL column (the new required
-   * field has no default) and widening INT to DECIMAL (int to bytes). Under BACKWARD the registry
-   * rejects the new schema and the task fails naming it; under NONE the stream goes on, and a
-   * failed task goes on once its subject is set to NONE and the task restarted.
+   * Two Delta changes Avro cannot read backward: renaming a NOT NULL column (the new required field
+   * has no default) and widening INT to DECIMAL (int to bytes). Under BACKWARD the registry rejects
+   * the new schema and the task fails naming it; under NONE the stream goes on, and a failed task
+   * goes on once its subject is set to NONE and the task restarted.
    */
   @Test
   void incompatibleSchemaChangesFailUnderBackwardAndStreamUnderNone() {
     String path = dir.resolve("strict").toString();
-    sql("CREATE TABLE delta.`%s` (id BIGINT NOT NULL, code INT NOT NULL, amount INT)"
-        + " USING delta TBLPROPERTIES (%s)", path, EVOLVABLE);
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT NOT NULL, code INT NOT NULL, amount INT)"
+            + " USING delta TBLPROPERTIES (%s)",
+        path, EVOLVABLE);
     sql("INSERT INTO delta.`%s` VALUES (1, 10, 100)", path);
     sql("ALTER TABLE delta.`%s` RENAME COLUMN code TO label", path);
     sql("INSERT INTO delta.`%s` VALUES (2, 20, 200)", path);
@@ -244,10 +258,12 @@ class AvroIT {
     decimal.put("start.version", Long.toString(afterRename));
     cluster.rest().putConfig("strict-decimal", decimal);
 
-    assertThat(read("avro.strict.none", 3)).map(AvroIT::describe).containsExactly(
-        "id long, code int, amount int? | insert {id=1, code=10, amount=100}",
-        "id long, label int, amount int? | insert {id=2, label=20, amount=200}",
-        "id long, label int, amount decimal(12,2)? | insert {id=3, label=30, amount=300.25}");
+    assertThat(read("avro.strict.none", 3))
+        .map(AvroIT::describe)
+        .containsExactly(
+            "id long, code int, amount int? | insert {id=1, code=10, amount=100}",
+            "id long, label int, amount int? | insert {id=2, label=20, amount=200}",
+            "id long, label int, amount decimal(12,2)? | insert {id=3, label=30, amount=300.25}");
     assertThat(registry.versions("avro.strict.none-value")).containsExactly(1, 2, 3);
     cluster.rest().awaitRunning("strict-none", 1, WAIT);
 
@@ -263,12 +279,16 @@ class AvroIT {
     registry.setCompatibility("avro.strict.rename-value", Compatibility.NONE);
     assertThat(cluster.rest().post("/connectors/strict-rename/tasks/0/restart").ok()).isTrue();
     Set<Object> ids = new HashSet<>();
-    TopicReader.readUntil(cluster.bootstrapServers(), "avro.strict.rename",
+    TopicReader.readUntil(
+        cluster.bootstrapServers(),
+        "avro.strict.rename",
         batch -> {
           batch.forEach(r -> ids.add(decoder.decode(r.value()).record().get("id")));
           return ids.size() == 3;
         },
-        Duration.ofSeconds(1), WAIT, false);
+        Duration.ofSeconds(1),
+        WAIT,
+        false);
     assertThat(ids).containsExactlyInAnyOrder(1L, 2L, 3L);
     assertThat(registry.versions("avro.strict.rename-value")).containsExactly(1, 2, 3);
     cluster.rest().awaitRunning("strict-rename", 1, WAIT);
@@ -277,17 +297,18 @@ class AvroIT {
   /**
    * Two widenings the registry accepts under BACKWARD because Avro's rules ignore logical types,
    * though a consumer that reads old records with the new schema gets wrong values: DATE to
-   * TIMESTAMP_NTZ (an int of days promoted to a long of milliseconds) and a decimal scale
-   * increase (the old unscaled bytes read at the new scale). Each record still carries its own
-   * writer schema, with which it decodes correctly.
+   * TIMESTAMP_NTZ (an int of days promoted to a long of milliseconds) and a decimal scale increase
+   * (the old unscaled bytes read at the new scale). Each record still carries its own writer
+   * schema, with which it decodes correctly.
    */
   @Test
   void wideningsTheRegistryAcceptsButOldRecordsMisreadUnderTheNewSchema() {
     String path = dir.resolve("widened").toString();
     String topic = "avro.widened";
     registry.setCompatibility(topic + "-value", Compatibility.BACKWARD);
-    sql("CREATE TABLE delta.`%s` (id BIGINT NOT NULL, day DATE, price DECIMAL(10,2))"
-        + " USING delta TBLPROPERTIES (%s, 'delta.feature.timestampNtz'='supported')",
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT NOT NULL, day DATE, price DECIMAL(10,2))"
+            + " USING delta TBLPROPERTIES (%s, 'delta.feature.timestampNtz'='supported')",
         path, EVOLVABLE);
     sql("INSERT INTO delta.`%s` VALUES (1, DATE'2024-02-29', 12.34)", path);
     sql("ALTER TABLE delta.`%s` ALTER COLUMN day TYPE TIMESTAMP_NTZ", path);
@@ -296,16 +317,20 @@ class AvroIT {
     cluster.rest().deploy("widened", config(path, topic), WAIT);
 
     List<ConsumerRecord<byte[], byte[]>> records = read(topic, 2);
-    assertThat(records).map(AvroIT::describe).containsExactly(
-        "id long, day date?, price decimal(10,2)? | insert {id=1, day=2024-02-29, price=12.34}",
-        "id long, day timestamp-millis?, price decimal(12,4)?"
-            + " | insert {id=2, day=1709287200000000us, price=56.7800}");
+    assertThat(records)
+        .map(AvroIT::describe)
+        .containsExactly(
+            "id long, day date?, price decimal(10,2)? | insert {id=1, day=2024-02-29, price=12.34}",
+            "id long, day timestamp-millis?, price decimal(12,4)?"
+                + " | insert {id=2, day=1709287200000000us, price=56.7800}");
     assertThat(registry.versions(topic + "-value")).containsExactly(1, 2);
     cluster.rest().awaitRunning("widened", 1, WAIT);
 
     Schema latest = new Schema.Parser().parse(registry.schema(topic + "-value", 2));
     // 2024-02-29 is day 19782: read as 19782 ms. 12.34 is unscaled 1234: read at scale 4.
-    assertThat(AvroRows.change(records.get(0), decoder.decode(records.get(0).value(), latest).record()))
+    assertThat(
+            AvroRows.change(
+                records.get(0), decoder.decode(records.get(0).value(), latest).record()))
         .isEqualTo("insert {id=1, day=19782000us, price=0.1234}");
   }
 
@@ -317,11 +342,14 @@ class AvroIT {
   @Test
   void timestampsInMillisecondsOrLosslessMicroseconds() {
     String path = dir.resolve("moments").toString();
-    sql("CREATE TABLE delta.`%s` (id BIGINT NOT NULL, at TIMESTAMP, local_at TIMESTAMP_NTZ)"
-        + " USING delta TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", path);
-    sql("INSERT INTO delta.`%s` VALUES"
-        + " (1, TIMESTAMP'2024-02-29 13:45:56.789123', TIMESTAMP_NTZ'2024-02-29 13:45:56.789123'),"
-        + " (2, TIMESTAMP'1969-12-31 23:59:59.999999', TIMESTAMP_NTZ'1969-12-31 23:59:59.999999')",
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT NOT NULL, at TIMESTAMP, local_at TIMESTAMP_NTZ)"
+            + " USING delta TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+        path);
+    sql(
+        "INSERT INTO delta.`%s` VALUES"
+            + " (1, TIMESTAMP'2024-02-29 13:45:56.789123', TIMESTAMP_NTZ'2024-02-29 13:45:56.789123'),"
+            + " (2, TIMESTAMP'1969-12-31 23:59:59.999999', TIMESTAMP_NTZ'1969-12-31 23:59:59.999999')",
         path);
     cluster.rest().deploy("moments-ms", config(path, "avro.moments.ms"), WAIT);
     Map<String, String> micros = config(path, "avro.moments.us");
@@ -329,14 +357,18 @@ class AvroIT {
     cluster.rest().deploy("moments-us", micros, WAIT);
 
     String millis = "id long, at timestamp-millis?, local_at timestamp-millis?";
-    assertThat(read("avro.moments.ms", 2)).map(AvroIT::describe).containsExactly(
-        millis + " | insert {id=1, at=1709214356789000us, local_at=1709214356789000us}",
-        millis + " | insert {id=2, at=-1000us, local_at=-1000us}");
+    assertThat(read("avro.moments.ms", 2))
+        .map(AvroIT::describe)
+        .containsExactly(
+            millis + " | insert {id=1, at=1709214356789000us, local_at=1709214356789000us}",
+            millis + " | insert {id=2, at=-1000us, local_at=-1000us}");
     List<ConsumerRecord<byte[], byte[]>> exact = read("avro.moments.us", 2);
-    assertThat(exact).map(AvroIT::describe).allMatch(
-        d -> d.startsWith("id long, at long?, local_at long? | "));
+    assertThat(exact)
+        .map(AvroIT::describe)
+        .allMatch(d -> d.startsWith("id long, at long?, local_at long? | "));
     List<String> expected = new ArrayList<>();
-    SparkOracle.changesByVersion(path, 0, SparkOracle.latestVersion(path)).values()
+    SparkOracle.changesByVersion(path, 0, SparkOracle.latestVersion(path))
+        .values()
         .forEach(expected::addAll);
     assertThat(exact)
         .map(r -> AvroRows.canonical(r, decoder.decode(r.value()).record()))
@@ -346,15 +378,17 @@ class AvroIT {
 
   /**
    * Column mapping allows any column name; Avro accepts only [A-Za-z0-9_]. With
-   * field.name.adjustment=avro the registry takes the schema and the rows decode under the
-   * adjusted names (key included); without it the converter refuses the schema.
+   * field.name.adjustment=avro the registry takes the schema and the rows decode under the adjusted
+   * names (key included); without it the converter refuses the schema.
    */
   @Test
   void columnNamesAvroRejectsNeedFieldNameAdjustment() {
     String path = dir.resolve("names").toString();
-    sql("CREATE TABLE delta.`%s` (`order id` BIGINT NOT NULL, `prix-€` DECIMAL(10,2),"
-        + " `1st.name` STRING, `adresse é` STRUCT<`zip code`: STRING>)"
-        + " USING delta TBLPROPERTIES (%s)", path, EVOLVABLE);
+    sql(
+        "CREATE TABLE delta.`%s` (`order id` BIGINT NOT NULL, `prix-€` DECIMAL(10,2),"
+            + " `1st.name` STRING, `adresse é` STRUCT<`zip code`: STRING>)"
+            + " USING delta TBLPROPERTIES (%s)",
+        path, EVOLVABLE);
     sql("INSERT INTO delta.`%s` VALUES (7, 9.99, 'ann', named_struct('zip code', '0150'))", path);
     Map<String, String> adjusted = config(path, "avro.names.adjusted");
     adjusted.put("key.columns", "order id");
@@ -365,9 +399,10 @@ class AvroIT {
     cluster.rest().putConfig("names-verbatim", verbatim);
 
     ConsumerRecord<byte[], byte[]> record = read("avro.names.adjusted", 1).get(0);
-    assertThat(describe(record)).isEqualTo(
-        "order_id long, prix__ decimal(10,2)?, _1st_name string?, adresse__ record?"
-            + " | insert {order_id=7, prix__=9.99, _1st_name=\"ann\", adresse__={zip_code=\"0150\"}}");
+    assertThat(describe(record))
+        .isEqualTo(
+            "order_id long, prix__ decimal(10,2)?, _1st_name string?, adresse__ record?"
+                + " | insert {order_id=7, prix__=9.99, _1st_name=\"ann\", adresse__={zip_code=\"0150\"}}");
     assertThat(AvroRows.struct(decoder.decode(record.key()).record())).isEqualTo("{order_id=7}");
     assertThat(cluster.rest().awaitTaskFailed("names-verbatim", WAIT))
         .contains("Illegal character in: order id");
@@ -380,11 +415,15 @@ class AvroIT {
   @Test
   void debeziumEnvelopeDecodesFromAvro() {
     String path = dir.resolve("enveloped").toString();
-    sql("CREATE TABLE delta.`%s` (id BIGINT NOT NULL, name STRING, price DECIMAL(10,2),"
-        + " address STRUCT<city: STRING>)"
-        + " USING delta TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", path);
-    sql("INSERT INTO delta.`%s` VALUES (1, 'ann', 1.50, named_struct('city', 'Oslo')),"
-        + " (2, 'bob', null, null)", path);
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT NOT NULL, name STRING, price DECIMAL(10,2),"
+            + " address STRUCT<city: STRING>)"
+            + " USING delta TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+        path);
+    sql(
+        "INSERT INTO delta.`%s` VALUES (1, 'ann', 1.50, named_struct('city', 'Oslo')),"
+            + " (2, 'bob', null, null)",
+        path);
     sql("UPDATE delta.`%s` SET price = 2.75 WHERE id = 1", path);
     sql("DELETE FROM delta.`%s` WHERE id = 2", path);
     Map<String, String> config = config(path, "avro.enveloped");
@@ -402,16 +441,23 @@ class AvroIT {
           .isEqualTo("io.deltacdf.enveloped.Value");
       GenericRecord source = (GenericRecord) envelope.get("source");
       assertThat(source.getSchema().getFullName()).isEqualTo("io.deltacdf.connect.Source");
-      events.add(envelope.get("op") + " v" + source.get("commit_version")
-          + " before=" + struct(envelope.get("before")) + " after=" + struct(envelope.get("after")));
+      events.add(
+          envelope.get("op")
+              + " v"
+              + source.get("commit_version")
+              + " before="
+              + struct(envelope.get("before"))
+              + " after="
+              + struct(envelope.get("after")));
     }
     String ann = "{id=1, name=\"ann\", price=1.50, address={city=\"Oslo\"}}";
     String bob = "{id=2, name=\"bob\", price=null, address=null}";
-    assertThat(events).containsExactly(
-        "c v1 before=null after=" + ann,
-        "c v1 before=null after=" + bob,
-        "u v2 before=" + ann + " after=" + ann.replace("1.50", "2.75"),
-        "d v3 before=" + bob + " after=null");
+    assertThat(events)
+        .containsExactly(
+            "c v1 before=null after=" + ann,
+            "c v1 before=null after=" + bob,
+            "u v2 before=" + ann + " after=" + ann.replace("1.50", "2.75"),
+            "d v3 before=" + bob + " after=null");
   }
 
   // ---- helpers ----

@@ -19,10 +19,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A catalogue of bad configurations, each fed through the REST API's validate endpoint and
- * through connector creation: the error must land on the setting to change, with a message that
- * says what is wrong. The table of messages in docs/troubleshooting.md is built from these
- * messages.
+ * A catalogue of bad configurations, each fed through the REST API's validate endpoint and through
+ * connector creation: the error must land on the setting to change, with a message that says what
+ * is wrong. The table of messages in docs/troubleshooting.md is built from these messages.
  */
 class BadConfigCatalogueIT {
 
@@ -36,16 +35,19 @@ class BadConfigCatalogueIT {
 
   @BeforeAll
   static void setUp() throws Exception {
-    sql("CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
-        + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", GOOD);
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+        GOOD);
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", GOOD);
-    sql("CREATE TABLE delta.`%s` (id BIGINT, `a-b` STRING, `a.b` STRING) USING delta"
-        + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
-        + " 'delta.columnMapping.mode'='name')", ODD_NAMES);
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, `a-b` STRING, `a.b` STRING) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
+            + " 'delta.columnMapping.mode'='name')",
+        ODD_NAMES);
     sql("CREATE TABLE delta.`%s` (id BIGINT) USING delta", NO_CDF);
     sql("CREATE TABLE delta.`%s` (id BIGINT) USING delta", LATE_CDF);
-    sql("ALTER TABLE delta.`%s` SET TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
-        LATE_CDF);
+    sql("ALTER TABLE delta.`%s` SET TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", LATE_CDF);
     Files.createDirectories(Path.of(PLAIN_FOLDER));
     Files.writeString(Path.of(PLAIN_FOLDER, "data.csv"), "id\n1\n");
     cluster = KafkaCluster.builder().start();
@@ -61,108 +63,220 @@ class BadConfigCatalogueIT {
   static Stream<Arguments> badConfigs() {
     String future = Long.toString(System.currentTimeMillis() + 86_400_000L);
     return Stream.of(
-        bad("no table paths", ConnectorConfig.withoutTables(), "delta.table.paths",
+        bad(
+            "no table paths",
+            ConnectorConfig.withoutTables(),
+            "delta.table.paths",
             "Missing required configuration"),
-        bad("empty table paths", paths(" "), "delta.table.paths",
-            "at least one Delta table path"),
-        bad("path that does not exist", paths(DIR.resolve("nowhere").toString()),
-            "delta.table.paths", "No Delta table"),
-        bad("folder that is not a Delta table", paths(PLAIN_FOLDER), "delta.table.paths",
+        bad("empty table paths", paths(" "), "delta.table.paths", "at least one Delta table path"),
+        bad(
+            "path that does not exist",
+            paths(DIR.resolve("nowhere").toString()),
+            "delta.table.paths",
+            "No Delta table"),
+        bad(
+            "folder that is not a Delta table",
+            paths(PLAIN_FOLDER),
+            "delta.table.paths",
             "No Delta table"),
         bad("table without CDF", paths(NO_CDF), "delta.table.paths", "is not enabled"),
-        bad("start before CDF was enabled",
+        bad(
+            "start before CDF was enabled",
             paths(LATE_CDF).with("start.mode", "version", "start.version", "0"),
-            "start.version", "enabled from version 1 on"),
-        bad("start after the latest version",
+            "start.version",
+            "enabled from version 1 on"),
+        bad(
+            "start after the latest version",
             paths(GOOD).with("start.mode", "version", "start.version", "99"),
-            "start.version", "after its latest version 1"),
-        bad("negative start version",
+            "start.version",
+            "after its latest version 1"),
+        bad(
+            "negative start version",
             paths(GOOD).with("start.mode", "version", "start.version", "-3"),
-            "start.version", "Commit versions start at 0"),
-        bad("version mode without a version", paths(GOOD).with("start.mode", "version"),
-            "start.version", "needs start.version"),
-        bad("unparsable timestamp",
+            "start.version",
+            "Commit versions start at 0"),
+        bad(
+            "version mode without a version",
+            paths(GOOD).with("start.mode", "version"),
+            "start.version",
+            "needs start.version"),
+        bad(
+            "unparsable timestamp",
             paths(GOOD).with("start.mode", "timestamp", "start.timestamp", "last tuesday"),
-            "start.timestamp", "ISO-8601"),
-        bad("future timestamp",
+            "start.timestamp",
+            "ISO-8601"),
+        bad(
+            "future timestamp",
             paths(GOOD).with("start.mode", "timestamp", "start.timestamp", future),
-            "start.timestamp", "No version of table"),
-        bad("timestamp mode without a timestamp", paths(GOOD).with("start.mode", "timestamp"),
-            "start.timestamp", "needs start.timestamp"),
-        bad("start.version with another mode", paths(GOOD).with("start.version", "0"),
-            "start.version", "only used with start.mode=version"),
-        bad("start.timestamp with another mode",
+            "start.timestamp",
+            "No version of table"),
+        bad(
+            "timestamp mode without a timestamp",
+            paths(GOOD).with("start.mode", "timestamp"),
+            "start.timestamp",
+            "needs start.timestamp"),
+        bad(
+            "start.version with another mode",
+            paths(GOOD).with("start.version", "0"),
+            "start.version",
+            "only used with start.mode=version"),
+        bad(
+            "start.timestamp with another mode",
             paths(GOOD).with("start.mode", "earliest", "start.timestamp", "2024-01-01"),
-            "start.timestamp", "only used with start.mode=timestamp"),
-        bad("unknown start mode", paths(GOOD).with("start.mode", "yesterday"), "start.mode",
+            "start.timestamp",
+            "only used with start.mode=timestamp"),
+        bad(
+            "unknown start mode",
+            paths(GOOD).with("start.mode", "yesterday"),
+            "start.mode",
             "snapshot, earliest, latest, version, timestamp"),
-        bad("misspelt setting", paths(GOOD).with("start.mod", "earliest"), "start.mod",
+        bad(
+            "misspelt setting",
+            paths(GOOD).with("start.mod", "earliest"),
+            "start.mod",
             "did you mean 'start.mode'?"),
-        bad("another connector's setting",
+        bad(
+            "another connector's setting",
             paths(GOOD).with("time.precision.mode", "adaptive_time_microseconds"),
-            "time.precision.mode", "did you mean 'temporal.precision.mode'?"),
-        bad("setting of no connector", paths(GOOD).with("poll.intervall.millis", "5"),
-            "poll.intervall.millis", "Unknown setting 'poll.intervall.millis'"),
-        bad("unknown key column", paths(GOOD).with("key.columns", "customer_id"), "key.columns",
+            "time.precision.mode",
+            "did you mean 'temporal.precision.mode'?"),
+        bad(
+            "setting of no connector",
+            paths(GOOD).with("poll.intervall.millis", "5"),
+            "poll.intervall.millis",
+            "Unknown setting 'poll.intervall.millis'"),
+        bad(
+            "unknown key column",
+            paths(GOOD).with("key.columns", "customer_id"),
+            "key.columns",
             "'customer_id' is not a column"),
-        bad("per-table key column the table lacks",
-            paths(GOOD).with("key.columns.by.table", "good:order_id"), "key.columns.by.table",
+        bad(
+            "per-table key column the table lacks",
+            paths(GOOD).with("key.columns.by.table", "good:order_id"),
+            "key.columns.by.table",
             "'order_id' is not a column"),
-        bad("malformed per-table key columns",
-            paths(GOOD).with("key.columns.by.table", "good"), "key.columns.by.table",
+        bad(
+            "malformed per-table key columns",
+            paths(GOOD).with("key.columns.by.table", "good"),
+            "key.columns.by.table",
             "table:col1,col2"),
-        bad("invalid topic name", paths(GOOD).with("topic.template", "cdc/${table}"),
-            "topic.template", "valid topic name"),
-        bad("colliding topics", paths(GOOD + "," + GOOD + "/"), "topic.template",
+        bad(
+            "invalid topic name",
+            paths(GOOD).with("topic.template", "cdc/${table}"),
+            "topic.template",
+            "valid topic name"),
+        bad(
+            "colliding topics",
+            paths(GOOD + "," + GOOD + "/"),
+            "topic.template",
             "would both write to topic"),
-        bad("zero batch size", paths(GOOD).with("batch.max.rows", "0"), "batch.max.rows",
+        bad(
+            "zero batch size",
+            paths(GOOD).with("batch.max.rows", "0"),
+            "batch.max.rows",
             "at least 1"),
-        bad("zero poll interval", paths(GOOD).with("poll.interval.ms", "0"), "poll.interval.ms",
+        bad(
+            "zero poll interval",
+            paths(GOOD).with("poll.interval.ms", "0"),
+            "poll.interval.ms",
             "at least 1"),
-        bad("negative transaction bound", paths(GOOD).with("transaction.max.rows", "-1"),
-            "transaction.max.rows", "at least 1"),
-        bad("unknown history policy", paths(GOOD).with("on.history.missing", "skip"),
-            "on.history.missing", "Use one of fail, resnapshot"),
-        bad("unsupported URI scheme", paths("ftpx://host/lake/orders"), "delta.table.paths",
+        bad(
+            "negative transaction bound",
+            paths(GOOD).with("transaction.max.rows", "-1"),
+            "transaction.max.rows",
+            "at least 1"),
+        bad(
+            "unknown history policy",
+            paths(GOOD).with("on.history.missing", "skip"),
+            "on.history.missing",
+            "Use one of fail, resnapshot"),
+        bad(
+            "unsupported URI scheme",
+            paths("ftpx://host/lake/orders"),
+            "delta.table.paths",
             "URI scheme 'ftpx'"),
-        bad("static S3 credentials without keys", paths(GOOD).with("s3.credentials", "static"),
-            "s3.secret.access.key", "is required with s3.credentials=static"),
-        bad("unknown S3 credential kind", paths(GOOD).with("s3.credentials", "magic"),
-            "s3.credentials", "Use one of default, static, assumed-role"),
-        bad("non-boolean path-style flag", paths(GOOD).with("s3.path.style.access", "maybe"),
-            "s3.path.style.access", "true or false"),
-        bad("Azure key without an account", paths(GOOD).with("azure.account.key", "a2V5"),
-            "azure.account.name", "is required with the azure.* settings"),
-        bad("unknown Azure auth type",
+        bad(
+            "static S3 credentials without keys",
+            paths(GOOD).with("s3.credentials", "static"),
+            "s3.secret.access.key",
+            "is required with s3.credentials=static"),
+        bad(
+            "unknown S3 credential kind",
+            paths(GOOD).with("s3.credentials", "magic"),
+            "s3.credentials",
+            "Use one of default, static, assumed-role"),
+        bad(
+            "non-boolean path-style flag",
+            paths(GOOD).with("s3.path.style.access", "maybe"),
+            "s3.path.style.access",
+            "true or false"),
+        bad(
+            "Azure key without an account",
+            paths(GOOD).with("azure.account.key", "a2V5"),
+            "azure.account.name",
+            "is required with the azure.* settings"),
+        bad(
+            "unknown Azure auth type",
             paths(GOOD).with("azure.account.name", "lake", "azure.auth.type", "password"),
-            "azure.auth.type", "Use one of shared-key, sas"),
-        bad("service principal without its secret",
-            paths(GOOD).with("azure.account.name", "lake", "azure.auth.type",
-                "client-credentials", "azure.oauth.client.id", "app", "azure.oauth.tenant.id",
-                "t"),
-            "azure.oauth.client.secret", "is required with azure.auth.type=client-credentials"),
-        bad("envelope without key columns", paths(GOOD).with("record.format", "envelope"),
-            "key.columns", "pairs each update's pre- and post-image by key"),
-        bad("metadata fields in an envelope",
-            paths(GOOD).with("record.format", "envelope", "key.columns", "id",
-                "record.metadata.fields", "true"),
-            "record.metadata.fields", "applies to record.format=row"),
-        bad("unknown change type", paths(GOOD).with("change.types", "insert,upsert"),
-            "change.types", "List one or more of insert, update_preimage"),
-        bad("unknown record format", paths(GOOD).with("record.format", "avro"),
-            "record.format", "Use one of row, envelope"),
-        bad("column names that collide as Avro names",
-            paths(ODD_NAMES).with("field.name.adjustment", "avro"), "field.name.adjustment",
+            "azure.auth.type",
+            "Use one of shared-key, sas"),
+        bad(
+            "service principal without its secret",
+            paths(GOOD)
+                .with(
+                    "azure.account.name",
+                    "lake",
+                    "azure.auth.type",
+                    "client-credentials",
+                    "azure.oauth.client.id",
+                    "app",
+                    "azure.oauth.tenant.id",
+                    "t"),
+            "azure.oauth.client.secret",
+            "is required with azure.auth.type=client-credentials"),
+        bad(
+            "envelope without key columns",
+            paths(GOOD).with("record.format", "envelope"),
+            "key.columns",
+            "pairs each update's pre- and post-image by key"),
+        bad(
+            "metadata fields in an envelope",
+            paths(GOOD)
+                .with(
+                    "record.format",
+                    "envelope",
+                    "key.columns",
+                    "id",
+                    "record.metadata.fields",
+                    "true"),
+            "record.metadata.fields",
+            "applies to record.format=row"),
+        bad(
+            "unknown change type",
+            paths(GOOD).with("change.types", "insert,upsert"),
+            "change.types",
+            "List one or more of insert, update_preimage"),
+        bad(
+            "unknown record format",
+            paths(GOOD).with("record.format", "avro"),
+            "record.format",
+            "Use one of row, envelope"),
+        bad(
+            "column names that collide as Avro names",
+            paths(ODD_NAMES).with("field.name.adjustment", "avro"),
+            "field.name.adjustment",
             "Columns 'a-b' and 'a.b' would both become field 'a_b'"),
-        bad("GCS key file auth without a file",
-            paths(GOOD).with("gcs.auth.type", "service-account-keyfile"), "gcs.keyfile.path",
+        bad(
+            "GCS key file auth without a file",
+            paths(GOOD).with("gcs.auth.type", "service-account-keyfile"),
+            "gcs.keyfile.path",
             "is required with gcs.auth.type=service-account-keyfile"));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("badConfigs")
-  void rejectedOnTheRightKey(String problem, Map<String, String> settings, String key,
-      String message) {
+  void rejectedOnTheRightKey(
+      String problem, Map<String, String> settings, String key, String message) {
     Map<String, String> config = new HashMap<>(settings);
     config.put("name", "catalogue");
 
@@ -177,8 +291,7 @@ class BadConfigCatalogueIT {
     assertThat(created.body().toString()).as(problem).contains(message);
   }
 
-  private static Arguments bad(String problem, ConnectorConfig config, String key,
-      String message) {
+  private static Arguments bad(String problem, ConnectorConfig config, String key, String message) {
     return Arguments.of(problem, config.build(), key, message);
   }
 

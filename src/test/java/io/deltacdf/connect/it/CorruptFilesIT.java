@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CorruptFilesIT {
 
   private static final Duration WAIT = Duration.ofSeconds(90);
+
   /** How soon a corrupt file must fail the task. */
   private static final Duration FAILS_WITHIN = Duration.ofSeconds(30);
 
@@ -63,8 +64,9 @@ class CorruptFilesIT {
     overwriteWithGarbage(checkpoint, true);
 
     // A snapshot of version 2 lists its files from the checkpoint.
-    cluster.rest().putConfig(
-        "checksummed", config(tablePath(checkpoint), "start.mode", "snapshot"));
+    cluster
+        .rest()
+        .putConfig("checksummed", config(tablePath(checkpoint), "start.mode", "snapshot"));
 
     assertFailureNames("checksummed", checkpoint);
   }
@@ -74,8 +76,9 @@ class CorruptFilesIT {
     Path checkpoint = checkpointedTable("checkpointed");
     overwriteWithGarbage(checkpoint, false);
 
-    cluster.rest().putConfig(
-        "checkpointed", config(tablePath(checkpoint), "start.mode", "snapshot"));
+    cluster
+        .rest()
+        .putConfig("checkpointed", config(tablePath(checkpoint), "start.mode", "snapshot"));
 
     assertFailureNames("checkpointed", checkpoint);
   }
@@ -101,8 +104,9 @@ class CorruptFilesIT {
   private static void assertFailureNames(String connector, Path file) {
     long start = System.nanoTime();
     String trace = cluster.rest().awaitTaskFailed(connector, FAILS_WITHIN);
-    System.out.printf("CorruptFilesIT %s: task FAILED after %d ms: %s%n", connector,
-        (System.nanoTime() - start) / 1_000_000, trace.lines().findFirst().orElse(""));
+    System.out.printf(
+        "CorruptFilesIT %s: task FAILED after %d ms: %s%n",
+        connector, (System.nanoTime() - start) / 1_000_000, trace.lines().findFirst().orElse(""));
     assertThat(trace)
         .contains(file.toString())
         .contains("cannot be parsed")
@@ -123,8 +127,8 @@ class CorruptFilesIT {
   }
 
   /**
-   * Garbage of the file's own length. With {@code keepChecksum} Hadoop's {@code .crc} sidecar
-   * stays and reports the mismatch; without it the reader sees the bytes as on an object store.
+   * Garbage of the file's own length. With {@code keepChecksum} Hadoop's {@code .crc} sidecar stays
+   * and reports the mismatch; without it the reader sees the bytes as on an object store.
    */
   private static void overwriteWithGarbage(Path file, boolean keepChecksum) throws IOException {
     byte[] garbage = new byte[(int) Files.size(file)];
@@ -148,23 +152,22 @@ class CorruptFilesIT {
 
   private static Path onlyParquetFileIn(Path folder) throws IOException {
     try (Stream<Path> files = Files.walk(folder)) {
-      return files.filter(f -> f.getFileName().toString().endsWith(".parquet")).findFirst()
+      return files
+          .filter(f -> f.getFileName().toString().endsWith(".parquet"))
+          .findFirst()
           .orElseThrow(() -> new AssertionError("No Parquet file in " + folder));
     }
   }
 
   private static String table(String name, String properties) {
     String path = dir.resolve(name).toString();
-    sql("CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta TBLPROPERTIES (%s)",
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta TBLPROPERTIES (%s)",
         path, properties);
     return path;
   }
 
   private static Map<String, String> config(String path, String... extra) {
-    return ConnectorConfig.forTables(path)
-        .keyColumns("id")
-        .pollIntervalMs(200)
-        .with(extra)
-        .build();
+    return ConnectorConfig.forTables(path).keyColumns("id").pollIntervalMs(200).with(extra).build();
   }
 }

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.deltacdf.connect.it.testing.ChangeDescriptions;
 import io.deltacdf.connect.it.testing.KafkaCluster;
-import io.deltacdf.connect.testing.TestSupport;
 import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
+import io.deltacdf.connect.testing.TestSupport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,10 +66,19 @@ class DeliveryGuaranteesIT {
   void aFilteredConnectorRestartsAfterLogCleanupWithoutMissingHistory() throws Exception {
     String path = table("filtered");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
-    cluster.rest().deploy(
-        "filtered",
-        config(path, "start.mode", "earliest", "change.types", "insert",
-            "heartbeat.interval.ms", "200"), WAIT);
+    cluster
+        .rest()
+        .deploy(
+            "filtered",
+            config(
+                path,
+                "start.mode",
+                "earliest",
+                "change.types",
+                "insert",
+                "heartbeat.interval.ms",
+                "200"),
+            WAIT);
     read("filtered", 1);
     for (int i = 0; i < 4; i++) {
       sql("UPDATE delta.`%s` SET name = 'u%d' WHERE id = 1", path, i); // v2..v5, filtered out
@@ -86,7 +95,8 @@ class DeliveryGuaranteesIT {
     cluster.rest().awaitRunning("filtered", 1, WAIT);
 
     List<ConsumerRecord<byte[], byte[]>> records = read("filtered", 2);
-    assertThat(records).extracting(r -> TopicReader.longHeader(r, "_commit_version"))
+    assertThat(records)
+        .extracting(r -> TopicReader.longHeader(r, "_commit_version"))
         .containsExactly(1L, 6L);
     cluster.rest().awaitRunning("filtered", 1, WAIT);
   }
@@ -95,8 +105,10 @@ class DeliveryGuaranteesIT {
   void aRestartDuringALongRunOfVersionsWithoutRowsDoesNotReadThemAgain() throws Exception {
     String path = table("quiet");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
-    cluster.rest().deploy(
-        "quiet", config(path, "start.mode", "earliest", "heartbeat.interval.ms", "100"), WAIT);
+    cluster
+        .rest()
+        .deploy(
+            "quiet", config(path, "start.mode", "earliest", "heartbeat.interval.ms", "100"), WAIT);
     read("quiet", 1);
     awaitStoredVersion("quiet", path, 2);
 
@@ -134,7 +146,8 @@ class DeliveryGuaranteesIT {
     for (long version = from; version < from + count; version++) {
       Files.writeString(
           log.resolve(String.format("%020d.json", version)),
-          "{\"commitInfo\":{\"timestamp\":" + (now + version)
+          "{\"commitInfo\":{\"timestamp\":"
+              + (now + version)
               + ",\"operation\":\"SET TBLPROPERTIES\",\"operationParameters\":{}}}\n");
     }
   }
@@ -177,7 +190,8 @@ class DeliveryGuaranteesIT {
       }
       TestSupport.sleep(200);
     }
-    throw new AssertionError("Offset of " + path + " never reached version " + version + ": " + offsets);
+    throw new AssertionError(
+        "Offset of " + path + " never reached version " + version + ": " + offsets);
   }
 
   private static String table(String name) {

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The connector on a real KRaft broker and a real distributed Connect worker, deployed only
- * through the REST API. One cluster serves the whole class; each test uses its own tables,
- * connector names and topics.
+ * The connector on a real KRaft broker and a real distributed Connect worker, deployed only through
+ * the REST API. One cluster serves the whole class; each test uses its own tables, connector names
+ * and topics.
  */
 class DeltaCdfConnectorIT {
 
@@ -59,7 +59,9 @@ class DeltaCdfConnectorIT {
     assertThat(snapshot)
         .extracting(r -> TopicReader.header(r, "_change_type"))
         .containsOnly("insert");
-    assertThat(snapshot).extracting(r -> TopicReader.longHeader(r, "_commit_version")).containsOnly(1L);
+    assertThat(snapshot)
+        .extracting(r -> TopicReader.longHeader(r, "_commit_version"))
+        .containsOnly(1L);
     assertThat(snapshot)
         .extracting(r -> TopicReader.jsonKey(r.key()).get("id").asLong())
         .containsExactlyInAnyOrder(1L, 2L, 3L);
@@ -111,10 +113,18 @@ class DeltaCdfConnectorIT {
     sql("INSERT INTO delta.`%s` VALUES (3, 'c')", path);
 
     deploy("mode-earliest", config(path, "earliest.${table}", "start.mode", "earliest"));
-    deploy("mode-version", config(path, "version.${table}", "start.mode", "version", "start.version", "2"));
+    deploy(
+        "mode-version",
+        config(path, "version.${table}", "start.mode", "version", "start.version", "2"));
     deploy(
         "mode-timestamp",
-        config(path, "timestamp.${table}", "start.mode", "timestamp", "start.timestamp", Long.toString(beforeThird)));
+        config(
+            path,
+            "timestamp.${table}",
+            "start.mode",
+            "timestamp",
+            "start.timestamp",
+            Long.toString(beforeThird)));
     deploy("mode-latest", config(path, "latest.${table}", "start.mode", "latest"));
     awaitFirstPoll("mode-latest");
     sql("INSERT INTO delta.`%s` VALUES (4, 'd')", path);
@@ -216,7 +226,8 @@ class DeltaCdfConnectorIT {
     String removed = table("removed");
     sql("INSERT INTO delta.`%s` VALUES (1, 'k')", kept);
     sql("INSERT INTO delta.`%s` VALUES (1, 'r')", removed);
-    deploy("shrinking", config(kept + "," + removed, "shrinking.${table}", "start.mode", "earliest"));
+    deploy(
+        "shrinking", config(kept + "," + removed, "shrinking.${table}", "start.mode", "earliest"));
     read("shrinking.kept", 1);
     read("shrinking.removed", 1);
     assertThat(cluster.rest().offsets("shrinking").get("offsets")).hasSize(2);

@@ -29,9 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A table that never had a change data feed, streamed with change.source=derived through a real
  * worker with exactly-once delivery: its snapshot, then an UPDATE rewriting every file, a DELETE
  * and a MERGE, with the worker killed (SIGKILL) in the middle of the large derived UPDATE version,
- * whose diff spills to temp files.
- * A read_committed consumer sees exactly the derived feed, which DerivedDifferentialTest checks
- * against Spark: nothing lost, nothing twice.
+ * whose diff spills to temp files. A read_committed consumer sees exactly the derived feed, which
+ * DerivedDifferentialTest checks against Spark: nothing lost, nothing twice.
  */
 class DerivedChangesIT {
 
@@ -57,8 +56,13 @@ class DerivedChangesIT {
   void tableWithoutChangeDataFeedStreamsExactlyOnceAcrossAKilledWorker() {
     String path = dir.resolve("accounts").toString();
     sql("CREATE TABLE delta.`%s` (id BIGINT, amount BIGINT) USING delta", path);
-    spark().range(0, ROWS, 1, 3).selectExpr("id", "id * 10 AS amount")
-        .write().format("delta").mode("append").save(path);
+    spark()
+        .range(0, ROWS, 1, 3)
+        .selectExpr("id", "id * 10 AS amount")
+        .write()
+        .format("delta")
+        .mode("append")
+        .save(path);
 
     Map<String, String> config =
         ConnectorConfig.forTables(path)
@@ -95,8 +99,8 @@ class DerivedChangesIT {
         TopicReader.readUntilQuiet(
             cluster.bootstrapServers(), "accounts", Duration.ofSeconds(8), WAIT, true);
     List<String> actual = ChangeDescriptions.ofRecords(committed, "id", "amount");
-    System.out.printf("derived: %d committed records, %d expected%n", actual.size(),
-        expected.size());
+    System.out.printf(
+        "derived: %d committed records, %d expected%n", actual.size(), expected.size());
     assertThat(expected).filteredOn(row -> row.startsWith("update_preimage v2 ")).hasSize(ROWS / 2);
     assertThat(expected).filteredOn(row -> row.startsWith("delete v3 ")).hasSize((ROWS + 6) / 7);
     assertThat(actual).containsExactlyInAnyOrderElementsOf(expected);
@@ -112,8 +116,14 @@ class DerivedChangesIT {
       ChangeBatch batch;
       while ((batch = feed.next(10_000)) != null) {
         for (ChangeRow row : batch.rows()) {
-          rows.add(String.format("%s v%d @%d id=%s amount=%s", row.label(), row.version(),
-              row.commitTimestampMs(), row.values()[0], row.values()[1]));
+          rows.add(
+              String.format(
+                  "%s v%d @%d id=%s amount=%s",
+                  row.label(),
+                  row.version(),
+                  row.commitTimestampMs(),
+                  row.values()[0],
+                  row.values()[1]));
         }
       }
     }

@@ -145,7 +145,8 @@ class ExactlyOnceIT {
     assertThat(committed).as("records on %s", topic).hasSize(records);
     List<java.util.Set<Long>> transactions = TopicReader.commitVersionsPerTransaction(committed);
     System.out.printf("%s: versions per transaction %s%n", topic, transactions);
-    assertThat(transactions).as("versions of each transaction on %s", topic)
+    assertThat(transactions)
+        .as("versions of each transaction on %s", topic)
         .allSatisfy(versions -> assertThat(versions).hasSize(1));
   }
 }

@@ -35,9 +35,11 @@ class KafkaClusterSmokeTest {
       produce(cluster.bootstrapServers(), "smoke", "a", "b", "c");
       List<ConsumerRecord<byte[], byte[]>> records =
           TopicReader.readAll(cluster.bootstrapServers(), "smoke", 3, TIMEOUT, true);
-      assertThat(records).extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
+      assertThat(records)
+          .extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
           .containsExactly("a", "b", "c");
-      assertThat(records).extracting(r -> TopicReader.header(r, "n"))
+      assertThat(records)
+          .extracting(r -> TopicReader.header(r, "n"))
           .containsExactly("0", "1", "2");
       assertThat(TopicReader.longHeader(records.get(2), "n")).isEqualTo(2L);
 
@@ -60,21 +62,28 @@ class KafkaClusterSmokeTest {
 
   @Test
   void decodesConverterOutputAndValidateResponses() throws Exception {
-    byte[] envelope = "{\"schema\":{\"type\":\"int64\",\"optional\":false},\"payload\":42}"
-        .getBytes(StandardCharsets.UTF_8);
+    byte[] envelope =
+        "{\"schema\":{\"type\":\"int64\",\"optional\":false},\"payload\":42}"
+            .getBytes(StandardCharsets.UTF_8);
     assertThat(TopicReader.jsonValue(envelope).asLong()).isEqualTo(42L);
     assertThat(TopicReader.jsonSchema(envelope).path("type").asText()).isEqualTo("int64");
     assertThat(TopicReader.jsonKey(null)).isNull();
-    JsonNode validated = new ObjectMapper().readTree("{\"error_count\":1,\"configs\":["
-        + "{\"value\":{\"name\":\"a\",\"errors\":[]}},"
-        + "{\"value\":{\"name\":\"b\",\"errors\":[\"Missing required configuration\"]}}]}");
+    JsonNode validated =
+        new ObjectMapper()
+            .readTree(
+                "{\"error_count\":1,\"configs\":["
+                    + "{\"value\":{\"name\":\"a\",\"errors\":[]}},"
+                    + "{\"value\":{\"name\":\"b\",\"errors\":[\"Missing required configuration\"]}}]}");
     assertThat(ConnectRest.errorsByKey(validated))
         .isEqualTo(Map.of("b", List.of("Missing required configuration")));
   }
 
   private static void produce(String bootstrap, String topic, String... values) throws Exception {
-    try (KafkaProducer<String, String> producer = new KafkaProducer<>(
-        Map.of("bootstrap.servers", bootstrap), new StringSerializer(), new StringSerializer())) {
+    try (KafkaProducer<String, String> producer =
+        new KafkaProducer<>(
+            Map.of("bootstrap.servers", bootstrap),
+            new StringSerializer(),
+            new StringSerializer())) {
       for (int i = 0; i < values.length; i++) {
         ProducerRecord<String, String> record = new ProducerRecord<>(topic, values[i]);
         record.headers().add("n", String.valueOf(i).getBytes(StandardCharsets.UTF_8));

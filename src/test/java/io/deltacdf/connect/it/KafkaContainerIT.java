@@ -45,7 +45,8 @@ class KafkaContainerIT {
               ConnectorConfig.forTables(path).withoutTopicCreation().keyColumns("id").build(),
               Duration.ofSeconds(60));
       List<ConsumerRecord<byte[], byte[]>> records =
-          TopicReader.readAll(cluster.bootstrapServers(), "boxed", 2, Duration.ofSeconds(60), false);
+          TopicReader.readAll(
+              cluster.bootstrapServers(), "boxed", 2, Duration.ofSeconds(60), false);
       assertThat(records).hasSize(2);
     }
   }

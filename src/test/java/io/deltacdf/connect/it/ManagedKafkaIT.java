@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.deltacdf.connect.it.testing.ChangeDescriptions;
 import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.TestSupport;
-import io.deltacdf.connect.it.testing.TopicReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,14 +23,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A new user on Kafka configured as the managed services run it: the broker creates no topic on
- * first use (as every broker of the tests), the data topics are created by hand as the
- * services' runbooks say, and the connector config is copied from config-examples/. The
- * heartbeats that store positions no record carries must reach their topic, or the task must
- * fail at once, naming it: never a RUNNING task that sends nothing.
+ * first use (as every broker of the tests), the data topics are created by hand as the services'
+ * runbooks say, and the connector config is copied from config-examples/. The heartbeats that store
+ * positions no record carries must reach their topic, or the task must fail at once, naming it:
+ * never a RUNNING task that sends nothing.
  */
 class ManagedKafkaIT {
 
   private static final Duration WAIT = Duration.ofSeconds(90);
+
   /** TopicDeliveries.LIMIT (30 s), with room for the check's interval and a loaded machine. */
   private static final Duration FAILS_WITHIN = Duration.ofSeconds(60);
 
@@ -67,7 +68,8 @@ class ManagedKafkaIT {
         .containsExactlyInAnyOrderElementsOf(
             ChangeDescriptions.ofSparkFeedWithoutTombstones(path, 2, "id", "name"));
     assertThat(cluster.topicExists("__delta-cdf-heartbeat.idle"))
-        .as("the heartbeat topic, created by Connect as the example asks").isTrue();
+        .as("the heartbeat topic, created by Connect as the example asks")
+        .isTrue();
   }
 
   @Test
@@ -76,11 +78,13 @@ class ManagedKafkaIT {
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
     sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path); // v2
     cluster.createTopic("optimized", 1);
-    cluster.rest().deploy(
-        "optimized",
-        example(path, "optimized", "start.mode", "earliest", "heartbeat.interval.ms", "100")
-            .build(),
-        WAIT);
+    cluster
+        .rest()
+        .deploy(
+            "optimized",
+            example(path, "optimized", "start.mode", "earliest", "heartbeat.interval.ms", "100")
+                .build(),
+            WAIT);
     read("optimized", 2);
     sql("OPTIMIZE delta.`%s`", path); // v3: rewrites files, no change rows
     awaitStoredVersion("optimized", path, 4);
@@ -96,12 +100,21 @@ class ManagedKafkaIT {
     String path = table("inserts");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
     cluster.createTopic("inserts", 1);
-    cluster.rest().deploy(
-        "inserts",
-        example(path, "inserts", "start.mode", "earliest", "change.types", "insert",
-                "heartbeat.interval.ms", "200")
-            .build(),
-        WAIT);
+    cluster
+        .rest()
+        .deploy(
+            "inserts",
+            example(
+                    path,
+                    "inserts",
+                    "start.mode",
+                    "earliest",
+                    "change.types",
+                    "insert",
+                    "heartbeat.interval.ms",
+                    "200")
+                .build(),
+            WAIT);
     read("inserts", 1);
     for (int i = 0; i < 4; i++) {
       sql("UPDATE delta.`%s` SET name = 'u%d' WHERE id = 1", path, i); // v2..v5, filtered out
@@ -124,12 +137,11 @@ class ManagedKafkaIT {
 
   /**
    * The example without its topic.creation settings, and no heartbeat topic: Connect's producer
-   * would wait for the topic forever (Connect sets max.block.ms to Long.MAX_VALUE). The task
-   * fails after TopicDeliveries.LIMIT instead, and its log names the topic and both fixes.
+   * would wait for the topic forever (Connect sets max.block.ms to Long.MAX_VALUE). The task fails
+   * after TopicDeliveries.LIMIT instead, and its log names the topic and both fixes.
    */
   @Test
-  void withoutTheHeartbeatTopicTheTaskFailsAndItsLogNamesTheTopicAndBothFixes()
-      throws IOException {
+  void withoutTheHeartbeatTopicTheTaskFailsAndItsLogNamesTheTopicAndBothFixes() throws IOException {
     String path = table("nocreation");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
     cluster.createTopic("nocreation", 1);
@@ -164,8 +176,8 @@ class ManagedKafkaIT {
   }
 
   /**
-   * A user who set the producer's max.block.ms themselves gets Connect's own failure when it
-   * runs out, which names the topic.
+   * A user who set the producer's max.block.ms themselves gets Connect's own failure when it runs
+   * out, which names the topic.
    */
   @Test
   void aShorterMaxBlockMsFailsTheTaskThroughConnectNamingTheTopic() throws IOException {

@@ -23,17 +23,19 @@ import org.junit.jupiter.api.io.TempDir;
  * A table's initial snapshot read in four slices by four tasks on two workers
  * (snapshot.max.tasks=4, tasks.max=4) while the table keeps changing. The additional worker is
  * killed with SIGKILL in the middle of the snapshot; its slices move to the survivor and resume
- * from their last committed offsets. Once every slice is done, one task reads the changes.
- * The topic must hold Spark's snapshot of the pinned version and Spark's table_changes after
- * it: nothing lost, nothing unexpected, and per key the snapshot row before its changes.
+ * from their last committed offsets. Once every slice is done, one task reads the changes. The
+ * topic must hold Spark's snapshot of the pinned version and Spark's table_changes after it:
+ * nothing lost, nothing unexpected, and per key the snapshot row before its changes.
  *
  * <p>Size: {@code -Dparallel.snapshot.rows=3000000} for the full size; CI reads 200,000 rows.
  */
 class ParallelSnapshotIT {
 
   private static final long ROWS = Long.getLong("parallel.snapshot.rows", 200_000);
+
   /** Ids of the bulk rows start here, away from those the background writer makes. */
   private static final long BULK_IDS = 1_000_000_000_000L;
+
   private static final Duration WAIT = Duration.ofSeconds(Math.max(180, ROWS / 10_000));
   private static final String NAME = "parallel-snapshot";
 
@@ -41,16 +43,19 @@ class ParallelSnapshotIT {
 
   @Test
   void slicesOnTwoWorkersSurviveAKillAndHandOverToTheChanges() throws Exception {
-    try (KafkaCluster cluster = KafkaCluster.builder()
-            .separateWorkerJvm(true)
-            .workerProperty("scheduled.rebalance.max.delay.ms", "3000")
-            .workerLogLevel("INFO")
-            .start();
+    try (KafkaCluster cluster =
+            KafkaCluster.builder()
+                .separateWorkerJvm(true)
+                .workerProperty("scheduled.rebalance.max.delay.ms", "3000")
+                .workerLogLevel("INFO")
+                .start();
         ChangingTable table = new ChangingTable(dir.resolve("big").toString(), 15L, 2_000)) {
       KafkaCluster.AdditionalWorker second = cluster.startAdditionalWorker();
       table.write(3);
-      sql("INSERT INTO delta.`%s` SELECT /*+ REPARTITION(16) */ id, CAST(id %% 4 AS INT), id * 10,"
-          + " concat('n', id) FROM range(%d, %d)", table.path(), BULK_IDS, BULK_IDS + ROWS);
+      sql(
+          "INSERT INTO delta.`%s` SELECT /*+ REPARTITION(16) */ id, CAST(id %% 4 AS INT), id * 10,"
+              + " concat('n', id) FROM range(%d, %d)",
+          table.path(), BULK_IDS, BULK_IDS + ROWS);
       long snapshotVersion = table.latestVersion();
 
       Map<String, String> config =
@@ -76,17 +81,23 @@ class ParallelSnapshotIT {
       }
       second.kill();
       long killedAt = System.nanoTime();
-      System.out.printf("ParallelSnapshotIT: rows=%d snapshot version=%d; offsets when the"
-          + " additional worker was killed: %s%n", ROWS, snapshotVersion, atKill);
-      assertThat(atKill.toString()).as("killed in the middle of the snapshot")
+      System.out.printf(
+          "ParallelSnapshotIT: rows=%d snapshot version=%d; offsets when the"
+              + " additional worker was killed: %s%n",
+          ROWS, snapshotVersion, atKill);
+      assertThat(atKill.toString())
+          .as("killed in the middle of the snapshot")
           .contains("\"snapshot\":true");
 
       try {
         cluster.rest().awaitRunning(NAME, 1, WAIT); // the changes' task, after every slice
       } catch (AssertionError e) {
-        try (java.util.stream.Stream<String> lines = java.nio.file.Files.lines(cluster.workerLog())) {
-          lines.filter(l -> l.contains("slice") || l.contains("WARN") || l.contains("ERROR"))
-              .limit(200).forEach(System.out::println);
+        try (java.util.stream.Stream<String> lines =
+            java.nio.file.Files.lines(cluster.workerLog())) {
+          lines
+              .filter(l -> l.contains("slice") || l.contains("WARN") || l.contains("ERROR"))
+              .limit(200)
+              .forEach(System.out::println);
         }
         System.out.println("offsets at the end: " + cluster.rest().offsets(NAME));
         throw e;
@@ -97,19 +108,32 @@ class ParallelSnapshotIT {
       List<String> expected = table.sparkSnapshotThenChanges(snapshotVersion);
       Map<String, Integer> awaited = new HashMap<>();
       expected.forEach(c -> awaited.merge(c, 1, Integer::sum));
-      List<ConsumerRecord<byte[], byte[]>> records = TopicReader.readUntil(
-          cluster.bootstrapServers(), NAME, batch -> {
-            for (ConsumerRecord<byte[], byte[]> record : batch) {
-              awaited.computeIfPresent(ChangingTable.describe(record), (k, n) -> n == 1 ? null : n - 1);
-            }
-            return awaited.isEmpty();
-          }, Duration.ofSeconds(3), WAIT, false);
+      List<ConsumerRecord<byte[], byte[]>> records =
+          TopicReader.readUntil(
+              cluster.bootstrapServers(),
+              NAME,
+              batch -> {
+                for (ConsumerRecord<byte[], byte[]> record : batch) {
+                  awaited.computeIfPresent(
+                      ChangingTable.describe(record), (k, n) -> n == 1 ? null : n - 1);
+                }
+                return awaited.isEmpty();
+              },
+              Duration.ofSeconds(3),
+              WAIT,
+              false);
       FeedCheck check = new FeedCheck(expected, records);
       List<String> outOfOrder = keysWithChangesBeforeTheirSnapshotRow(records, snapshotVersion);
-      System.out.printf("ParallelSnapshotIT: %d ms from the kill to the changes' task RUNNING;"
-          + " writes %s; lost=%d duplicated=%d total=%d keys out of order=%d (%s)%n",
-          handedOverMs, table.operations(), check.lost, check.duplicated, check.total,
-          outOfOrder.size(), check.summary());
+      System.out.printf(
+          "ParallelSnapshotIT: %d ms from the kill to the changes' task RUNNING;"
+              + " writes %s; lost=%d duplicated=%d total=%d keys out of order=%d (%s)%n",
+          handedOverMs,
+          table.operations(),
+          check.lost,
+          check.duplicated,
+          check.total,
+          outOfOrder.size(),
+          check.summary());
       assertThat(check.lost).as(check.summary()).isZero();
       assertThat(check.unexpected).as(check.summary()).isZero();
       assertThat(outOfOrder).isEmpty();
@@ -143,8 +167,8 @@ class ParallelSnapshotIT {
   }
 
   /**
-   * Keys whose first record of a version after the snapshot comes, in their partition, before
-   * their snapshot row.
+   * Keys whose first record of a version after the snapshot comes, in their partition, before their
+   * snapshot row.
    */
   private static List<String> keysWithChangesBeforeTheirSnapshotRow(
       List<ConsumerRecord<byte[], byte[]>> records, long snapshotVersion) {

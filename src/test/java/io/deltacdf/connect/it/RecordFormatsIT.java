@@ -21,18 +21,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The record formats through a live connector: a consumer that applies the topic to a keyed
- * store, as a JDBC sink or a compacted topic would, ends up with the table Spark reads.
+ * The record formats through a live connector: a consumer that applies the topic to a keyed store,
+ * as a JDBC sink or a compacted topic would, ends up with the table Spark reads.
  *
- * <p>The table sees a snapshot, updates, deletes, a MERGE and an update of the key column, and
- * has a column name (with a space) that Avro would refuse.
+ * <p>The table sees a snapshot, updates, deletes, a MERGE and an update of the key column, and has
+ * a column name (with a space) that Avro would refuse.
  */
 class RecordFormatsIT {
 
   private static final Duration WAIT = Duration.ofSeconds(90);
   private static final Duration QUIET = Duration.ofSeconds(5);
-  private static final String STRING_CONVERTER =
-      "org.apache.kafka.connect.storage.StringConverter";
+  private static final String STRING_CONVERTER = "org.apache.kafka.connect.storage.StringConverter";
   private static final String JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter";
 
   @TempDir static Path dir;
@@ -79,25 +78,38 @@ class RecordFormatsIT {
   void envelopesAndRowsWithTombstonesRebuildTheTable() {
     deploy(
         "envelope",
-        "record.format", "envelope",
-        "field.name.adjustment", "avro",
-        "temporal.precision.mode", "microseconds");
+        "record.format",
+        "envelope",
+        "field.name.adjustment",
+        "avro",
+        "temporal.precision.mode",
+        "microseconds");
     deploy("rows", "record.metadata.fields", "true");
     deploy("inserts", "change.types", "insert");
     deploy(
         "jsontext",
-        "record.metadata.fields", "true",
-        "output.format", "json",
-        "key.converter", STRING_CONVERTER,
-        "value.converter", STRING_CONVERTER);
+        "record.metadata.fields",
+        "true",
+        "output.format",
+        "json",
+        "key.converter",
+        STRING_CONVERTER,
+        "value.converter",
+        STRING_CONVERTER);
     deploy(
         "plainjson",
-        "record.metadata.fields", "true",
-        "key.converter", JSON_CONVERTER,
-        "key.converter.schemas.enable", "false",
-        "value.converter", JSON_CONVERTER,
-        "value.converter.schemas.enable", "false",
-        "value.converter.decimal.format", "NUMERIC");
+        "record.metadata.fields",
+        "true",
+        "key.converter",
+        JSON_CONVERTER,
+        "key.converter.schemas.enable",
+        "false",
+        "value.converter",
+        JSON_CONVERTER,
+        "value.converter.schemas.enable",
+        "false",
+        "value.converter.decimal.format",
+        "NUMERIC");
     assertThat(read("envelope.people")).hasSize(20);
     assertThat(read("rows.people")).hasSize(20);
     assertThat(read("inserts.people")).hasSize(20);
@@ -129,7 +141,9 @@ class RecordFormatsIT {
                 .toList());
     List<ConsumerRecord<byte[], byte[]>> inserts = read("inserts.people");
     assertThat(inserts).hasSize((int) (20 + sparkChangeCount("insert", "_commit_version > 1")));
-    assertThat(inserts).extracting(r -> TopicReader.header(r, "_change_type")).containsOnly("insert");
+    assertThat(inserts)
+        .extracting(r -> TopicReader.header(r, "_change_type"))
+        .containsOnly("insert");
     for (int i = 0; i < rows.size(); i++) {
       if ("delete".equals(TopicReader.header(rows.get(i), "_change_type"))
           && rows.get(i).value() != null) {
@@ -202,7 +216,9 @@ class RecordFormatsIT {
   }
 
   private static String op(ConsumerRecord<byte[], byte[]> event) {
-    return event.value() == null ? "tombstone" : TopicReader.jsonValue(event.value()).get("op").asText();
+    return event.value() == null
+        ? "tombstone"
+        : TopicReader.jsonValue(event.value()).get("op").asText();
   }
 
   private static Map<Long, String> sparkTable() {

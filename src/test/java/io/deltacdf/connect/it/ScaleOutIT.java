@@ -25,12 +25,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Kafka Connect as the distributed engine: one connector with 8 changing tables on
- * {@code tasks.max=4} runs on a group of 2 workers, each worker running some of the tasks. One
- * worker is stopped gracefully while the tables keep changing; its tasks move to the other worker
- * and continue from their committed offsets. In the end each table's topic holds every change
- * Spark reads from that table, some perhaps twice (at-least-once), each duplicate a contiguous
- * replay (see {@link FeedCheck}).
+ * Kafka Connect as the distributed engine: one connector with 8 changing tables on {@code
+ * tasks.max=4} runs on a group of 2 workers, each worker running some of the tasks. One worker is
+ * stopped gracefully while the tables keep changing; its tasks move to the other worker and
+ * continue from their committed offsets. In the end each table's topic holds every change Spark
+ * reads from that table, some perhaps twice (at-least-once), each duplicate a contiguous replay
+ * (see {@link FeedCheck}).
  */
 class ScaleOutIT {
 
@@ -73,8 +73,9 @@ class ScaleOutIT {
       writer.start();
 
       Map<Integer, String> placement = awaitSettledTasks(cluster.rest());
-      System.out.printf("ScaleOutIT: task -> worker %s (main %s, second %s)%n", placement,
-          cluster.rest().workerId(), second.workerId());
+      System.out.printf(
+          "ScaleOutIT: task -> worker %s (main %s, second %s)%n",
+          placement, cluster.rest().workerId(), second.workerId());
       assertThat(new TreeSet<>(placement.values()))
           .as("workers running the %d tasks", TASKS)
           .containsExactlyInAnyOrder(cluster.rest().workerId(), second.workerId());
@@ -83,8 +84,11 @@ class ScaleOutIT {
       long stoppedAt = System.nanoTime();
       second.stop();
       cluster.rest().awaitRunning(NAME, TASKS, WAIT);
-      System.out.printf("ScaleOutIT: stopped %s; all %d tasks RUNNING on %s %d ms later%n",
-          second.workerId(), TASKS, cluster.rest().workerId(),
+      System.out.printf(
+          "ScaleOutIT: stopped %s; all %d tasks RUNNING on %s %d ms later%n",
+          second.workerId(),
+          TASKS,
+          cluster.rest().workerId(),
           (System.nanoTime() - stoppedAt) / 1_000_000);
       // Every table changes again after the move, so every moved task has to carry on.
       writer.awaitRounds(2);
@@ -102,25 +106,31 @@ class ScaleOutIT {
     List<String> expected = table.sparkChanges();
     Map<String, Integer> awaited = new HashMap<>();
     expected.forEach(c -> awaited.merge(c, 1, Integer::sum));
-    List<ConsumerRecord<byte[], byte[]>> records = TopicReader.readUntil(
-        cluster.bootstrapServers(), topic, batch -> {
-          for (ConsumerRecord<byte[], byte[]> record : batch) {
-            awaited.computeIfPresent(ChangingTable.describe(record), (k, n) -> n == 1 ? null : n - 1);
-          }
-          return awaited.isEmpty();
-        }, Duration.ofSeconds(1), WAIT, false);
+    List<ConsumerRecord<byte[], byte[]>> records =
+        TopicReader.readUntil(
+            cluster.bootstrapServers(),
+            topic,
+            batch -> {
+              for (ConsumerRecord<byte[], byte[]> record : batch) {
+                awaited.computeIfPresent(
+                    ChangingTable.describe(record), (k, n) -> n == 1 ? null : n - 1);
+              }
+              return awaited.isEmpty();
+            },
+            Duration.ofSeconds(1),
+            WAIT,
+            false);
     FeedCheck check = new FeedCheck(expected, records);
-    System.out.printf("ScaleOutIT: %s writes %s: %s%n", topic, table.operations(),
-        check.summary());
+    System.out.printf("ScaleOutIT: %s writes %s: %s%n", topic, table.operations(), check.summary());
     assertThat(check.lost).as(topic + ": " + check.summary()).isZero();
     assertThat(check.unexpected).as(topic + ": " + check.summary()).isZero();
     assertThat(check.orderProblems).as(topic + ": " + check.summary()).isEmpty();
   }
 
   /**
-   * Waits until the connector and all tasks are RUNNING and have stayed on the same workers for
-   * 3 s (the rebalances after the connector's creation may still move tasks), and returns each
-   * task's worker.
+   * Waits until the connector and all tasks are RUNNING and have stayed on the same workers for 3 s
+   * (the rebalances after the connector's creation may still move tasks), and returns each task's
+   * worker.
    */
   private static Map<Integer, String> awaitSettledTasks(ConnectRest rest)
       throws InterruptedException {
@@ -174,18 +184,21 @@ class ScaleOutIT {
     }
 
     void start() {
-      thread = new Thread(() -> {
-        try {
-          while (!stopping) {
-            for (ChangingTable table : tables) {
-              table.write(1);
-            }
-            rounds.incrementAndGet();
-          }
-        } catch (Throwable e) {
-          failure.set(e);
-        }
-      }, "round-robin-writer");
+      thread =
+          new Thread(
+              () -> {
+                try {
+                  while (!stopping) {
+                    for (ChangingTable table : tables) {
+                      table.write(1);
+                    }
+                    rounds.incrementAndGet();
+                  }
+                } catch (Throwable e) {
+                  failure.set(e);
+                }
+              },
+              "round-robin-writer");
       thread.setDaemon(true);
       thread.start();
     }

@@ -31,39 +31,43 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Secrets stay secret: every secret-bearing setting holds a distinctive marker, the connector
- * runs (a local table, so the secrets are configured but not needed), fails at run time (its
- * table deleted), fails to start (restarted on the missing table) and fails validation (a
- * missing path, an unreachable S3 endpoint); then the worker's INFO log and every REST answer
- * about the connector are searched for the marker.
+ * Secrets stay secret: every secret-bearing setting holds a distinctive marker, the connector runs
+ * (a local table, so the secrets are configured but not needed), fails at run time (its table
+ * deleted), fails to start (restarted on the missing table) and fails validation (a missing path,
+ * an unreachable S3 endpoint); then the worker's INFO log and every REST answer about the connector
+ * are searched for the marker.
  *
  * <p>The one place the marker may appear is where Connect hands the configuration back as it was
- * submitted: {@code GET /connectors/{name}/config}, the {@code config} of
- * {@code GET /connectors/{name}} (and of {@code GET /connectors?expand=info}), and the task
- * configurations of {@code GET /connectors/{name}/tasks}, which are the connector's settings as
- * the connector passed them on. Connect stores and returns connector configurations verbatim;
- * keeping secrets out of them is what config providers are for, and
- * {@link #aConfigProviderKeepsSecretsOutOfEveryAnswer()} shows that with a
- * {@link FileConfigProvider} the marker appears nowhere at all.
+ * submitted: {@code GET /connectors/{name}/config}, the {@code config} of {@code GET
+ * /connectors/{name}} (and of {@code GET /connectors?expand=info}), and the task configurations of
+ * {@code GET /connectors/{name}/tasks}, which are the connector's settings as the connector passed
+ * them on. Connect stores and returns connector configurations verbatim; keeping secrets out of
+ * them is what config providers are for, and {@link #aConfigProviderKeepsSecretsOutOfEveryAnswer()}
+ * shows that with a {@link FileConfigProvider} the marker appears nowhere at all.
  */
 class SecretsIT {
 
   private static final Duration WAIT = Duration.ofSeconds(90);
-  private static final List<String> SECRET_KEYS = List.of(
-      "s3.secret.access.key", "s3.session.token", "azure.account.key", "azure.sas.token",
-      "azure.oauth.client.secret");
+  private static final List<String> SECRET_KEYS =
+      List.of(
+          "s3.secret.access.key",
+          "s3.session.token",
+          "azure.account.key",
+          "azure.sas.token",
+          "azure.oauth.client.secret");
 
   @TempDir static Path dir;
   private static KafkaCluster cluster;
 
   @BeforeAll
   static void startCluster() {
-    cluster = KafkaCluster.builder()
-        .separateWorkerJvm(true)
-        .workerLogLevel("INFO")
-        .workerProperty("config.providers", "file")
-        .workerProperty("config.providers.file.class", FileConfigProvider.class.getName())
-        .start();
+    cluster =
+        KafkaCluster.builder()
+            .separateWorkerJvm(true)
+            .workerLogLevel("INFO")
+            .workerProperty("config.providers", "file")
+            .workerProperty("config.providers.file.class", FileConfigProvider.class.getName())
+            .start();
   }
 
   @AfterAll
@@ -85,11 +89,14 @@ class SecretsIT {
     JsonNode valid = validate(config(good, secrets));
     assertThat(valid.path("error_count").asInt()).as(valid.toString()).isZero();
     scan.rest("validate (good)", valid);
-    scan.rest("validate (missing path)", validateFailing(
-        config(dir.resolve("missing").toString(), secrets), "delta.table.paths"));
+    scan.rest(
+        "validate (missing path)",
+        validateFailing(config(dir.resolve("missing").toString(), secrets), "delta.table.paths"));
     scan.rest("validate (unreachable S3)", validateFailing(unreachableS3(secrets), null));
-    ConnectRest.Response refused = cluster.rest().tryPutConfig("secret-missing",
-        config(dir.resolve("missing").toString(), secrets));
+    ConnectRest.Response refused =
+        cluster
+            .rest()
+            .tryPutConfig("secret-missing", config(dir.resolve("missing").toString(), secrets));
     assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
     scan.rest("PUT config (missing path)", refused.body());
 
@@ -106,32 +113,42 @@ class SecretsIT {
     String runtimeTrace = cluster.rest().awaitTaskFailed("secret-fail", WAIT);
     scan.text("task trace (failed while running)", runtimeTrace);
     scanConnector(scan, "secret-fail");
-    ConnectRest.Response restart = cluster.rest().post(
-        "/connectors/secret-fail/restart?includeTasks=true&onlyFailed=true");
+    ConnectRest.Response restart =
+        cluster.rest().post("/connectors/secret-fail/restart?includeTasks=true&onlyFailed=true");
     assertThat(restart.status()).as(restart.toString()).isLessThan(300);
     scan.rest("POST restart", restart.body());
     String startTrace = awaitNewTrace("secret-fail", runtimeTrace);
     scan.text("task trace (failed at start)", startTrace);
     scanConnector(scan, "secret-fail");
-    System.out.printf("SecretsIT: failures seen%n  at run time: %s%n  at start: %s%n",
+    System.out.printf(
+        "SecretsIT: failures seen%n  at run time: %s%n  at start: %s%n",
         firstLine(runtimeTrace), firstLine(startTrace));
 
     scan.log(cluster.workerLog());
     System.out.println("SecretsIT (raw secrets): " + scan.report());
     // The log did see the connector's configuration, at INFO, secrets hidden.
     String log = Files.readString(cluster.workerLog());
-    assertThat(log).contains("DeltaCdfSourceConfig values:", "s3.secret.access.key = [hidden]",
-        "azure.oauth.client.secret = [hidden]");
+    assertThat(log)
+        .contains(
+            "DeltaCdfSourceConfig values:",
+            "s3.secret.access.key = [hidden]",
+            "azure.oauth.client.secret = [hidden]");
 
-    Set<String> echoes = Set.of(
-        "GET /connectors/secret-ok/config", "GET /connectors/secret-ok .config",
-        "GET /connectors/secret-ok/tasks[] .config", "GET /connectors?expand=info .config",
-        "GET /connectors/secret-fail/config", "GET /connectors/secret-fail .config",
-        "GET /connectors/secret-fail/tasks[] .config");
+    Set<String> echoes =
+        Set.of(
+            "GET /connectors/secret-ok/config",
+            "GET /connectors/secret-ok .config",
+            "GET /connectors/secret-ok/tasks[] .config",
+            "GET /connectors?expand=info .config",
+            "GET /connectors/secret-fail/config",
+            "GET /connectors/secret-fail .config",
+            "GET /connectors/secret-fail/tasks[] .config");
     assertThat(scan.found).as(scan.report()).isSubsetOf(echoes);
     // Connect does echo the submitted configuration as is: the marker is there, every secret.
-    assertThat(scan.found).as(scan.report()).containsAll(Set.of(
-        "GET /connectors/secret-ok/config", "GET /connectors/secret-ok .config"));
+    assertThat(scan.found)
+        .as(scan.report())
+        .containsAll(
+            Set.of("GET /connectors/secret-ok/config", "GET /connectors/secret-ok .config"));
     JsonNode echoed = cluster.rest().get("/connectors/secret-ok/config").body();
     secrets.forEach((key, value) -> assertThat(echoed.path(key).asText()).isEqualTo(value));
     // Still no leak in the values the connector never needed to show.
@@ -155,8 +172,10 @@ class SecretsIT {
     JsonNode valid = validate(config(good, references));
     assertThat(valid.path("error_count").asInt()).as(valid.toString()).isZero();
     scan.rest("validate (good)", valid);
-    scan.rest("validate (missing path)", validateFailing(
-        config(dir.resolve("missing-too").toString(), references), "delta.table.paths"));
+    scan.rest(
+        "validate (missing path)",
+        validateFailing(
+            config(dir.resolve("missing-too").toString(), references), "delta.table.paths"));
     scan.rest("validate (unreachable S3)", validateFailing(unreachableS3(references), null));
 
     cluster.rest().deploy("provided-ok", config(good, references), WAIT);
@@ -220,8 +239,8 @@ class SecretsIT {
     }
 
     /**
-     * An answer whose {@code config} (or each element's {@code config}) is the configuration
-     * as submitted: that part is one place, the rest of the answer another.
+     * An answer whose {@code config} (or each element's {@code config}) is the configuration as
+     * submitted: that part is one place, the rest of the answer another.
      */
     void echo(String place, JsonNode body) {
       if (body.isArray()) {
@@ -245,8 +264,8 @@ class SecretsIT {
       int at = text.indexOf(marker);
       if (at >= 0) {
         found.add(place);
-        context.putIfAbsent(place,
-            text.substring(Math.max(0, at - 120), Math.min(text.length(), at + 80)));
+        context.putIfAbsent(
+            place, text.substring(Math.max(0, at - 120), Math.min(text.length(), at + 80)));
       }
     }
 
@@ -260,18 +279,24 @@ class SecretsIT {
       scanned++;
       if (!logLines.isEmpty()) {
         found.add("worker log");
-        context.put("worker log", String.join("\n      ", logLines.subList(0,
-            Math.min(5, logLines.size()))));
+        context.put(
+            "worker log",
+            String.join("\n      ", logLines.subList(0, Math.min(5, logLines.size()))));
       }
-      System.out.printf("SecretsIT: scanned %s (%d lines, %d at INFO)%n", log, lines.size(),
-          lines.stream().filter(l -> l.contains(" INFO ")).count());
+      System.out.printf(
+          "SecretsIT: scanned %s (%d lines, %d at INFO)%n",
+          log, lines.size(), lines.stream().filter(l -> l.contains(" INFO ")).count());
     }
 
     String report() {
-      StringBuilder out = new StringBuilder(scanned + " places scanned; marker found in "
-          + found.size() + (found.isEmpty() ? "" : ":"));
-      context.forEach((place, text) -> out.append("\n  ").append(place).append(": …")
-          .append(text).append('…'));
+      StringBuilder out =
+          new StringBuilder(
+              scanned
+                  + " places scanned; marker found in "
+                  + found.size()
+                  + (found.isEmpty() ? "" : ":"));
+      context.forEach(
+          (place, text) -> out.append("\n  ").append(place).append(": …").append(text).append('…'));
       return out.toString();
     }
   }
@@ -324,8 +349,10 @@ class SecretsIT {
 
   private static String table(String name) {
     String path = dir.resolve(name).toString();
-    sql("CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
-        + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", path);
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+        path);
     sql("INSERT INTO delta.`%s` VALUES (1, 'a'), (2, 'b')", path);
     return path;
   }

@@ -25,8 +25,8 @@ class OffsetCodecTest {
   /** The shapes 0.1.0 stores, written out, so that a change to them cannot pass unnoticed. */
   @Test
   void theStoredShapesAreAContractBetweenReleases() {
-    Map<String, Object> inSnapshot = Map.of("snapshot", true, "version", 7L, "path", "a.parquet",
-        "row", 5L);
+    Map<String, Object> inSnapshot =
+        Map.of("snapshot", true, "version", 7L, "path", "a.parquet", "row", 5L);
     assertThat(OffsetCodec.toMap(new ChangePosition.InSnapshot(7, "a.parquet", 5)))
         .isEqualTo(inSnapshot);
     assertThat(OffsetCodec.toMap(new ChangePosition.InVersion(12, 3, 100)))

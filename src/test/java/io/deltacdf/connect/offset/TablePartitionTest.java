@@ -12,10 +12,10 @@ import org.apache.kafka.connect.json.JsonConverter;
 import org.junit.jupiter.api.Test;
 
 /**
- * Connect looks a stored offset up by the JSON bytes of its partition, written in one JVM (a
- * task's worker) and looked up in others (the worker a killed task moves to, the connector's
- * worker following the slices, the REST offsets API). A slice partition must therefore serialise
- * the same everywhere and as Connect re-serialises what it decoded from the offsets topic.
+ * Connect looks a stored offset up by the JSON bytes of its partition, written in one JVM (a task's
+ * worker) and looked up in others (the worker a killed task moves to, the connector's worker
+ * following the slices, the REST offsets API). A slice partition must therefore serialise the same
+ * everywhere and as Connect re-serialises what it decoded from the offsets topic.
  */
 class TablePartitionTest {
 
@@ -52,7 +52,9 @@ class TablePartitionTest {
     }
   }
 
-  /** The offsets topic's key for {@code partition}, as Connect's offset writer and reader build it. */
+  /**
+   * The offsets topic's key for {@code partition}, as Connect's offset writer and reader build it.
+   */
   private static byte[] key(Map<?, ?> partition) {
     return converter().fromConnectData("offsets", null, Arrays.asList("connector", partition));
   }

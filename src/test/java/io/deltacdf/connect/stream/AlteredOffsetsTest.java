@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An offset altered through the REST API is checked against the table when the task opens it:
- * one after the latest version fails the task whatever on.history.missing says, one whose history
- * is gone follows on.history.missing and is named in the error or the warning, and a version the
+ * An offset altered through the REST API is checked against the table when the task opens it: one
+ * after the latest version fails the task whatever on.history.missing says, one whose history is
+ * gone follows on.history.missing and is named in the error or the warning, and a version the
  * connector cannot read for another reason is reported as what it is, not as missing history.
  */
 class AlteredOffsetsTest {
@@ -104,18 +104,20 @@ class AlteredOffsetsTest {
     SimulatedWorker worker = new SimulatedWorker(false);
     worker.alterOffset(path, Map.of("version", 1L));
 
-    List<String> warnings = captureWarnings(() -> {
-      worker.start(settings(path, "on.history.missing", "resnapshot"));
-      worker.poll(3);
-      worker.stop();
-    });
+    List<String> warnings =
+        captureWarnings(
+            () -> {
+              worker.start(settings(path, "on.history.missing", "resnapshot"));
+              worker.poll(3);
+              worker.stop();
+            });
 
     assertThat(warnings)
         .anySatisfy(warning -> assertThat(warning).contains(path, "{version=1}", "snapshot"));
     assertThat(worker.delivered())
         .as("the snapshot of version 4")
-        .allSatisfy(r -> assertThat(r.headers().lastWithName("_commit_version").value())
-            .isEqualTo(4L))
+        .allSatisfy(
+            r -> assertThat(r.headers().lastWithName("_commit_version").value()).isEqualTo(4L))
         .hasSize(3);
   }
 
@@ -146,14 +148,12 @@ class AlteredOffsetsTest {
     ConnectException failure = worker.pollUntilFailed(5);
     worker.stop();
 
-    assertThat(failure.getMessage())
-        .contains(path, "madeUpFeature")
-        .doesNotContain("cleaned up");
+    assertThat(failure.getMessage()).contains(path, "madeUpFeature").doesNotContain("cleaned up");
   }
 
   /**
-   * Commits version 5, whose protocol needs a reader feature no reader knows, and version 6,
-   * which restores the table's protocol: version 5 alone cannot be read. Returns 5.
+   * Commits version 5, whose protocol needs a reader feature no reader knows, and version 6, which
+   * restores the table's protocol: version 5 alone cannot be read. Returns 5.
    */
   private static long addVersionWithAnUnknownReaderFeature(String path) throws IOException {
     Path log = Path.of(path, "_delta_log");

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A writer other than Delta's own may put other values than the four standard ones in a cdc
- * file's {@code _change_type}: row format passes them through as Spark's table_changes does,
- * envelope format refuses them by name.
+ * A writer other than Delta's own may put other values than the four standard ones in a cdc file's
+ * {@code _change_type}: row format passes them through as Spark's table_changes does, envelope
+ * format refuses them by name.
  */
 class CustomChangeTypeTest {
 

@@ -24,9 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What the task promises under real operations, checked through a {@link SimulatedWorker} that
- * stores offsets and keeps transactions as Connect does: positions reached without a record
- * survive a restart, storage outages at start are retried, a poll stays short, and a transaction
- * never holds two versions.
+ * stores offsets and keeps transactions as Connect does: positions reached without a record survive
+ * a restart, storage outages at start are retried, a poll stays short, and a transaction never
+ * holds two versions.
  */
 class DeliveryGuaranteesTest {
 
@@ -75,11 +75,14 @@ class DeliveryGuaranteesTest {
     List<SourceRecord> first = worker.poll(2);
     worker.stop();
 
-    assertThat(first).singleElement().satisfies(heartbeat -> {
-      assertThat(heartbeat.topic()).isEqualTo("__delta-cdf-heartbeat.pinned");
-      assertThat(((Struct) heartbeat.value()).getInt64("version")).isEqualTo(2L);
-      assertThat(((Struct) heartbeat.key()).getString("table")).isEqualTo(path);
-    });
+    assertThat(first)
+        .singleElement()
+        .satisfies(
+            heartbeat -> {
+              assertThat(heartbeat.topic()).isEqualTo("__delta-cdf-heartbeat.pinned");
+              assertThat(((Struct) heartbeat.value()).getInt64("version")).isEqualTo(2L);
+              assertThat(((Struct) heartbeat.key()).getString("table")).isEqualTo(path);
+            });
     assertThat(worker.storedOffset(path)).isEqualTo(Map.of("version", 2L));
 
     sql("INSERT INTO delta.`%s` VALUES (2, 'b'), (3, 'c')", path); // v2
@@ -90,7 +93,8 @@ class DeliveryGuaranteesTest {
 
     assertThat(changes)
         .extracting(DeliveryGuaranteesTest::describe)
-        .containsExactlyInAnyOrder("insert 2", "insert 3", "update_preimage 1", "update_postimage 1");
+        .containsExactlyInAnyOrder(
+            "insert 2", "insert 3", "update_preimage 1", "update_postimage 1");
   }
 
   @Test
@@ -106,7 +110,8 @@ class DeliveryGuaranteesTest {
             "change.types", "insert",
             "heartbeat.interval.ms", "1");
     worker.start(settings);
-    assertThat(onTopic(worker.poll(2), "filtered")).extracting(DeliveryGuaranteesTest::describe)
+    assertThat(onTopic(worker.poll(2), "filtered"))
+        .extracting(DeliveryGuaranteesTest::describe)
         .containsExactly("insert 1");
     for (int i = 0; i < 4; i++) {
       sql("UPDATE delta.`%s` SET name = 'u%d' WHERE id = 1", path, i); // v2..v5
@@ -182,7 +187,8 @@ class DeliveryGuaranteesTest {
     for (long version = from; version < from + count; version++) {
       Files.writeString(
           log.resolve(String.format("%020d.json", version)),
-          "{\"commitInfo\":{\"timestamp\":" + (now + version)
+          "{\"commitInfo\":{\"timestamp\":"
+              + (now + version)
               + ",\"operation\":\"SET TBLPROPERTIES\",\"operationParameters\":{}}}\n");
     }
   }
@@ -199,8 +205,14 @@ class DeliveryGuaranteesTest {
     SimulatedWorker worker = new SimulatedWorker(false);
 
     FlakyFileSystem.down(true);
-    worker.start(settings("outage", local + "," + remoteUri, "start.mode", "earliest",
-        "topic.template", "outage-${table}"));
+    worker.start(
+        settings(
+            "outage",
+            local + "," + remoteUri,
+            "start.mode",
+            "earliest",
+            "topic.template",
+            "outage-${table}"));
     List<SourceRecord> duringOutage = worker.poll(3);
     FlakyFileSystem.down(false);
     List<SourceRecord> afterOutage = new ArrayList<>();
@@ -209,10 +221,12 @@ class DeliveryGuaranteesTest {
     }
     worker.stop();
 
-    assertThat(onTopic(duringOutage, "outage-local")).extracting(DeliveryGuaranteesTest::describe)
+    assertThat(onTopic(duringOutage, "outage-local"))
+        .extracting(DeliveryGuaranteesTest::describe)
         .containsExactlyInAnyOrder("insert 1", "insert 2");
     assertThat(onTopic(duringOutage, "outage-remote")).isEmpty();
-    assertThat(onTopic(afterOutage, "outage-remote")).extracting(DeliveryGuaranteesTest::describe)
+    assertThat(onTopic(afterOutage, "outage-remote"))
+        .extracting(DeliveryGuaranteesTest::describe)
         .containsExactlyInAnyOrder("insert 3", "insert 4");
     assertThat(onTopic(afterOutage, "outage-local")).isEmpty();
   }
@@ -236,7 +250,8 @@ class DeliveryGuaranteesTest {
     }
     worker.stop();
 
-    assertThat(firstPoll).extracting(DeliveryGuaranteesTest::describe)
+    assertThat(firstPoll)
+        .extracting(DeliveryGuaranteesTest::describe)
         .containsExactly("insert 1", "insert 2");
     assertThat(later).extracting(DeliveryGuaranteesTest::describe).containsExactly("insert 3");
   }
@@ -251,8 +266,15 @@ class DeliveryGuaranteesTest {
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", healthy); // v1
     sql("INSERT INTO delta.`%s` VALUES (10, 'a')", cleaned); // v1
     Map<String, String> settings =
-        settings("resnap", healthy + "," + FlakyFileSystem.uri(cleaned), "start.mode", "earliest",
-            "on.history.missing", "resnapshot", "topic.template", "resnap-${table}");
+        settings(
+            "resnap",
+            healthy + "," + FlakyFileSystem.uri(cleaned),
+            "start.mode",
+            "earliest",
+            "on.history.missing",
+            "resnapshot",
+            "topic.template",
+            "resnap-${table}");
     SimulatedWorker worker = new SimulatedWorker(false);
     worker.start(settings);
     worker.poll(3);
@@ -279,10 +301,12 @@ class DeliveryGuaranteesTest {
     }
     worker.stop();
 
-    assertThat(onTopic(firstPoll, "resnap-healthy")).extracting(DeliveryGuaranteesTest::describe)
+    assertThat(onTopic(firstPoll, "resnap-healthy"))
+        .extracting(DeliveryGuaranteesTest::describe)
         .containsExactly("insert 2");
     assertThat(onTopic(firstPoll, "resnap-cleaned")).isEmpty();
-    assertThat(onTopic(later, "resnap-cleaned")).extracting(DeliveryGuaranteesTest::describe)
+    assertThat(onTopic(later, "resnap-cleaned"))
+        .extracting(DeliveryGuaranteesTest::describe)
         .containsExactly("insert 10");
   }
 
@@ -298,8 +322,8 @@ class DeliveryGuaranteesTest {
 
   /**
    * With exactly-once, a table whose store fails in the middle of a version aborts its open
-   * transaction rather than hold it through the outage: the other tables of the task go on, and
-   * the version is read again, whole, once the store is back.
+   * transaction rather than hold it through the outage: the other tables of the task go on, and the
+   * version is read again, whole, once the store is back.
    */
   @Test
   void aTableThatBacksOffInTheMiddleOfAVersionAbortsItsTransactionAndTheOthersGoOn()
@@ -308,8 +332,13 @@ class DeliveryGuaranteesTest {
     String other = dir.resolve("other").toString();
     createTable(waiting.toString());
     createTable(other);
-    spark().range(0, 6, 1, 2).selectExpr("id", "'n' AS name")
-        .write().format("delta").mode("append").save(waiting.toString()); // v1: two files
+    spark()
+        .range(0, 6, 1, 2)
+        .selectExpr("id", "'n' AS name")
+        .write()
+        .format("delta")
+        .mode("append")
+        .save(waiting.toString()); // v1: two files
     sql("INSERT INTO delta.`%s` VALUES (100, 'o')", other); // v1
     String waitingUri = FlakyFileSystem.uri(waiting);
     SimulatedWorker worker = new SimulatedWorker(true);
@@ -336,7 +365,8 @@ class DeliveryGuaranteesTest {
 
     assertThat(onTopic(committedInOutage, "waiting")).as("committed during the outage").isEmpty();
     assertThat(onTopic(committedInOutage, "other")).as("committed during the outage").hasSize(1);
-    assertThat(storedInOutage).as("the stored offset of the waiting table during the outage")
+    assertThat(storedInOutage)
+        .as("the stored offset of the waiting table during the outage")
         .isEqualTo(Map.of("version", 1L));
     assertThat(onTopic(worker.delivered(), "waiting")).hasSize(6);
     assertThat(onTopic(worker.delivered(), "other")).hasSize(1);
@@ -367,8 +397,13 @@ class DeliveryGuaranteesTest {
             "batch.max.rows", "3"));
     worker.poll(); // both tables open at their latest version; heartbeats pin it
     sql("ALTER TABLE delta.`%s` SET TBLPROPERTIES ('note'='no rows')", other); // v1
-    spark().range(0, 6, 1, 2).selectExpr("id", "'n' AS name")
-        .write().format("delta").mode("append").save(waiting.toString()); // v1: two files
+    spark()
+        .range(0, 6, 1, 2)
+        .selectExpr("id", "'n' AS name")
+        .write()
+        .format("delta")
+        .mode("append")
+        .save(waiting.toString()); // v1: two files
     worker.poll(); // v1 of "other" (no rows), then part of v1 of "waiting"
     FlakyFileSystem.down(true);
     Thread.sleep(5); // the heartbeat of "other" is due
@@ -383,15 +418,16 @@ class DeliveryGuaranteesTest {
 
     assertThat(onTopic(committedInOutage, "waiting")).as("committed during the outage").isEmpty();
     assertThat(onTopic(worker.delivered(), "waiting")).hasSize(6);
-    assertThat(worker.storedOffset(other)).as("the stored offset of the other table")
+    assertThat(worker.storedOffset(other))
+        .as("the stored offset of the other table")
         .isEqualTo(Map.of("version", 2L));
     worker.assertTransactionsHoldOneVersionEach("__delta-cdf-heartbeat.eos-heartbeat");
   }
 
   /**
    * A re-snapshot replaced a stored offset whose history is gone; an exactly-once transaction
-   * aborted in the middle of that snapshot goes back to the snapshot's start, not to the old
-   * offset (from which the task would have to start over from a snapshot once more).
+   * aborted in the middle of that snapshot goes back to the snapshot's start, not to the old offset
+   * (from which the task would have to start over from a snapshot once more).
    */
   @Test
   void anAbortInTheMiddleOfAResnapshotReturnsToItsStartNotToTheOffsetWhoseHistoryIsGone()
@@ -399,8 +435,13 @@ class DeliveryGuaranteesTest {
     Path table = dir.resolve("resnapshot");
     createTable(table.toString()); // v0, checkpoints every 2 versions
     for (long from = 0; from < 12; from += 6) { // v1, v2: two files each; checkpoint at v2
-      spark().range(from, from + 6, 1, 2).selectExpr("id", "'r' AS name")
-          .write().format("delta").mode("append").save(table.toString());
+      spark()
+          .range(from, from + 6, 1, 2)
+          .selectExpr("id", "'r' AS name")
+          .write()
+          .format("delta")
+          .mode("append")
+          .save(table.toString());
     }
     for (int version = 0; version < 2; version++) {
       Files.delete(table.resolve("_delta_log").resolve(String.format("%020d.json", version)));
@@ -409,8 +450,7 @@ class DeliveryGuaranteesTest {
     SimulatedWorker worker = new SimulatedWorker(true);
     worker.alterOffset(uri, Map.of("version", 1L));
     worker.start(
-        settings(
-            "resnapshot", uri, "on.history.missing", "resnapshot", "batch.max.rows", "2"));
+        settings("resnapshot", uri, "on.history.missing", "resnapshot", "batch.max.rows", "2"));
     worker.poll(); // the first rows of the snapshot at v2
     FlakyFileSystem.down(true);
     worker.poll(5);
@@ -421,7 +461,8 @@ class DeliveryGuaranteesTest {
     }
     worker.stop();
 
-    assertThat(storedInOutage).as("the stored offset during the outage")
+    assertThat(storedInOutage)
+        .as("the stored offset during the outage")
         .isEqualTo(OffsetCodec.toMap(ChangePosition.InSnapshot.start(2)));
     assertThat(onTopic(worker.delivered(), "resnapshot")).hasSize(12);
   }
@@ -465,16 +506,36 @@ class DeliveryGuaranteesTest {
     sql("INSERT INTO delta.`%s` VALUES (4, 'd')", table); // v3
 
     SimulatedWorker changes = new SimulatedWorker(true);
-    changes.start(settings("emptylast", table.toString(), "start.mode", "version",
-        "start.version", "2", "record.format", "envelope", "key.columns", "id"));
+    changes.start(
+        settings(
+            "emptylast",
+            table.toString(),
+            "start.mode",
+            "version",
+            "start.version",
+            "2",
+            "record.format",
+            "envelope",
+            "key.columns",
+            "id"));
     List<SourceRecord> changed = onTopic(changes.poll(4), "emptylast");
     changes.stop();
     assertThat(changed).hasSize(3);
     changes.assertTransactionsHoldOneVersionEach("__delta-cdf-heartbeat.emptylast");
 
     SimulatedWorker snapshot = new SimulatedWorker(false);
-    snapshot.start(settings("emptysnap", table.toString(), "start.mode", "snapshot",
-        "record.format", "envelope", "key.columns", "id", "topic.template", "emptysnap"));
+    snapshot.start(
+        settings(
+            "emptysnap",
+            table.toString(),
+            "start.mode",
+            "snapshot",
+            "record.format",
+            "envelope",
+            "key.columns",
+            "id",
+            "topic.template",
+            "emptysnap"));
     List<SourceRecord> rows = onTopic(snapshot.poll(4), "emptysnap");
     snapshot.stop();
     assertThat(rows)
@@ -492,7 +553,10 @@ class DeliveryGuaranteesTest {
         .mode("overwrite")
         .parquet(out.toString());
     try (Stream<Path> files = Files.list(out)) {
-      return files.filter(f -> f.getFileName().toString().endsWith(".parquet")).findFirst().orElseThrow();
+      return files
+          .filter(f -> f.getFileName().toString().endsWith(".parquet"))
+          .findFirst()
+          .orElseThrow();
     }
   }
 
@@ -501,14 +565,21 @@ class DeliveryGuaranteesTest {
       throws IOException {
     StringBuilder commit = new StringBuilder();
     long now = System.currentTimeMillis();
-    commit.append("{\"commitInfo\":{\"timestamp\":").append(now)
+    commit
+        .append("{\"commitInfo\":{\"timestamp\":")
+        .append(now)
         .append(",\"operation\":\"WRITE\",\"operationParameters\":{}}}\n");
     for (Map.Entry<String, Path> file : new java.util.TreeMap<>(files).entrySet()) {
       Path target = table.resolve(file.getKey());
       Files.copy(file.getValue(), target);
-      commit.append("{\"add\":{\"path\":\"").append(file.getKey())
-          .append("\",\"partitionValues\":{},\"size\":").append(Files.size(target))
-          .append(",\"modificationTime\":").append(now).append(",\"dataChange\":true}}\n");
+      commit
+          .append("{\"add\":{\"path\":\"")
+          .append(file.getKey())
+          .append("\",\"partitionValues\":{},\"size\":")
+          .append(Files.size(target))
+          .append(",\"modificationTime\":")
+          .append(now)
+          .append(",\"dataChange\":true}}\n");
     }
     Files.writeString(
         table.resolve("_delta_log").resolve(String.format("%020d.json", version)), commit);

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Log cleanup that removes versions the connector has already read must not stop it: the
- * connector has read version N-1, the log keeps a checkpoint at N and the commits from N on, and
- * the connector continues with N, emitting exactly the rows Spark's change feed has from N on.
+ * Log cleanup that removes versions the connector has already read must not stop it: the connector
+ * has read version N-1, the log keeps a checkpoint at N and the commits from N on, and the
+ * connector continues with N, emitting exactly the rows Spark's change feed has from N on.
  */
 class LogCleanupResumeTest {
 
@@ -78,8 +78,14 @@ class LogCleanupResumeTest {
             .sorted()
             .toList();
     List<String> spark =
-        spark().read().format("delta").option("readChangeFeed", "true")
-            .option("startingVersion", 4).load(path).collectAsList().stream()
+        spark()
+            .read()
+            .format("delta")
+            .option("readChangeFeed", "true")
+            .option("startingVersion", 4)
+            .load(path)
+            .collectAsList()
+            .stream()
             .map(LogCleanupResumeTest::describe)
             .sorted()
             .toList();

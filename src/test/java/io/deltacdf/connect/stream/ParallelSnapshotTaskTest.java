@@ -20,10 +20,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Tasks reading the slices of a snapshot, then the task that reads the table's changes after
- * it, as the connector hands them out: every row once, every slice's offset at the version after
- * the snapshot (also a slice without a single file, with heartbeats off), then only the changes
- * after the snapshot.
+ * Tasks reading the slices of a snapshot, then the task that reads the table's changes after it, as
+ * the connector hands them out: every row once, every slice's offset at the version after the
+ * snapshot (also a slice without a single file, with heartbeats off), then only the changes after
+ * the snapshot.
  */
 class ParallelSnapshotTaskTest {
 
@@ -81,9 +81,9 @@ class ParallelSnapshotTaskTest {
 
   /**
    * The connector was restarted before the first offset flush and planned the slices anew at a
-   * newer version, while its old tasks flushed their offsets of the old snapshot as they
-   * stopped. A slice without an offset of its own reads the snapshot its siblings stored, so
-   * the snapshot is one cut: every row of it once, nothing of the newer version.
+   * newer version, while its old tasks flushed their offsets of the old snapshot as they stopped. A
+   * slice without an offset of its own reads the snapshot its siblings stored, so the snapshot is
+   * one cut: every row of it once, nothing of the newer version.
    */
   @Test
   void aSliceReplannedAtANewerVersionReadsTheSnapshotItsSiblingsStored() throws Exception {

@@ -18,8 +18,8 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the connector hands its tasks of a table whose snapshot may be read in slices, decided
- * from the stored offsets alone (the table is opened only when nothing is stored).
+ * What the connector hands its tasks of a table whose snapshot may be read in slices, decided from
+ * the stored offsets alone (the table is opened only when nothing is stored).
  */
 class SnapshotSlicesTest {
 

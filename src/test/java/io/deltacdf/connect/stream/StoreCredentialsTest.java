@@ -30,8 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Credentials go only where the operator meant: no store endpoint over plain HTTP unless
- * storage.insecure.http.allowed says so, the endpoint of each table in the log, and no secret in
- * a logged store message.
+ * storage.insecure.http.allowed says so, the endpoint of each table in the log, and no secret in a
+ * logged store message.
  */
 class StoreCredentialsTest {
 
@@ -48,7 +48,8 @@ class StoreCredentialsTest {
             "azure.endpoint", "http://azurite:10000"),
         "azure.endpoint",
         "azure.endpoint");
-    assertRejected(Map.of("gcs.endpoint", "HTTP://gcs-emulator:4443/"), "gcs.endpoint", "gcs.endpoint");
+    assertRejected(
+        Map.of("gcs.endpoint", "HTTP://gcs-emulator:4443/"), "gcs.endpoint", "gcs.endpoint");
   }
 
   @Test
@@ -60,7 +61,9 @@ class StoreCredentialsTest {
         FLAG,
         "hadoop.fs.s3a.connection.ssl.enabled");
     assertRejected(
-        Map.of("hadoop.fs.azure.always.use.https", "false"), FLAG, "hadoop.fs.azure.always.use.https");
+        Map.of("hadoop.fs.azure.always.use.https", "false"),
+        FLAG,
+        "hadoop.fs.azure.always.use.https");
     assertRejected(
         Map.of(
             "hadoop.fs.azure.account.oauth2.client.endpoint",
@@ -78,9 +81,12 @@ class StoreCredentialsTest {
             "http://169.254.169.254/metadata/identity/oauth2/token"));
     assertAccepted(
         Map.of(
-            "s3.endpoint", "http://minio:9000",
-            "hadoop.fs.s3a.connection.ssl.enabled", "false",
-            FLAG, "true"));
+            "s3.endpoint",
+            "http://minio:9000",
+            "hadoop.fs.s3a.connection.ssl.enabled",
+            "false",
+            FLAG,
+            "true"));
   }
 
   @Test
@@ -115,7 +121,8 @@ class StoreCredentialsTest {
 
     assertThat(logged)
         .contains("INFO Table " + table + " is read through https://store.internal:9000");
-    assertThat(logged).anyMatch(line -> line.startsWith("WARN") && line.contains("Connection reset"));
+    assertThat(logged)
+        .anyMatch(line -> line.startsWith("WARN") && line.contains("Connection reset"));
     assertThat(String.join("\n", logged)).contains(Redaction.HIDDEN).doesNotContain(SECRET);
   }
 

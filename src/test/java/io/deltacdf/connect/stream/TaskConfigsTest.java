@@ -59,7 +59,8 @@ class TaskConfigsTest {
 
   @Test
   void settingsWithoutUnitsHandATaskNone() {
-    DeltaCdfSourceConfig config = new DeltaCdfSourceConfig(ConnectorConfig.forTables(TABLE).build());
+    DeltaCdfSourceConfig config =
+        new DeltaCdfSourceConfig(ConnectorConfig.forTables(TABLE).build());
     assertThat(TaskConfigs.units(config)).isEmpty();
   }
 }

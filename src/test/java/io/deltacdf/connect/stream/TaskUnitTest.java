@@ -45,8 +45,7 @@ class TaskUnitTest {
     assertThatThrownBy(() -> TaskUnit.fromMap(Map.of("table", TABLE, "slice", "1/2")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("snapshot.version");
-    assertThatThrownBy(
-            () -> new TaskUnit(new TablePartition(TABLE, new SnapshotSlice(0, 2)), null))
+    assertThatThrownBy(() -> new TaskUnit(new TablePartition(TABLE, new SnapshotSlice(0, 2)), null))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

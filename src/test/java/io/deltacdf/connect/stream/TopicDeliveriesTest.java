@@ -15,9 +15,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The check interrupts a task's thread that waits for the metadata of a topic that has taken
- * none of its records, once that lasted the limit; never a thread whose topics took records, nor
- * one that does something else.
+ * The check interrupts a task's thread that waits for the metadata of a topic that has taken none
+ * of its records, once that lasted the limit; never a thread whose topics took records, nor one
+ * that does something else.
  */
 class TopicDeliveriesTest {
 
@@ -25,6 +25,7 @@ class TopicDeliveriesTest {
 
   /** Whether the (simulated) producer waits for topic metadata in the task's thread. */
   private final AtomicBoolean waiting = new AtomicBoolean(true);
+
   private final TopicDeliveries deliveries =
       new TopicDeliveries("__delta-cdf-heartbeat.orders", thread -> waiting.get());
   private final CountDownLatch interrupted = new CountDownLatch(1);
@@ -68,7 +69,9 @@ class TopicDeliveriesTest {
     assertThat(deliveries.check(1_000)).isFalse();
     assertThat(deliveries.check(1_000 + LIMIT_MS - 1)).as("within the limit").isFalse();
     assertThat(deliveries.check(1_000 + LIMIT_MS)).isTrue();
-    assertThat(interrupted.await(10, TimeUnit.SECONDS)).as("the task's thread interrupted").isTrue();
+    assertThat(interrupted.await(10, TimeUnit.SECONDS))
+        .as("the task's thread interrupted")
+        .isTrue();
     assertThat(deliveries.check(1_000 + 2 * LIMIT_MS)).as("only once").isFalse();
   }
 

@@ -41,10 +41,10 @@ import scala.jdk.javaapi.CollectionConverters;
  * Spark's {@code table_changes}, so that multisets of rows can be compared as sorted string lists.
  *
  * <p>Format: {@code v<version> @<commit ms> <change type> {col=value, ...}} with columns in schema
- * order; strings quoted, decimals at the type's scale, binary as hex, dates ISO, timestamps
- * (with or without time zone) as epoch microseconds, floats via {@code toString} (NaN and -0.0
- * kept), map entries sorted by key. Our values are type-checked against the value model of
- * {@link FieldType}: a Long where an Integer belongs fails instead of printing the same digits.
+ * order; strings quoted, decimals at the type's scale, binary as hex, dates ISO, timestamps (with
+ * or without time zone) as epoch microseconds, floats via {@code toString} (NaN and -0.0 kept), map
+ * entries sorted by key. Our values are type-checked against the value model of {@link FieldType}:
+ * a Long where an Integer belongs fails instead of printing the same digits.
  */
 public final class CanonicalRows {
 
@@ -55,7 +55,11 @@ public final class CanonicalRows {
 
   /** A row of our reader, its values laid out by {@code schema}. */
   public static String canonical(
-      ChangeType type, long version, long commitTimestampMs, FieldType.Struct schema, Object[] values) {
+      ChangeType type,
+      long version,
+      long commitTimestampMs,
+      FieldType.Struct schema,
+      Object[] values) {
     return header(type.label(), version, commitTimestampMs) + ours(schema, values);
   }
 
@@ -64,7 +68,10 @@ public final class CanonicalRows {
     return canonical(row.type(), row.version(), row.commitTimestampMs(), schema, row.values());
   }
 
-  /** A row of Spark's change feed: data columns, then {@code _change_type, _commit_version, _commit_timestamp}. */
+  /**
+   * A row of Spark's change feed: data columns, then {@code _change_type, _commit_version,
+   * _commit_timestamp}.
+   */
   public static String canonical(Row sparkRow) {
     StructType schema = sparkRow.schema();
     StringJoiner columns = new StringJoiner(", ", "{", "}");
@@ -75,7 +82,10 @@ public final class CanonicalRows {
       }
     }
     Instant commitTime = sparkRow.getAs("_commit_timestamp");
-    return header(sparkRow.getAs("_change_type"), sparkRow.getAs("_commit_version"), commitTime.toEpochMilli())
+    return header(
+            sparkRow.getAs("_change_type"),
+            sparkRow.getAs("_commit_version"),
+            commitTime.toEpochMilli())
         + columns;
   }
 
@@ -113,7 +123,8 @@ public final class CanonicalRows {
       return list(as(List.class, value, type), element -> ours(array.elementType(), element));
     }
     FieldType.MapType map = (FieldType.MapType) type;
-    return map(as(Map.class, value, type), k -> ours(map.keyType(), k), v -> ours(map.valueType(), v));
+    return map(
+        as(Map.class, value, type), k -> ours(map.keyType(), k), v -> ours(map.valueType(), v));
   }
 
   private static String primitive(FieldType.PrimitiveKind kind, Object value) {
@@ -144,8 +155,12 @@ public final class CanonicalRows {
     if (type instanceof DoubleType) {
       return Double.toString((Double) value);
     }
-    if (type instanceof BooleanType || type instanceof ByteType || type instanceof ShortType
-        || type instanceof IntegerType || type instanceof LongType || type instanceof DateType) {
+    if (type instanceof BooleanType
+        || type instanceof ByteType
+        || type instanceof ShortType
+        || type instanceof IntegerType
+        || type instanceof LongType
+        || type instanceof DateType) {
       return value.toString();
     }
     if (type instanceof StringType) {
@@ -172,13 +187,17 @@ public final class CanonicalRows {
       return out.toString();
     }
     if (type instanceof ArrayType array) {
-      List<?> elements = value instanceof scala.collection.Seq<?> seq ? CollectionConverters.asJava(seq) : (List<?>) value;
+      List<?> elements =
+          value instanceof scala.collection.Seq<?> seq
+              ? CollectionConverters.asJava(seq)
+              : (List<?>) value;
       return list(elements, element -> spark(array.elementType(), element));
     }
     if (type instanceof MapType map) {
-      Map<?, ?> entries = value instanceof scala.collection.Map<?, ?> scalaMap
-          ? CollectionConverters.asJava(scalaMap)
-          : (Map<?, ?>) value;
+      Map<?, ?> entries =
+          value instanceof scala.collection.Map<?, ?> scalaMap
+              ? CollectionConverters.asJava(scalaMap)
+              : (Map<?, ?>) value;
       return map(entries, k -> spark(map.keyType(), k), v -> spark(map.valueType(), v));
     }
     throw new IllegalArgumentException("Unsupported Spark type " + type);
@@ -193,7 +212,9 @@ public final class CanonicalRows {
   }
 
   private static String micros(Instant instant) {
-    long micros = Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1000);
+    long micros =
+        Math.addExact(
+            Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1000);
     return micros + "us";
   }
 
@@ -208,7 +229,8 @@ public final class CanonicalRows {
     return out.toString();
   }
 
-  private static String map(Map<?, ?> entries, Function<Object, String> key, Function<Object, String> value) {
+  private static String map(
+      Map<?, ?> entries, Function<Object, String> key, Function<Object, String> value) {
     StringJoiner out = new StringJoiner(", ", "{", "}");
     Map<String, String> sorted = new TreeMap<>();
     entries.forEach((k, v) -> sorted.put(key.apply(k), value.apply(v)));
@@ -219,7 +241,14 @@ public final class CanonicalRows {
   private static <T> T as(Class<T> expected, Object value, FieldType type) {
     if (!expected.isInstance(value)) {
       throw new IllegalArgumentException(
-          "Value " + value + " of " + value.getClass().getName() + " where " + type + " needs " + expected.getSimpleName());
+          "Value "
+              + value
+              + " of "
+              + value.getClass().getName()
+              + " where "
+              + type
+              + " needs "
+              + expected.getSimpleName());
     }
     return expected.cast(value);
   }

@@ -12,9 +12,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A child process of the tests and the benchmark (registry, emulator, broker, worker, a measured
  * JVM, a small-heap reader of a unit test) with its standard output and error appended to a log
- * file: the one launcher they share. A shutdown hook kills it if the test JVM exits while it
- * runs, so that no child outlives an aborted build and keeps its port; the hook goes when the
- * process ends, however it ends.
+ * file: the one launcher they share. A shutdown hook kills it if the test JVM exits while it runs,
+ * so that no child outlives an aborted build and keeps its port; the hook goes when the process
+ * ends, however it ends.
  */
 public final class ChildProcess {
 
@@ -36,25 +36,26 @@ public final class ChildProcess {
   }
 
   /**
-   * Starts {@code builder}'s command with its output and errors appended to {@code log};
-   * {@code name} (e.g. "S3Mock") names it in messages.
+   * Starts {@code builder}'s command with its output and errors appended to {@code log}; {@code
+   * name} (e.g. "S3Mock") names it in messages.
    */
   public static ChildProcess start(String name, ProcessBuilder builder, Path log)
       throws IOException {
-    Process process = builder.redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-        .start();
+    Process process =
+        builder
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .start();
     return new ChildProcess(name, process, log);
   }
 
-  public static ChildProcess start(String name, List<String> command, Path log)
-      throws IOException {
+  public static ChildProcess start(String name, List<String> command, Path log) throws IOException {
     return start(name, new ProcessBuilder(command), log);
   }
 
   /**
-   * The command that runs {@code mainClass} with {@code args} in a JVM of this JVM's Java and
-   * class path, started with {@code jvmOptions} (e.g. a small -Xmx).
+   * The command that runs {@code mainClass} with {@code args} in a JVM of this JVM's Java and class
+   * path, started with {@code jvmOptions} (e.g. a small -Xmx).
    */
   public static List<String> javaCommand(
       List<String> jvmOptions, Class<?> mainClass, String... args) {
@@ -67,11 +68,11 @@ public final class ChildProcess {
   }
 
   /**
-   * Runs {@code command} to its end and returns the lines of its output; fails with the log's
-   * tail when it exits non-zero, or overruns {@code timeout} (it is then killed).
+   * Runs {@code command} to its end and returns the lines of its output; fails with the log's tail
+   * when it exits non-zero, or overruns {@code timeout} (it is then killed).
    */
-  public static List<String> runToEnd(
-      String name, List<String> command, Path log, Duration timeout) throws IOException {
+  public static List<String> runToEnd(String name, List<String> command, Path log, Duration timeout)
+      throws IOException {
     ChildProcess child = start(name, command, log);
     if (!child.awaitExit(timeout)) {
       child.kill();
@@ -102,8 +103,8 @@ public final class ChildProcess {
   }
 
   /**
-   * SIGTERM, then SIGKILL if the process still runs after {@code grace}; returns whether it
-   * needed SIGKILL. A process that has already exited is just reaped, so this can be repeated.
+   * SIGTERM, then SIGKILL if the process still runs after {@code grace}; returns whether it needed
+   * SIGKILL. A process that has already exited is just reaped, so this can be repeated.
    */
   public boolean stop(Duration grace) {
     process.destroy();
@@ -124,7 +125,12 @@ public final class ChildProcess {
 
   /** {@code <name> exited with <code>; last lines of <log>:} and the log's last {@code lines}. */
   public String exitReport(int lines) {
-    return name + " exited with " + process.exitValue() + "; last lines of " + log + ":\n"
+    return name
+        + " exited with "
+        + process.exitValue()
+        + "; last lines of "
+        + log
+        + ":\n"
         + logTail(lines);
   }
 

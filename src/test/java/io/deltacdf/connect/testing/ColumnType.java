@@ -22,34 +22,98 @@ import java.util.function.Function;
  */
 public enum ColumnType {
   BOOLEAN("BOOLEAN", prim(PrimitiveKind.BOOLEAN), r -> r.nextBoolean() ? "true" : "false"),
-  TINYINT("TINYINT", prim(PrimitiveKind.BYTE), r -> cast(pick(r, "-128", "127", "0", r.nextInt(256) - 128), "TINYINT")),
-  SMALLINT("SMALLINT", prim(PrimitiveKind.SHORT), r -> cast(pick(r, "-32768", "32767", r.nextInt(65536) - 32768), "SMALLINT")),
-  INT("INT", prim(PrimitiveKind.INT), r -> cast(pick(r, Integer.MIN_VALUE, Integer.MAX_VALUE, r.nextInt(2001) - 1000), "INT")),
-  BIGINT("BIGINT", prim(PrimitiveKind.LONG), r -> cast(pick(r, Long.MIN_VALUE, Long.MAX_VALUE, r.nextLong()), "BIGINT")),
-  FLOAT("FLOAT", prim(PrimitiveKind.FLOAT), r -> cast(quote(pick(r, "NaN", "-0.0", "Infinity", "-Infinity", "1.0E-40", Float.toString((r.nextFloat() - 0.5f) * 1e6f))), "FLOAT")),
-  DOUBLE("DOUBLE", prim(PrimitiveKind.DOUBLE), r -> cast(quote(pick(r, "NaN", "-0.0", "-Infinity", "4.9E-324", Double.toString((r.nextDouble() - 0.5) * 1e12))), "DOUBLE")),
+  TINYINT(
+      "TINYINT",
+      prim(PrimitiveKind.BYTE),
+      r -> cast(pick(r, "-128", "127", "0", r.nextInt(256) - 128), "TINYINT")),
+  SMALLINT(
+      "SMALLINT",
+      prim(PrimitiveKind.SHORT),
+      r -> cast(pick(r, "-32768", "32767", r.nextInt(65536) - 32768), "SMALLINT")),
+  INT(
+      "INT",
+      prim(PrimitiveKind.INT),
+      r -> cast(pick(r, Integer.MIN_VALUE, Integer.MAX_VALUE, r.nextInt(2001) - 1000), "INT")),
+  BIGINT(
+      "BIGINT",
+      prim(PrimitiveKind.LONG),
+      r -> cast(pick(r, Long.MIN_VALUE, Long.MAX_VALUE, r.nextLong()), "BIGINT")),
+  FLOAT(
+      "FLOAT",
+      prim(PrimitiveKind.FLOAT),
+      r ->
+          cast(
+              quote(
+                  pick(
+                      r,
+                      "NaN",
+                      "-0.0",
+                      "Infinity",
+                      "-Infinity",
+                      "1.0E-40",
+                      Float.toString((r.nextFloat() - 0.5f) * 1e6f))),
+              "FLOAT")),
+  DOUBLE(
+      "DOUBLE",
+      prim(PrimitiveKind.DOUBLE),
+      r ->
+          cast(
+              quote(
+                  pick(
+                      r,
+                      "NaN",
+                      "-0.0",
+                      "-Infinity",
+                      "4.9E-324",
+                      Double.toString((r.nextDouble() - 0.5) * 1e12))),
+              "DOUBLE")),
   DECIMAL_10_2("DECIMAL(10,2)", new FieldType.Decimal(10, 2), r -> decimal(r, 10, 2)),
   DECIMAL_38_18("DECIMAL(38,18)", new FieldType.Decimal(38, 18), r -> decimal(r, 38, 18)),
   STRING("STRING", prim(PrimitiveKind.STRING), ColumnType::stringLiteral),
   BINARY("BINARY", prim(PrimitiveKind.BINARY), ColumnType::binaryLiteral),
-  DATE("DATE", prim(PrimitiveKind.DATE), r -> "DATE'" + pick(r, "0001-01-01", "1582-10-04", "9999-12-31", LocalDate.ofEpochDay(-25_000 + r.nextInt(75_000))) + "'"),
-  TIMESTAMP("TIMESTAMP", prim(PrimitiveKind.TIMESTAMP), r -> "TIMESTAMP'" + randomDateTime(r) + "'"),
-  TIMESTAMP_NTZ("TIMESTAMP_NTZ", prim(PrimitiveKind.TIMESTAMP_NTZ), r -> "TIMESTAMP_NTZ'" + randomDateTime(r) + "'"),
+  DATE(
+      "DATE",
+      prim(PrimitiveKind.DATE),
+      r ->
+          "DATE'"
+              + pick(
+                  r,
+                  "0001-01-01",
+                  "1582-10-04",
+                  "9999-12-31",
+                  LocalDate.ofEpochDay(-25_000 + r.nextInt(75_000)))
+              + "'"),
+  TIMESTAMP(
+      "TIMESTAMP", prim(PrimitiveKind.TIMESTAMP), r -> "TIMESTAMP'" + randomDateTime(r) + "'"),
+  TIMESTAMP_NTZ(
+      "TIMESTAMP_NTZ",
+      prim(PrimitiveKind.TIMESTAMP_NTZ),
+      r -> "TIMESTAMP_NTZ'" + randomDateTime(r) + "'"),
   STRUCT(
       "STRUCT<a: INT, b: STRING>",
-      new FieldType.Struct(List.of(
-          new FieldType.Field("a", prim(PrimitiveKind.INT), true),
-          new FieldType.Field("b", prim(PrimitiveKind.STRING), true))),
-      r -> cast("named_struct('a', " + orNull(r, INT) + ", 'b', " + orNull(r, STRING) + ")", "STRUCT<a: INT, b: STRING>")),
+      new FieldType.Struct(
+          List.of(
+              new FieldType.Field("a", prim(PrimitiveKind.INT), true),
+              new FieldType.Field("b", prim(PrimitiveKind.STRING), true))),
+      r ->
+          cast(
+              "named_struct('a', " + orNull(r, INT) + ", 'b', " + orNull(r, STRING) + ")",
+              "STRUCT<a: INT, b: STRING>")),
   ARRAY("ARRAY<INT>", new FieldType.Array(prim(PrimitiveKind.INT), true), ColumnType::arrayLiteral),
-  MAP("MAP<STRING, INT>", new FieldType.MapType(prim(PrimitiveKind.STRING), prim(PrimitiveKind.INT), true), ColumnType::mapLiteral);
+  MAP(
+      "MAP<STRING, INT>",
+      new FieldType.MapType(prim(PrimitiveKind.STRING), prim(PrimitiveKind.INT), true),
+      ColumnType::mapLiteral);
 
   /** The types a partition column may have, the common ones weighted up. */
   public static final List<ColumnType> PARTITION_TYPES =
       List.of(STRING, STRING, INT, INT, DATE, DATE, DECIMAL_10_2, TIMESTAMP);
 
-  private static final DateTimeFormatter MICROS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
-  private static final String[] STRINGS = {"", " ", "héllo", "日本語", "emoji 😀", "it\\'s", "tab\\there", "x,y=z"};
+  private static final DateTimeFormatter MICROS =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
+  private static final String[] STRINGS = {
+    "", " ", "héllo", "日本語", "emoji 😀", "it\\'s", "tab\\there", "x,y=z"
+  };
 
   private final String sql;
   private final FieldType fieldType;
@@ -103,9 +167,12 @@ public enum ColumnType {
   }
 
   private static String decimal(Random r, int precision, int scale) {
-    String digits = r.nextInt(6) == 0 ? "9".repeat(precision) : randomDigits(r, 1 + r.nextInt(precision));
+    String digits =
+        r.nextInt(6) == 0 ? "9".repeat(precision) : randomDigits(r, 1 + r.nextInt(precision));
     BigDecimal value = new BigDecimal(new BigInteger(digits), scale);
-    return cast(quote((r.nextBoolean() ? value : value.negate()).toPlainString()), "DECIMAL(" + precision + "," + scale + ")");
+    return cast(
+        quote((r.nextBoolean() ? value : value.negate()).toPlainString()),
+        "DECIMAL(" + precision + "," + scale + ")");
   }
 
   private static String randomDigits(Random r, int count) {
@@ -117,7 +184,9 @@ public enum ColumnType {
   }
 
   private static String stringLiteral(Random r) {
-    return r.nextInt(3) == 0 ? quote(STRINGS[r.nextInt(STRINGS.length)]) : quote("s" + Integer.toString(r.nextInt(1 << 20), 36));
+    return r.nextInt(3) == 0
+        ? quote(STRINGS[r.nextInt(STRINGS.length)])
+        : quote("s" + Integer.toString(r.nextInt(1 << 20), 36));
   }
 
   private static String binaryLiteral(Random r) {
@@ -129,8 +198,15 @@ public enum ColumnType {
   /** A timestamp text with microseconds, mostly between 1906 and 2096. */
   private static String randomDateTime(Random r) {
     long micros = -2_000_000_000_000_000L + (long) (r.nextDouble() * 6_000_000_000_000_000L);
-    return pick(r, "0001-01-01 00:00:00.000001", "1969-12-31 23:59:59.999999", "9999-12-31 23:59:59.999999",
-        MICROS.format(LocalDateTime.ofInstant(Instant.EPOCH.plus(micros, ChronoUnit.MICROS), ZoneOffset.UTC))).toString();
+    return pick(
+            r,
+            "0001-01-01 00:00:00.000001",
+            "1969-12-31 23:59:59.999999",
+            "9999-12-31 23:59:59.999999",
+            MICROS.format(
+                LocalDateTime.ofInstant(
+                    Instant.EPOCH.plus(micros, ChronoUnit.MICROS), ZoneOffset.UTC)))
+        .toString();
   }
 
   private static String arrayLiteral(Random r) {

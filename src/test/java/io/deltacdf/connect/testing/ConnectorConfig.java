@@ -38,17 +38,18 @@ public final class ConnectorConfig {
 
   /**
    * The topic.creation.* settings of the config examples: the test brokers, like managed Kafka
-   * services, create no topic on first use, so Connect creates the topics a connector writes,
-   * the heartbeat topic among them, as it does for a user who copied an example.
+   * services, create no topic on first use, so Connect creates the topics a connector writes, the
+   * heartbeat topic among them, as it does for a user who copied an example.
    */
   public static Map<String, String> topicCreation() {
     Map<String, String> creation = new LinkedHashMap<>();
-    example(TOPIC_CREATION_EXAMPLE).forEach(
-        (key, value) -> {
-          if (key.startsWith("topic.creation.")) {
-            creation.put(key, value);
-          }
-        });
+    example(TOPIC_CREATION_EXAMPLE)
+        .forEach(
+            (key, value) -> {
+              if (key.startsWith("topic.creation.")) {
+                creation.put(key, value);
+              }
+            });
     return creation;
   }
 
@@ -138,8 +139,8 @@ public final class ConnectorConfig {
   }
 
   /**
-   * The settings of a task that reads every table whole, as the connector hands them out
-   * without a parallel snapshot.
+   * The settings of a task that reads every table whole, as the connector hands them out without a
+   * parallel snapshot.
    */
   public Map<String, String> buildTask() {
     Map<String, String> connector = build();

@@ -9,10 +9,10 @@ import java.util.stream.Stream;
 
 /**
  * The bytes of files under a folder that this JVM still holds, deleted or not, through a memory
- * mapping ({@code /proc/self/maps}) or an open descriptor ({@code /proc/self/fd}): the disk
- * blocks of a deleted file are freed only once neither is left, which file names cannot show.
- * Only this process's own handles count, so what other processes do on the same disk does not
- * move it. Linux only ({@link #available}).
+ * mapping ({@code /proc/self/maps}) or an open descriptor ({@code /proc/self/fd}): the disk blocks
+ * of a deleted file are freed only once neither is left, which file names cannot show. Only this
+ * process's own handles count, so what other processes do on the same disk does not move it. Linux
+ * only ({@link #available}).
  */
 public final class HeldFiles {
 

@@ -8,9 +8,9 @@ import java.util.List;
 
 /**
  * Free local ports, for servers whose port must be known before they start, and for a port that
- * nothing listens on. A port was free a moment ago: another process may take it before our
- * server binds it, acceptable on a test machine, and the only option where the port goes into
- * the config (KRaft voters, a worker's REST listener).
+ * nothing listens on. A port was free a moment ago: another process may take it before our server
+ * binds it, acceptable on a test machine, and the only option where the port goes into the config
+ * (KRaft voters, a worker's REST listener).
  */
 public final class Ports {
 

@@ -40,9 +40,17 @@ public final class RandomWorkload {
     /** A script that recreates the table: the options, then each statement with its version. */
     @Override
     public String toString() {
-      StringBuilder out = new StringBuilder("-- RandomWorkload seed=" + seed + " " + options + "\n");
-      steps.forEach(s -> out.append("-- v").append(s.version()).append(' ').append(s.operation())
-          .append('\n').append(s.sql()).append(";\n"));
+      StringBuilder out =
+          new StringBuilder("-- RandomWorkload seed=" + seed + " " + options + "\n");
+      steps.forEach(
+          s ->
+              out.append("-- v")
+                  .append(s.version())
+                  .append(' ')
+                  .append(s.operation())
+                  .append('\n')
+                  .append(s.sql())
+                  .append(";\n"));
       return out.toString();
     }
   }
@@ -66,12 +74,15 @@ public final class RandomWorkload {
     random = new Random(new SplittableRandom(seed).nextLong());
     path = baseDir.resolve("workload-" + seed).toAbsolutePath().toString();
     table = "delta.`" + path + "`";
-    options = new Options(
-        random.nextBoolean(),
-        List.of("none", "none", "name", "id").get(random.nextInt(4)),
-        random.nextInt(5) < 3 ? ColumnType.PARTITION_TYPES.get(random.nextInt(ColumnType.PARTITION_TYPES.size())) : null,
-        random.nextBoolean(),
-        random.nextInt(3) == 0 ? 3 : 0);
+    options =
+        new Options(
+            random.nextBoolean(),
+            List.of("none", "none", "name", "id").get(random.nextInt(4)),
+            random.nextInt(5) < 3
+                ? ColumnType.PARTITION_TYPES.get(random.nextInt(ColumnType.PARTITION_TYPES.size()))
+                : null,
+            random.nextBoolean(),
+            random.nextInt(3) == 0 ? 3 : 0);
   }
 
   /** Creates table {@code baseDir/workload-<seed>} and applies 6 to 12 random commits to it. */
@@ -90,17 +101,21 @@ public final class RandomWorkload {
   }
 
   /**
-   * A fixed scenario on a column-mapping (name) table at {@code tableDir}: insert, rename a
-   * column, insert and update, drop a column, update and delete.
+   * A fixed scenario on a column-mapping (name) table at {@code tableDir}: insert, rename a column,
+   * insert and update, drop a column, update and delete.
    *
    * @return the versions of the RENAME COLUMN and DROP COLUMN commits
    */
   public static List<Long> renameAndDrop(Path tableDir) {
     String t = "delta.`" + tableDir.toAbsolutePath() + "`";
-    sql("CREATE TABLE %s (id BIGINT, name STRING, score INT, note STRING) USING delta TBLPROPERTIES ("
-        + "'delta.enableChangeDataFeed'='true', 'delta.enableDeletionVectors'='true', "
-        + "'delta.columnMapping.mode'='name', 'delta.minReaderVersion'='2', 'delta.minWriterVersion'='5')", t);
-    sql("INSERT INTO %s VALUES (1, 'ann', 10, 'a'), (2, 'bob', 20, 'b'), (3, 'cy', 30, NULL), (4, 'dee', NULL, 'd')", t);
+    sql(
+        "CREATE TABLE %s (id BIGINT, name STRING, score INT, note STRING) USING delta TBLPROPERTIES ("
+            + "'delta.enableChangeDataFeed'='true', 'delta.enableDeletionVectors'='true', "
+            + "'delta.columnMapping.mode'='name', 'delta.minReaderVersion'='2', 'delta.minWriterVersion'='5')",
+        t);
+    sql(
+        "INSERT INTO %s VALUES (1, 'ann', 10, 'a'), (2, 'bob', 20, 'b'), (3, 'cy', 30, NULL), (4, 'dee', NULL, 'd')",
+        t);
     sql("ALTER TABLE %s RENAME COLUMN name TO full_name", t);
     long renamed = SparkOracle.latestVersion(tableDir.toString());
     sql("INSERT INTO %s VALUES (5, 'eve', 50, 'e'), (6, NULL, 60, 'f')", t);
@@ -124,10 +139,12 @@ public final class RandomWorkload {
   private void create() {
     List<ColumnType> types = new ArrayList<>(Arrays.asList(ColumnType.values()));
     Collections.shuffle(types, random);
-    types.subList(0, 6 + random.nextInt(types.size() - 5))
+    types
+        .subList(0, 6 + random.nextInt(types.size() - 5))
         .forEach(type -> columns.put(columnName("c_" + type.name().toLowerCase()), type));
     StringBuilder ddl = new StringBuilder("CREATE TABLE " + table + " (`id` BIGINT");
-    columns.forEach((name, type) -> ddl.append(", ").append(q(name)).append(' ').append(type.sql()));
+    columns.forEach(
+        (name, type) -> ddl.append(", ").append(q(name)).append(' ').append(type.sql()));
     if (options.partitionType() != null) {
       columns.put(PART, options.partitionType());
       ddl.append(", ").append(q(PART)).append(' ').append(options.partitionType().sql());
@@ -148,9 +165,11 @@ public final class RandomWorkload {
   }
 
   private String properties() {
-    List<String> props = new ArrayList<>(List.of(
-        prop("delta.enableChangeDataFeed", true),
-        prop("delta.enableDeletionVectors", options.deletionVectors())));
+    List<String> props =
+        new ArrayList<>(
+            List.of(
+                prop("delta.enableChangeDataFeed", true),
+                prop("delta.enableDeletionVectors", options.deletionVectors())));
     if (!options.columnMapping().equals("none")) {
       props.add(prop("delta.columnMapping.mode", options.columnMapping()));
       props.add(prop("delta.minReaderVersion", 2));
@@ -175,7 +194,11 @@ public final class RandomWorkload {
     weigh(choices, "REPLACE", 2, partitioned ? this::overwritePartition : this::replaceIdRange);
     weigh(choices, "OPTIMIZE", 1, () -> "OPTIMIZE " + table);
     if (partitioned) {
-      weigh(choices, "DELETE_PARTITION", 1, () -> "DELETE FROM " + table + " WHERE " + isPartition(partitionValue()));
+      weigh(
+          choices,
+          "DELETE_PARTITION",
+          1,
+          () -> "DELETE FROM " + table + " WHERE " + isPartition(partitionValue()));
     }
     if (addedColumns < 2) {
       weigh(choices, "ADD_COLUMNS", 1, this::addColumn);
@@ -187,21 +210,27 @@ public final class RandomWorkload {
   private record Operation(String name, Supplier<String> sql) {}
 
   /** Adds {@code weight} copies of one operation, so that a uniform pick is weighted. */
-  private static void weigh(List<Operation> choices, String name, int weight, Supplier<String> sql) {
+  private static void weigh(
+      List<Operation> choices, String name, int weight, Supplier<String> sql) {
     choices.addAll(Collections.nCopies(weight, new Operation(name, sql)));
   }
 
   private String insert(int rows) {
-    return "INSERT INTO " + table + " (" + columnList(true) + ") VALUES " + rows(newIds(rows), this::partitionValue);
+    return "INSERT INTO "
+        + table
+        + " ("
+        + columnList(true)
+        + ") VALUES "
+        + rows(newIds(rows), this::partitionValue);
   }
 
   private String update() {
     List<String> names = new ArrayList<>(columns.keySet());
     Collections.shuffle(names, random);
-    String set = names.subList(0, 1 + random.nextInt(Math.min(2, names.size())))
-        .stream()
-        .map(name -> q(name) + " = " + value(name))
-        .collect(Collectors.joining(", "));
+    String set =
+        names.subList(0, 1 + random.nextInt(Math.min(2, names.size()))).stream()
+            .map(name -> q(name) + " = " + value(name))
+            .collect(Collectors.joining(", "));
     return "UPDATE " + table + " SET " + set + " WHERE " + predicate();
   }
 
@@ -210,17 +239,31 @@ public final class RandomWorkload {
     String head = "MERGE INTO " + table + " AS t USING ";
     String on = " AS s ON t.`id` = s.`id` ";
     return switch (random.nextInt(5)) {
-      case 0 -> head + source(existingIds(3), 2) + on
-          + "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *";
-      case 1 -> head + source(existingIds(4), 1) + on
-          + "WHEN MATCHED AND s.`id` % 2 = 0 THEN DELETE WHEN MATCHED THEN UPDATE SET * "
-          + "WHEN NOT MATCHED THEN INSERT * WHEN NOT MATCHED BY SOURCE AND t.`id` % 7 = 0 THEN DELETE";
+      case 0 ->
+          head
+              + source(existingIds(3), 2)
+              + on
+              + "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *";
+      case 1 ->
+          head
+              + source(existingIds(4), 1)
+              + on
+              + "WHEN MATCHED AND s.`id` % 2 = 0 THEN DELETE WHEN MATCHED THEN UPDATE SET * "
+              + "WHEN NOT MATCHED THEN INSERT * WHEN NOT MATCHED BY SOURCE AND t.`id` % 7 = 0 THEN DELETE";
       case 2 -> head + source(existingIds(2), 2) + on + "WHEN NOT MATCHED THEN INSERT *";
-      case 3 -> head + "(SELECT * FROM VALUES " + existingIds(3).mapToObj(id -> "(" + id + "L)")
-          .collect(Collectors.joining(", ")) + " AS s(`id`))" + on + "WHEN MATCHED THEN DELETE";
+      case 3 ->
+          head
+              + "(SELECT * FROM VALUES "
+              + existingIds(3).mapToObj(id -> "(" + id + "L)").collect(Collectors.joining(", "))
+              + " AS s(`id`))"
+              + on
+              + "WHEN MATCHED THEN DELETE";
       // Rows match, so files are touched (and rewritten without DVs), yet no clause fires.
-      default -> head + source(existingIds(3), 1) + on
-          + "WHEN MATCHED AND s.`id` < 0 THEN UPDATE SET * WHEN NOT MATCHED AND s.`id` < 0 THEN INSERT *";
+      default ->
+          head
+              + source(existingIds(3), 1)
+              + on
+              + "WHEN MATCHED AND s.`id` < 0 THEN UPDATE SET * WHEN NOT MATCHED AND s.`id` < 0 THEN INSERT *";
     };
   }
 
@@ -228,25 +271,50 @@ public final class RandomWorkload {
   private String overwritePartition() {
     String value = partitionValue();
     if (!value.equals(nullPartition()) && random.nextBoolean()) {
-      return "INSERT OVERWRITE " + table + " PARTITION (" + q(PART) + " = " + constant(value) + ") ("
-          + columnList(false) + ") VALUES " + rows(newIds(1 + random.nextInt(3)), () -> null);
+      return "INSERT OVERWRITE "
+          + table
+          + " PARTITION ("
+          + q(PART)
+          + " = "
+          + constant(value)
+          + ") ("
+          + columnList(false)
+          + ") VALUES "
+          + rows(newIds(1 + random.nextInt(3)), () -> null);
     }
-    return "INSERT INTO " + table + " REPLACE WHERE " + isPartition(value) + " VALUES "
+    return "INSERT INTO "
+        + table
+        + " REPLACE WHERE "
+        + isPartition(value)
+        + " VALUES "
         + rows(newIds(1 + random.nextInt(3)), () -> value);
   }
 
-  /** A partition spec takes constants only: {@code CAST(x AS T)} becomes {@code x}, which Spark casts. */
+  /**
+   * A partition spec takes constants only: {@code CAST(x AS T)} becomes {@code x}, which Spark
+   * casts.
+   */
   private static String constant(String literal) {
-    return literal.startsWith("CAST(") ? literal.substring(5, literal.lastIndexOf(" AS ")) : literal;
+    return literal.startsWith("CAST(")
+        ? literal.substring(5, literal.lastIndexOf(" AS "))
+        : literal;
   }
 
   /** On an unpartitioned table REPLACE WHERE deletes by a data predicate; ids stay unique. */
   private String replaceIdRange() {
     long from = 1 + random.nextInt((int) nextId - 1);
     long to = Math.min(nextId - 1, from + random.nextInt(4));
-    LongStream ids = LongStream.concat(
-        LongStream.of(from), LongStream.rangeClosed(from + 1, to).filter(id -> random.nextBoolean()));
-    return "INSERT INTO " + table + " REPLACE WHERE `id` BETWEEN " + from + " AND " + to + " VALUES "
+    LongStream ids =
+        LongStream.concat(
+            LongStream.of(from),
+            LongStream.rangeClosed(from + 1, to).filter(id -> random.nextBoolean()));
+    return "INSERT INTO "
+        + table
+        + " REPLACE WHERE `id` BETWEEN "
+        + from
+        + " AND "
+        + to
+        + " VALUES "
         + rows(ids, () -> null);
   }
 
@@ -262,7 +330,10 @@ public final class RandomWorkload {
     List<String> names = new ArrayList<>(columns.keySet());
     return switch (random.nextInt(options.partitionType() == null ? 4 : 5)) {
       case 0 -> "`id` % " + (2 + random.nextInt(3)) + " = " + random.nextInt(2);
-      case 1 -> "`id` IN (" + existingIds(3).mapToObj(Long::toString).collect(Collectors.joining(", ")) + ")";
+      case 1 ->
+          "`id` IN ("
+              + existingIds(3).mapToObj(Long::toString).collect(Collectors.joining(", "))
+              + ")";
       case 2 -> "`id` BETWEEN " + a + " AND " + (a + random.nextInt(4));
       case 3 -> q(names.get(random.nextInt(names.size()))) + " IS NULL";
       default -> isPartition(partitionValue());
@@ -272,7 +343,11 @@ public final class RandomWorkload {
   /** A MERGE source of full rows: the given ids plus {@code fresh} new ones. */
   private String source(LongStream ids, int fresh) {
     LongStream all = LongStream.concat(ids, newIds(fresh));
-    return "(SELECT * FROM VALUES " + rows(all, this::partitionValue) + " AS s(" + columnList(true) + "))";
+    return "(SELECT * FROM VALUES "
+        + rows(all, this::partitionValue)
+        + " AS s("
+        + columnList(true)
+        + "))";
   }
 
   /**
@@ -280,21 +355,27 @@ public final class RandomWorkload {
    * partition}'s value, or is left out where that is null (a static partition spec gives it).
    */
   private String rows(LongStream ids, Supplier<String> partition) {
-    return ids.mapToObj(id -> {
-      List<String> values = new ArrayList<>(List.of(id + "L"));
-      columns.forEach((name, type) -> {
-        String value = name.equals(PART) ? partition.get() : type.literalOrNull(random);
-        if (value != null) {
-          values.add(value);
-        }
-      });
-      return "(" + String.join(", ", values) + ")";
-    }).collect(Collectors.joining(", "));
+    return ids.mapToObj(
+            id -> {
+              List<String> values = new ArrayList<>(List.of(id + "L"));
+              columns.forEach(
+                  (name, type) -> {
+                    String value = name.equals(PART) ? partition.get() : type.literalOrNull(random);
+                    if (value != null) {
+                      values.add(value);
+                    }
+                  });
+              return "(" + String.join(", ", values) + ")";
+            })
+        .collect(Collectors.joining(", "));
   }
 
   private String columnList(boolean withPartition) {
     List<String> names = new ArrayList<>(List.of("`id`"));
-    columns.keySet().stream().filter(n -> withPartition || !n.equals(PART)).map(RandomWorkload::q).forEach(names::add);
+    columns.keySet().stream()
+        .filter(n -> withPartition || !n.equals(PART))
+        .map(RandomWorkload::q)
+        .forEach(names::add);
     return String.join(", ", names);
   }
 

@@ -16,11 +16,10 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * Adobe's S3Mock ({@code com.adobe.testing:s3mock:4.12.4:jar:exec}, copied to
- * {@code target/s3mock/} by the pom) as a child JVM: an S3 endpoint on plain HTTP, bound to
- * 127.0.0.1, storing buckets in a folder of its own that survives {@link #stop()} so that
- * {@link #start()} brings the same buckets and objects back on the same port — an outage, as
- * seen by a client.
+ * Adobe's S3Mock ({@code com.adobe.testing:s3mock:4.12.4:jar:exec}, copied to {@code
+ * target/s3mock/} by the pom) as a child JVM: an S3 endpoint on plain HTTP, bound to 127.0.0.1,
+ * storing buckets in a folder of its own that survives {@link #stop()} so that {@link #start()}
+ * brings the same buckets and objects back on the same port — an outage, as seen by a client.
  *
  * <p>S3Mock accepts any credentials and checks no signatures. Its Tomcat also opens a second,
  * unused HTTP connector on a random port on all interfaces (S3Mock offers no setting for that
@@ -30,6 +29,7 @@ public final class S3Mock implements AutoCloseable {
 
   /** Any key pair works; these are what {@link #hadoopSettings()} hands to S3A. */
   public static final String ACCESS_KEY = "s3mock-access-key";
+
   public static final String SECRET_KEY = "s3mock-secret-key";
   public static final String REGION = "us-east-1";
 
@@ -44,6 +44,7 @@ public final class S3Mock implements AutoCloseable {
   private final Path log;
   private final int port;
   private ChildProcess process;
+
   /** The Hadoop configuration {@link #configure} set S3A's settings on, unset on close. */
   private Configuration configured;
 
@@ -99,22 +100,28 @@ public final class S3Mock implements AutoCloseable {
     Path jar = jar();
     try {
       Files.createDirectories(root);
-      process = ChildProcess.start("S3Mock", List.of(
-              Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-              "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-              "-jar", jar.toString(),
-              // The main connector, plain HTTP on loopback, is the endpoint.
-              "--server.address=127.0.0.1",
-              "--server.port=" + port,
-              "--server.ssl.enabled=false",
-              // The extra HTTP connector S3Mock always adds: a random port, unused.
-              "--com.adobe.testing.s3mock.httpPort=0",
-              "--com.adobe.testing.s3mock.store.root=" + root,
-              "--com.adobe.testing.s3mock.store.retainFilesOnExit=true",
-              "--com.adobe.testing.s3mock.store.region=" + REGION,
-              "--logging.level.root=WARN",
-              "--spring.main.banner-mode=off"),
-          log);
+      process =
+          ChildProcess.start(
+              "S3Mock",
+              List.of(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-Xmx256m",
+                  "-XX:TieredStopAtLevel=1",
+                  "-XX:+UseSerialGC",
+                  "-jar",
+                  jar.toString(),
+                  // The main connector, plain HTTP on loopback, is the endpoint.
+                  "--server.address=127.0.0.1",
+                  "--server.port=" + port,
+                  "--server.ssl.enabled=false",
+                  // The extra HTTP connector S3Mock always adds: a random port, unused.
+                  "--com.adobe.testing.s3mock.httpPort=0",
+                  "--com.adobe.testing.s3mock.store.root=" + root,
+                  "--com.adobe.testing.s3mock.store.retainFilesOnExit=true",
+                  "--com.adobe.testing.s3mock.store.region=" + REGION,
+                  "--logging.level.root=WARN",
+                  "--spring.main.banner-mode=off"),
+              log);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -122,8 +129,8 @@ public final class S3Mock implements AutoCloseable {
   }
 
   /**
-   * Stops the child JVM gracefully (SIGTERM; SIGKILL after 20 s). The
-   * store stays for the next {@link #start()}. No-op when stopped.
+   * Stops the child JVM gracefully (SIGTERM; SIGKILL after 20 s). The store stays for the next
+   * {@link #start()}. No-op when stopped.
    */
   public void stop() {
     if (process == null) {
@@ -136,8 +143,10 @@ public final class S3Mock implements AutoCloseable {
 
   /** Creates a bucket (idempotent in S3Mock's us-east-1). */
   public void createBucket(String bucket) {
-    var response = send(HttpRequest.newBuilder(URI.create(endpoint() + "/" + bucket))
-        .PUT(HttpRequest.BodyPublishers.noBody()));
+    var response =
+        send(
+            HttpRequest.newBuilder(URI.create(endpoint() + "/" + bucket))
+                .PUT(HttpRequest.BodyPublishers.noBody()));
     if (response.statusCode() != 200) {
       throw new IllegalStateException(
           "Creating bucket " + bucket + ": HTTP " + response.statusCode() + " " + response.body());
@@ -145,10 +154,10 @@ public final class S3Mock implements AutoCloseable {
   }
 
   /**
-   * What S3A needs to read and write {@code s3a://<bucket>/...} here: endpoint, path-style
-   * access, plain HTTP, region and static keys. Retries are bounded (one S3A retry, no SDK
-   * retries) so that a writer fails within ~5 s while S3Mock is stopped; with S3A's defaults a
-   * refused connection is retried for ~9 minutes.
+   * What S3A needs to read and write {@code s3a://<bucket>/...} here: endpoint, path-style access,
+   * plain HTTP, region and static keys. Retries are bounded (one S3A retry, no SDK retries) so that
+   * a writer fails within ~5 s while S3Mock is stopped; with S3A's defaults a refused connection is
+   * retried for ~9 minutes.
    */
   public Map<String, String> hadoopSettings() {
     Map<String, String> settings = new LinkedHashMap<>();
@@ -156,8 +165,8 @@ public final class S3Mock implements AutoCloseable {
     settings.put("fs.s3a.endpoint.region", REGION);
     settings.put("fs.s3a.path.style.access", "true");
     settings.put("fs.s3a.connection.ssl.enabled", "false");
-    settings.put("fs.s3a.aws.credentials.provider",
-        "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    settings.put(
+        "fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
     settings.put("fs.s3a.access.key", ACCESS_KEY);
     settings.put("fs.s3a.secret.key", SECRET_KEY);
     settings.put("fs.s3a.attempts.maximum", "0");
@@ -168,8 +177,8 @@ public final class S3Mock implements AutoCloseable {
 
   /**
    * Sets {@link #hadoopSettings()} on the Spark session's Hadoop configuration, so that Spark
-   * writes {@code s3a://} tables here; {@link #close} unsets them again, for the next test class
-   * in this JVM.
+   * writes {@code s3a://} tables here; {@link #close} unsets them again, for the next test class in
+   * this JVM.
    */
   public void configure(SparkSession spark) {
     configured = spark.sparkContext().hadoopConfiguration();
@@ -199,10 +208,13 @@ public final class S3Mock implements AutoCloseable {
         throw new IllegalStateException(report);
       }
       try {
-        var response = HTTP.send(
-            HttpRequest.newBuilder(URI.create(endpoint() + "/"))
-                .timeout(Duration.ofSeconds(2)).GET().build(),
-            BodyHandlers.ofString());
+        var response =
+            HTTP.send(
+                HttpRequest.newBuilder(URI.create(endpoint() + "/"))
+                    .timeout(Duration.ofSeconds(2))
+                    .GET()
+                    .build(),
+                BodyHandlers.ofString());
         if (response.statusCode() == 200) {
           return;
         }
@@ -218,7 +230,13 @@ public final class S3Mock implements AutoCloseable {
     ChildProcess unready = process;
     stop();
     throw new IllegalStateException(
-        "S3Mock not ready on " + endpoint() + " after " + START_TIMEOUT + ": " + last + "\n"
+        "S3Mock not ready on "
+            + endpoint()
+            + " after "
+            + START_TIMEOUT
+            + ": "
+            + last
+            + "\n"
             + unready.logTail(LOG_TAIL_LINES));
   }
 
@@ -238,7 +256,8 @@ public final class S3Mock implements AutoCloseable {
     Path jar = Path.of(System.getProperty("s3mock.jar", "target/s3mock/s3mock-exec.jar"));
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(
-          jar.toAbsolutePath() + " is missing: run 'mvn process-test-resources' (the pom copies"
+          jar.toAbsolutePath()
+              + " is missing: run 'mvn process-test-resources' (the pom copies"
               + " com.adobe.testing:s3mock:4.12.4:jar:exec there), or pass -Ds3mock.jar=<path>");
     }
     return jar;

@@ -37,7 +37,8 @@ public final class SparkHarness {
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-        .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+        .config(
+            "spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
         // Path tables only: no Hive metastore, no warehouse.
         .config("spark.sql.catalogImplementation", "in-memory")
         // Rows carry Instant / LocalDate / LocalDateTime, the types of our value model.

@@ -68,33 +68,55 @@ class SparkHarnessSmokeTest {
       fields.add(new FieldType.Field("c_" + type.name().toLowerCase(), type.fieldType(), true));
     }
     fields.add(field("c_null", PrimitiveKind.INT));
-    sql("CREATE TABLE delta.`%s` (%s, `c_null` INT) USING delta "
-        + "TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", path, ddl);
-    sql("INSERT INTO delta.`%s` VALUES (7, true, CAST(-128 AS TINYINT), CAST(32767 AS SMALLINT), -5,"
-        + " 9223372036854775807, CAST('NaN' AS FLOAT), CAST('-0.0' AS DOUBLE), CAST('-12345678.9' AS DECIMAL(10,2)),"
-        + " CAST('12345678901234567890.123456789012345678' AS DECIMAL(38,18)), 'say \"hi\" \\\\ 😀', X'00FF7F',"
-        + " DATE'1582-10-04', TIMESTAMP'0001-01-01 00:00:00.000001', TIMESTAMP_NTZ'1969-12-31 23:59:59.999999',"
-        + " named_struct('a', 7, 'b', NULL), array(1, NULL, 3), map('z', 1, 'a', NULL), NULL)", path);
+    sql(
+        "CREATE TABLE delta.`%s` (%s, `c_null` INT) USING delta "
+            + "TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+        path, ddl);
+    sql(
+        "INSERT INTO delta.`%s` VALUES (7, true, CAST(-128 AS TINYINT), CAST(32767 AS SMALLINT), -5,"
+            + " 9223372036854775807, CAST('NaN' AS FLOAT), CAST('-0.0' AS DOUBLE), CAST('-12345678.9' AS DECIMAL(10,2)),"
+            + " CAST('12345678901234567890.123456789012345678' AS DECIMAL(38,18)), 'say \"hi\" \\\\ 😀', X'00FF7F',"
+            + " DATE'1582-10-04', TIMESTAMP'0001-01-01 00:00:00.000001', TIMESTAMP_NTZ'1969-12-31 23:59:59.999999',"
+            + " named_struct('a', 7, 'b', NULL), array(1, NULL, 3), map('z', 1, 'a', NULL), NULL)",
+        path);
 
     Map<String, Integer> map = new LinkedHashMap<>(); // our order differs from Spark's on purpose
     map.put("a", null);
     map.put("z", 1);
     Object[] values = {
-      7L, true, (byte) -128, (short) 32767, -5, Long.MAX_VALUE, Float.NaN, -0.0d,
-      new BigDecimal("-12345678.90"), new BigDecimal("12345678901234567890.123456789012345678"),
-      "say \"hi\" \\ 😀", new byte[] {0, -1, 127}, LocalDate.of(1582, 10, 4),
-      Instant.parse("0001-01-01T00:00:00.000001Z"), LocalDateTime.parse("1969-12-31T23:59:59.999999"),
-      new Object[] {7, null}, Arrays.asList(1, null, 3), map, null
+      7L,
+      true,
+      (byte) -128,
+      (short) 32767,
+      -5,
+      Long.MAX_VALUE,
+      Float.NaN,
+      -0.0d,
+      new BigDecimal("-12345678.90"),
+      new BigDecimal("12345678901234567890.123456789012345678"),
+      "say \"hi\" \\ 😀",
+      new byte[] {0, -1, 127},
+      LocalDate.of(1582, 10, 4),
+      Instant.parse("0001-01-01T00:00:00.000001Z"),
+      LocalDateTime.parse("1969-12-31T23:59:59.999999"),
+      new Object[] {7, null},
+      Arrays.asList(1, null, 3),
+      map,
+      null
     };
     // Not in-commit timestamps: Spark's commit time is the commit file's modification time.
-    long commitMs = Files.getLastModifiedTime(Path.of(path, "_delta_log", String.format("%020d.json", 1))).toMillis();
+    long commitMs =
+        Files.getLastModifiedTime(Path.of(path, "_delta_log", String.format("%020d.json", 1)))
+            .toMillis();
     FieldType.Struct schema = new FieldType.Struct(fields);
 
     String ours = CanonicalRows.canonical(ChangeType.INSERT, 1, commitMs, schema, values);
     assertEquals(Map.of(1L, List.of(ours)), SparkOracle.changesByVersion(path, 1, 1));
 
     values[4] = -5L; // a Long where the INT column needs an Integer
-    assertThrows(IllegalArgumentException.class, () -> CanonicalRows.canonical(ChangeType.INSERT, 1, commitMs, schema, values));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CanonicalRows.canonical(ChangeType.INSERT, 1, commitMs, schema, values));
   }
 
   private static FieldType.Field field(String name, PrimitiveKind kind) {

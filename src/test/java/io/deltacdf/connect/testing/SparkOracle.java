@@ -17,13 +17,17 @@ public final class SparkOracle {
    * Spark's batch change feed for versions {@code fromVersion..toVersion} (both inclusive), as
    * canonical rows sorted within each version. Versions without rows have no entry.
    */
-  public static Map<Long, List<String>> changesByVersion(String tablePath, long fromVersion, long toVersion) {
-    List<Row> rows = SparkHarness.spark().read().format("delta")
-        .option("readChangeFeed", "true")
-        .option("startingVersion", fromVersion)
-        .option("endingVersion", toVersion)
-        .load(tablePath)
-        .collectAsList();
+  public static Map<Long, List<String>> changesByVersion(
+      String tablePath, long fromVersion, long toVersion) {
+    List<Row> rows =
+        SparkHarness.spark()
+            .read()
+            .format("delta")
+            .option("readChangeFeed", "true")
+            .option("startingVersion", fromVersion)
+            .option("endingVersion", toVersion)
+            .load(tablePath)
+            .collectAsList();
     Map<Long, List<String>> byVersion = new TreeMap<>();
     for (Row row : rows) {
       long version = row.getAs("_commit_version");

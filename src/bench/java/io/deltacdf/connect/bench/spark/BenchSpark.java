@@ -16,8 +16,8 @@ final class BenchSpark {
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
-        .config("spark.sql.catalog.spark_catalog",
-            "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+        .config(
+            "spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
         .config("spark.sql.catalogImplementation", "in-memory")
         .config("spark.sql.session.timeZone", "UTC")
         // Two cores: the default 200 shuffle partitions would be pure overhead (UPDATE/DELETE).

@@ -25,9 +25,10 @@ import org.apache.spark.sql.SparkSession;
 public final class BenchTables {
 
   /** A customer table of ~12 columns: strings, decimals, timestamps, a date, a boolean. */
-  static final String COLUMNS = "id BIGINT, name STRING, email STRING, country STRING,"
-      + " city STRING, segment STRING, balance DECIMAL(18,2), credit_limit DECIMAL(12,2),"
-      + " active BOOLEAN, birth_date DATE, created_at TIMESTAMP, updated_at TIMESTAMP";
+  static final String COLUMNS =
+      "id BIGINT, name STRING, email STRING, country STRING,"
+          + " city STRING, segment STRING, balance DECIMAL(18,2), credit_limit DECIMAL(12,2),"
+          + " active BOOLEAN, birth_date DATE, created_at TIMESTAMP, updated_at TIMESTAMP";
 
   private BenchTables() {}
 
@@ -35,8 +36,8 @@ public final class BenchTables {
     SparkSession spark = BenchSpark.start("bench-tables");
     String path = Path.of(args[1]).toAbsolutePath().toString();
     switch (args[0]) {
-      case "customers" -> customers(spark, path, Long.parseLong(args[2]),
-          Boolean.parseBoolean(args[3]));
+      case "customers" ->
+          customers(spark, path, Long.parseLong(args[2]), Boolean.parseBoolean(args[3]));
       case "single-commit" -> {
         create(spark, path, false);
         append(spark, path, 0, Long.parseLong(args[2]), 1);
@@ -47,8 +48,13 @@ public final class BenchTables {
         append(spark, path, 0, Long.parseLong(args[2]), Integer.parseInt(args[3]));
         ChildJvm.result("cdf_rows", Long.parseLong(args[2]));
       }
-      case "small-commits" -> smallCommits(spark, path, Integer.parseInt(args[2]),
-          Integer.parseInt(args[3]), Long.parseLong(args[4]));
+      case "small-commits" ->
+          smallCommits(
+              spark,
+              path,
+              Integer.parseInt(args[2]),
+              Integer.parseInt(args[3]),
+              Long.parseLong(args[4]));
       case "long-log" -> new LongLog(spark, path).write(Integer.parseInt(args[2]));
       default -> throw new IllegalArgumentException("Unknown command " + args[0]);
     }
@@ -57,9 +63,18 @@ public final class BenchTables {
   }
 
   static void create(SparkSession spark, String path, boolean deletionVectors) {
-    spark.sql("CREATE TABLE delta.`" + path + "` (" + COLUMNS + ") USING delta TBLPROPERTIES ("
-        + "'delta.enableChangeDataFeed'='true',"
-        + " 'delta.enableDeletionVectors'='" + deletionVectors + "')").collect();
+    spark
+        .sql(
+            "CREATE TABLE delta.`"
+                + path
+                + "` ("
+                + COLUMNS
+                + ") USING delta TBLPROPERTIES ("
+                + "'delta.enableChangeDataFeed'='true',"
+                + " 'delta.enableDeletionVectors'='"
+                + deletionVectors
+                + "')")
+        .collect();
   }
 
   /** Appends rows with ids [from, to) in {@code files} files, as one commit. */
@@ -68,20 +83,22 @@ public final class BenchTables {
   }
 
   static Dataset<Row> rows(SparkSession spark, long from, long to, int files) {
-    return spark.range(from, to, 1, files).selectExpr(
-        "id",
-        "concat('Customer ', id) AS name",
-        "concat('customer.', id, '@example.com') AS email",
-        "element_at(array('DE','FR','GB','US','NL','ES','IT','PL'), CAST(id % 8 AS INT) + 1)"
-            + " AS country",
-        "concat('City ', id % 1000) AS city",
-        "element_at(array('retail','smb','enterprise'), CAST(id % 3 AS INT) + 1) AS segment",
-        "CAST((id * 37 % 1000000) / 100 AS DECIMAL(18,2)) AS balance",
-        "CAST((id % 50) * 1000 AS DECIMAL(12,2)) AS credit_limit",
-        "id % 10 <> 0 AS active",
-        "date_add(DATE'1950-01-01', CAST(id % 20000 AS INT)) AS birth_date",
-        "timestamp_seconds(1600000000 + id) AS created_at",
-        "timestamp_seconds(1700000000 + id) AS updated_at");
+    return spark
+        .range(from, to, 1, files)
+        .selectExpr(
+            "id",
+            "concat('Customer ', id) AS name",
+            "concat('customer.', id, '@example.com') AS email",
+            "element_at(array('DE','FR','GB','US','NL','ES','IT','PL'), CAST(id % 8 AS INT) + 1)"
+                + " AS country",
+            "concat('City ', id % 1000) AS city",
+            "element_at(array('retail','smb','enterprise'), CAST(id % 3 AS INT) + 1) AS segment",
+            "CAST((id * 37 % 1000000) / 100 AS DECIMAL(18,2)) AS balance",
+            "CAST((id % 50) * 1000 AS DECIMAL(12,2)) AS credit_limit",
+            "id % 10 <> 0 AS active",
+            "date_add(DATE'1950-01-01', CAST(id % 20000 AS INT)) AS birth_date",
+            "timestamp_seconds(1600000000 + id) AS created_at",
+            "timestamp_seconds(1700000000 + id) AS updated_at");
   }
 
   private static void customers(SparkSession spark, String path, long rows, boolean dv) {
@@ -90,17 +107,29 @@ public final class BenchTables {
     for (int i = 0; i < commits; i++) {
       append(spark, path, rows * i / commits, rows * (i + 1) / commits, 4);
     }
-    spark.sql("UPDATE delta.`" + path + "` SET balance = balance + 1,"
-        + " updated_at = current_timestamp() WHERE id % 5 = 0").collect();
+    spark
+        .sql(
+            "UPDATE delta.`"
+                + path
+                + "` SET balance = balance + 1,"
+                + " updated_at = current_timestamp() WHERE id % 5 = 0")
+        .collect();
     spark.sql("DELETE FROM delta.`" + path + "` WHERE id % 20 = 1").collect();
     countChanges(spark, path);
   }
 
   /** The oracle: how many rows Spark's own change feed reader yields from version 0. */
   private static void countChanges(SparkSession spark, String path) {
-    List<Row> counts = spark.read().format("delta").option("readChangeFeed", "true")
-        .option("startingVersion", 0).load(path)
-        .groupBy("_change_type").count().collectAsList();
+    List<Row> counts =
+        spark
+            .read()
+            .format("delta")
+            .option("readChangeFeed", "true")
+            .option("startingVersion", 0)
+            .load(path)
+            .groupBy("_change_type")
+            .count()
+            .collectAsList();
     long total = 0;
     for (Row row : counts) {
       ChildJvm.result("cdf_" + row.getString(0), row.getLong(1));
@@ -109,8 +138,8 @@ public final class BenchTables {
     ChildJvm.result("cdf_rows", total);
   }
 
-  private static void smallCommits(SparkSession spark, String path, int commits, int rows,
-      long pauseMs) {
+  private static void smallCommits(
+      SparkSession spark, String path, int commits, int rows, long pauseMs) {
     long base = spark.read().format("delta").load(path).count();
     for (int i = 0; i < commits; i++) {
       long from = base + (long) i * rows;

@@ -36,10 +36,19 @@ final class LongLog {
 
   /** Writes versions 0 to {@code versions - 1}. */
   void write(int versions) throws IOException {
-    spark.sql("CREATE TABLE delta.`" + path + "` (" + BenchTables.COLUMNS + ") USING delta"
-        + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
-        + " 'delta.enableDeletionVectors'='false',"
-        + " 'delta.checkpointInterval'='" + CHECKPOINT_INTERVAL + "')").collect();
+    spark
+        .sql(
+            "CREATE TABLE delta.`"
+                + path
+                + "` ("
+                + BenchTables.COLUMNS
+                + ") USING delta"
+                + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
+                + " 'delta.enableDeletionVectors'='false',"
+                + " 'delta.checkpointInterval'='"
+                + CHECKPOINT_INTERVAL
+                + "')")
+        .collect();
     BenchTables.append(spark, path, 0, 10, 1);
     ObjectNode commitInfo = null;
     ObjectNode add = null;
@@ -66,8 +75,13 @@ final class LongLog {
     ChildJvm.result("versions", versions);
   }
 
-  private void writeCommit(int version, ObjectNode commitInfoTemplate, ObjectNode addTemplate,
-      String dataPath, long timestamp) throws IOException {
+  private void writeCommit(
+      int version,
+      ObjectNode commitInfoTemplate,
+      ObjectNode addTemplate,
+      String dataPath,
+      long timestamp)
+      throws IOException {
     ObjectNode commitInfo = commitInfoTemplate.deepCopy();
     ObjectNode info = (ObjectNode) commitInfo.get("commitInfo");
     info.put("timestamp", timestamp);
@@ -80,8 +94,10 @@ final class LongLog {
     ((ObjectNode) add.get("add")).put("path", dataPath).put("modificationTime", timestamp);
     // Atomic, as a log store commits: a reader never sees half a commit file.
     Path temp = log.resolve("." + version + ".json.tmp");
-    Files.writeString(temp, JSON.writeValueAsString(commitInfo) + "\n"
-        + JSON.writeValueAsString(add) + "\n", StandardCharsets.UTF_8);
+    Files.writeString(
+        temp,
+        JSON.writeValueAsString(commitInfo) + "\n" + JSON.writeValueAsString(add) + "\n",
+        StandardCharsets.UTF_8);
     Files.move(temp, commitFile(version), StandardCopyOption.ATOMIC_MOVE);
   }
 

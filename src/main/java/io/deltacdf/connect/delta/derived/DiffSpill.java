@@ -4,10 +4,10 @@ import java.nio.file.Path;
 
 /**
  * When a diffed version's fingerprints leave the heap: above {@code maxRecordsInMemory} candidate
- * rows they are sorted in runs written to local temp files under {@code directory} and merged,
- * and the diff's lookups read those files a block at a time (page cache, not heap); closing the
- * diff closes and deletes them. The plan of a commit too large to hold pairs its deletion vector
- * updates within the same limits.
+ * rows they are sorted in runs written to local temp files under {@code directory} and merged, and
+ * the diff's lookups read those files a block at a time (page cache, not heap); closing the diff
+ * closes and deletes them. The plan of a commit too large to hold pairs its deletion vector updates
+ * within the same limits.
  *
  * @param maxRecordsInMemory candidate rows (and key fingerprints) held on the heap at most
  * @param directory where a version's temp folder is made

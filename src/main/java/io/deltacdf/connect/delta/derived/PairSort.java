@@ -1,9 +1,8 @@
 package io.deltacdf.connect.delta.derived;
 
 /**
- * Sorts records of {@code stride} longs laid out in one array by their first two longs (the
- * first, for one-long records), in place (heapsort: no extra memory, no recursion, n log n at
- * worst).
+ * Sorts records of {@code stride} longs laid out in one array by their first two longs (the first,
+ * for one-long records), in place (heapsort: no extra memory, no recursion, n log n at worst).
  */
 final class PairSort {
 

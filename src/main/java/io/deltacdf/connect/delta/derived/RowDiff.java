@@ -5,23 +5,23 @@ import io.deltacdf.connect.change.ChangeType;
 /**
  * The multiset difference between the rows that leave the table in one version and the rows that
  * enter it, as fingerprints: which rows are real deletes and inserts, and which are only rewritten
- * unchanged (copy-on-write). Built from a first pass over the version's files; the second pass
- * asks {@link #decide} about each row in the same fixed order.
+ * unchanged (copy-on-write). Built from a first pass over the version's files; the second pass asks
+ * {@link #decide} about each row in the same fixed order.
  *
- * <p>For a fingerprint that leaves {@code r} times and enters {@code a} times, the first {@code
- * r - a} leaving occurrences (in file order, then row order) are deletes when {@code r > a}, the
- * first {@code a - r} entering ones inserts when {@code a > r}; the rest produce nothing. The
- * decision depends only on the rows decided before, so a reader resuming inside the version
- * replays the decisions up to its position and then continues exactly.
+ * <p>For a fingerprint that leaves {@code r} times and enters {@code a} times, the first {@code r -
+ * a} leaving occurrences (in file order, then row order) are deletes when {@code r > a}, the first
+ * {@code a - r} entering ones inserts when {@code a > r}; the rest produce nothing. The decision
+ * depends only on the rows decided before, so a reader resuming inside the version replays the
+ * decisions up to its position and then continues exactly.
  *
  * <p>Memory: up to {@link DiffSpill#maxRecordsInMemory} candidate rows, the diff stays on the heap:
  * 16 bytes per candidate row while building (24 with key columns), then 24 (32) bytes per changed
  * row. Beyond it, candidates are sorted in runs on local disk and merged, and the changed
- * fingerprints and keys are looked up in the files a block at a time, so the heap holds at most
- * one run's buffer and a block index of 1 MiB per file whatever the version's size; {@link
- * #close} closes and deletes the files, which frees their disk blocks at once. Fingerprints keep
- * 127 of their bits (one carries the side), so two distinct rows among n collide with
- * probability below n^2 / 2^128.
+ * fingerprints and keys are looked up in the files a block at a time, so the heap holds at most one
+ * run's buffer and a block index of 1 MiB per file whatever the version's size; {@link #close}
+ * closes and deletes the files, which frees their disk blocks at once. Fingerprints keep 127 of
+ * their bits (one carries the side), so two distinct rows among n collide with probability below
+ * n^2 / 2^128.
  */
 public final class RowDiff implements AutoCloseable {
 
@@ -34,7 +34,9 @@ public final class RowDiff implements AutoCloseable {
   private final SpillDirectory spill;
 
   private RowDiff(
-      RecordTable changed, RecordTable deletedKeys, RecordTable insertedKeys,
+      RecordTable changed,
+      RecordTable deletedKeys,
+      RecordTable insertedKeys,
       SpillDirectory spill) {
     this.changed = changed;
     this.deletedKeys = deletedKeys;
@@ -95,7 +97,9 @@ public final class RowDiff implements AutoCloseable {
     private long groupKey;
     private long groupNet;
 
-    /** @param keyed whether rows carry a key fingerprint (key columns are set) */
+    /**
+     * @param keyed whether rows carry a key fingerprint (key columns are set)
+     */
     public Builder(boolean keyed, DiffSpill limits) {
       this.keyed = keyed;
       this.maxInMemory = limits.maxRecordsInMemory();
@@ -135,8 +139,11 @@ public final class RowDiff implements AutoCloseable {
         }
       }
       RowDiff diff =
-          new RowDiff(changed.finish(), sortedKeys(deleted, "deleted-"),
-              sortedKeys(inserted, "inserted-"), spill);
+          new RowDiff(
+              changed.finish(),
+              sortedKeys(deleted, "deleted-"),
+              sortedKeys(inserted, "inserted-"),
+              spill);
       built = true;
       return diff;
     }

@@ -13,11 +13,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Fingerprints of rows: the first 128 bits of SHA-256 over a canonical byte encoding of the
- * values (each value tagged with its type and, when variable, its length, so that distinct rows
- * of one schema never encode alike). {@link RowDiff} keeps 127 of the bits, so among n rows of
- * one version two distinct ones share a fingerprint with probability below n^2 / 2^128, about
- * 3 * 10^-25 for 10^7 rows.
+ * Fingerprints of rows: the first 128 bits of SHA-256 over a canonical byte encoding of the values
+ * (each value tagged with its type and, when variable, its length, so that distinct rows of one
+ * schema never encode alike). {@link RowDiff} keeps 127 of the bits, so among n rows of one version
+ * two distinct ones share a fingerprint with probability below n^2 / 2^128, about 3 * 10^-25 for
+ * 10^7 rows.
  *
  * <p>One instance per thread: it reuses its buffer and digest.
  */

@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.PriorityQueue;
 
 /**
- * Records of {@code stride} longs, given in any order and read back sorted by their first two
- * longs (the first, for one-long records). Up to {@code maxInMemory} records are sorted on the
- * heap; beyond that, each full buffer is sorted and written to a run file of {@code spill}, and
- * reading merges the runs, holding one buffered block per run; runs are first merged into fewer
- * while there are more than {@value #MAX_MERGE_WIDTH}, so that memory and open files stay bounded.
- * The diff sorts row fingerprints with it, and the plan of a huge commit its file actions.
+ * Records of {@code stride} longs, given in any order and read back sorted by their first two longs
+ * (the first, for one-long records). Up to {@code maxInMemory} records are sorted on the heap;
+ * beyond that, each full buffer is sorted and written to a run file of {@code spill}, and reading
+ * merges the runs, holding one buffered block per run; runs are first merged into fewer while there
+ * are more than {@value #MAX_MERGE_WIDTH}, so that memory and open files stay bounded. The diff
+ * sorts row fingerprints with it, and the plan of a huge commit its file actions.
  */
 public final class SortedRecords {
 

@@ -41,8 +41,8 @@ public final class SpillDirectory implements AutoCloseable {
   }
 
   /**
-   * A new empty file in the folder for a caller that reads and writes it itself (and closes what
-   * it opened on it); it is deleted on {@link #close}.
+   * A new empty file in the folder for a caller that reads and writes it itself (and closes what it
+   * opened on it); it is deleted on {@link #close}.
    */
   public Path newPath(String prefix) {
     try {

@@ -12,8 +12,8 @@ import java.nio.file.StandardOpenOption;
  * One temp file of longs: appended through a buffer, then read and updated at any index with
  * positional reads and writes of its channel. Nothing maps it, so {@link #close} (closing the
  * channel, then deleting the file) frees its disk blocks at once, not when a GC runs. The channel
- * is closed from the end of appending until the first read, so that the many runs of a large
- * sort waiting for their merge hold no file descriptors.
+ * is closed from the end of appending until the first read, so that the many runs of a large sort
+ * waiting for their merge hold no file descriptors.
  *
  * @see SpillDirectory
  */

@@ -1,16 +1,16 @@
 package io.deltacdf.connect.delta.feed;
 
+import io.deltacdf.connect.change.ChangeType;
+import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.delta.derived.DiffSpill;
+import io.deltacdf.connect.delta.derived.RowDiff;
+import io.deltacdf.connect.delta.derived.RowFingerprints;
 import io.deltacdf.connect.delta.plan.ChangeFiles;
 import io.deltacdf.connect.delta.read.DerivedRows;
 import io.deltacdf.connect.delta.read.FileRowCursor;
 import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.TableSchema;
-import io.deltacdf.connect.change.ChangeType;
-import io.deltacdf.connect.change.FieldType;
-import io.deltacdf.connect.delta.derived.DiffSpill;
-import io.deltacdf.connect.delta.derived.RowDiff;
-import io.deltacdf.connect.delta.derived.RowFingerprints;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -23,9 +23,9 @@ import java.util.stream.IntStream;
  * cursors then read the files again and keep only the rows the diff calls changes.
  *
  * <p>Decisions depend on the rows decided before (see {@link RowDiff}), so a cursor opened at a
- * position the decisions have not reached first replays the rows before it; one opened behind
- * them starts over from a fresh first pass. Reading the version front to back costs two passes,
- * resuming inside it at most three.
+ * position the decisions have not reached first replays the rows before it; one opened behind them
+ * starts over from a fresh first pass. Reading the version front to back costs two passes, resuming
+ * inside it at most three.
  *
  * <p>A large version's diff spills to local temp files ({@link ChangeRules#diffSpill}); {@link
  * #close} deletes them.
@@ -40,15 +40,12 @@ public final class DerivedVersion implements DerivedRows, AutoCloseable {
   private final DiffSpill spill;
   private final RowFingerprints fingerprints = new RowFingerprints();
   private RowDiff diff;
+
   /** Decisions were made for every row of the files before this one, and for none after. */
   private int decidedFiles;
 
   public DerivedVersion(
-      FeedContext context,
-      long version,
-      ChangeFiles files,
-      TableSchema schema,
-      ChangeRules rules) {
+      FeedContext context, long version, ChangeFiles files, TableSchema schema, ChangeRules rules) {
     this.context = context;
     this.version = version;
     this.files = files;
@@ -111,8 +108,7 @@ public final class DerivedVersion implements DerivedRows, AutoCloseable {
   }
 
   private RowDiff firstPass() {
-    try (RowDiff.Builder builder =
-        new RowDiff.Builder(keyColumns.length > 0, spill)) {
+    try (RowDiff.Builder builder = new RowDiff.Builder(keyColumns.length > 0, spill)) {
       for (int file = 0; file < files.size(); file++) {
         try (FileRowCursor candidates = cursor(file, 0, Long.MAX_VALUE, null)) {
           while (candidates.hasNext()) {

@@ -1,11 +1,11 @@
 package io.deltacdf.connect.delta.feed;
 
-import io.deltacdf.connect.delta.read.OpenedFile;
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.delta.read.OpenedFile;
 
 /**
- * What a phase of the feed found at a position: a file to read, a position to move on to (there
- * was nothing left to read where it was), or neither (the table has no such commit yet).
+ * What a phase of the feed found at a position: a file to read, a position to move on to (there was
+ * nothing left to read where it was), or neither (the table has no such commit yet).
  */
 public record FeedStep(OpenedFile file, ChangePosition moveTo) {
 

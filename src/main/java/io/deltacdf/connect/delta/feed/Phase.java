@@ -10,8 +10,8 @@ import io.deltacdf.connect.change.ChangePosition;
 public interface Phase extends AutoCloseable {
 
   /**
-   * The file at {@code at} (a position of this phase), or where to move on to when nothing is
-   * left there, or {@link FeedStep#CAUGHT_UP}.
+   * The file at {@code at} (a position of this phase), or where to move on to when nothing is left
+   * there, or {@link FeedStep#CAUGHT_UP}.
    */
   FeedStep open(ChangePosition at);
 

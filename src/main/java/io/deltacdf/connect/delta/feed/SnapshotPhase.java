@@ -1,5 +1,10 @@
 package io.deltacdf.connect.delta.feed;
 
+import io.delta.kernel.Snapshot;
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.ChangeSource;
+import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.delta.kernel.TableMetadata;
 import io.deltacdf.connect.delta.log.CommitRanges;
 import io.deltacdf.connect.delta.log.CommitTimestamps;
 import io.deltacdf.connect.delta.log.DeltaLog;
@@ -11,17 +16,12 @@ import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.TableAccess;
 import io.deltacdf.connect.delta.table.TableSchema;
-import io.deltacdf.connect.change.ChangePosition;
-import io.deltacdf.connect.change.ChangeSource;
-import io.deltacdf.connect.change.SnapshotSlice;
-import io.deltacdf.connect.delta.kernel.TableMetadata;
-import io.delta.kernel.Snapshot;
 import java.util.List;
 
 /**
- * The initial snapshot of a feed: the snapshot's data files in path order, handed out one window
- * at a time, every row an insert carrying the timestamp of the snapshot's own commit. The snapshot
- * is loaded when the first file is asked for. A slice of the snapshot reads only its own files.
+ * The initial snapshot of a feed: the snapshot's data files in path order, handed out one window at
+ * a time, every row an insert carrying the timestamp of the snapshot's own commit. The snapshot is
+ * loaded when the first file is asked for. A slice of the snapshot reads only its own files.
  */
 public final class SnapshotPhase implements Phase {
 
@@ -144,7 +144,6 @@ public final class SnapshotPhase implements Phase {
       // The commit was cleaned up; the snapshot (from a checkpoint) still knows its time.
       return snapshot.getTimestamp(context.engine());
     }
-    return timestamps.next(
-        commits.get(0), CommitRanges.inCommitTimestamp(context, log, version));
+    return timestamps.next(commits.get(0), CommitRanges.inCommitTimestamp(context, log, version));
   }
 }

@@ -1,6 +1,11 @@
 package io.deltacdf.connect.delta.feed;
 
+import io.delta.kernel.CommitActions;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.utils.CloseableIterator;
+import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.kernel.TableMetadata;
 import io.deltacdf.connect.delta.log.CommitRanges;
 import io.deltacdf.connect.delta.log.CommitTimestamps;
 import io.deltacdf.connect.delta.log.DeltaLog;
@@ -14,11 +19,6 @@ import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.KernelErrors;
 import io.deltacdf.connect.delta.table.TableAccess;
 import io.deltacdf.connect.delta.table.TableSchema;
-import io.deltacdf.connect.change.ChangePosition;
-import io.deltacdf.connect.delta.kernel.TableMetadata;
-import io.delta.kernel.CommitActions;
-import io.delta.kernel.Snapshot;
-import io.delta.kernel.utils.CloseableIterator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
@@ -26,9 +26,9 @@ import java.util.Deque;
 import java.util.List;
 
 /**
- * The commit versions of a feed, in ascending order: lists the log ahead in runs of commits,
- * plans each version's change files (or the data files its changes are derived from) and opens
- * them in order. Nothing is read before the first file is asked for.
+ * The commit versions of a feed, in ascending order: lists the log ahead in runs of commits, plans
+ * each version's change files (or the data files its changes are derived from) and opens them in
+ * order. Nothing is read before the first file is asked for.
  */
 public final class VersionPhase implements Phase {
 
@@ -41,6 +41,7 @@ public final class VersionPhase implements Phase {
 
   /** The schema in force before the planned version; null until known (or at version 0). */
   private TableSchema schema;
+
   /** Null until the first version is listed, unless a snapshot before it handed one over. */
   private CommitTimestamps timestamps;
 
@@ -51,10 +52,13 @@ public final class VersionPhase implements Phase {
 
   private VersionPlan plan;
   private long planTimestamp;
+
   /** The files the planned version's rows come from: its change files, or derived from. */
   private ChangeFiles planFiles = ChangeFiles.NONE;
+
   /** The planned version's derived changes, when they need a diff. */
   private DerivedVersion derivedVersion;
+
   /** Where the file opened last starts being read. */
   private ChangePosition.InVersion opened;
 
@@ -108,9 +112,9 @@ public final class VersionPhase implements Phase {
   }
 
   /**
-   * After the version's last file the version is finished: a derived version's spill files go
-   * now, not when the next commit is planned (the position after the last file is already the
-   * next version's, so {@link #open} never sees it).
+   * After the version's last file the version is finished: a derived version's spill files go now,
+   * not when the next commit is planned (the position after the last file is already the next
+   * version's, so {@link #open} never sees it).
    */
   @Override
   public void fileFinished() {
@@ -156,12 +160,13 @@ public final class VersionPhase implements Phase {
     DeltaLog.Commit commit = pendingCommits.removeFirst();
     closePlan();
     try (CommitActions actions = nextCommitActions(commit.version())) {
-      plan = CommitPlanner.plan(
-          context.table(),
-          actions,
-          CommitRanges.reader(context, log, commit.version()),
-          rules.planMemoryFiles(),
-          rules.diffSpill());
+      plan =
+          CommitPlanner.plan(
+              context.table(),
+              actions,
+              CommitRanges.reader(context, log, commit.version()),
+              rules.planMemoryFiles(),
+              rules.diffSpill());
     } catch (DeltaFeedException e) {
       throw e;
     } catch (Exception e) {
@@ -190,9 +195,9 @@ public final class VersionPhase implements Phase {
   }
 
   /**
-   * Lists the commits from {@code version} on and opens them for reading; false when there are
-   * none yet. The first listing fails, with the ways out, if the log no longer reaches back to
-   * {@code version}; later ones if the version just read is gone (the table was replaced).
+   * Lists the commits from {@code version} on and opens them for reading; false when there are none
+   * yet. The first listing fails, with the ways out, if the log no longer reaches back to {@code
+   * version}; later ones if the version just read is gone (the table was replaced).
    */
   private boolean listFrom(long version) {
     closeCommitActions();
@@ -263,8 +268,8 @@ public final class VersionPhase implements Phase {
   }
 
   /**
-   * Deletes the spill files of the derived version before the feed leaves it, and stops
-   * reading the files of a streamed commit, deleting its temp files.
+   * Deletes the spill files of the derived version before the feed leaves it, and stops reading the
+   * files of a streamed commit, deleting its temp files.
    */
   private void closePlan() {
     if (derivedVersion != null) {

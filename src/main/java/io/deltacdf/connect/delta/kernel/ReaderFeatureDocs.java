@@ -11,20 +11,21 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Renders docs/reader-features.md: for every reader feature Delta Kernel knows, whether the
- * check Kernel runs before reading a snapshot accepts a table whose protocol names it — asked,
- * not copied from Kernel's documentation — and what the connector adds on top.
+ * Renders docs/reader-features.md: for every reader feature Delta Kernel knows, whether the check
+ * Kernel runs before reading a snapshot accepts a table whose protocol names it — asked, not copied
+ * from Kernel's documentation — and what the connector adds on top.
  */
 final class ReaderFeatureDocs {
 
   /** Where the connector differs from Kernel for a feature Kernel reads; otherwise "yes". */
-  private static final Map<String, String> CONNECTOR_LIMITS = Map.of(
-      "variantType", "yes; a `variant` column fails the task, naming the column",
-      "variantType-preview", "yes; a `variant` column fails the task, naming the column",
-      "variantShredding", "yes; a `variant` column fails the task, naming the column",
-      "variantShredding-preview", "yes; a `variant` column fails the task, naming the column",
-      "geospatial", "yes; a `geometry` or `geography` column fails the task, naming the column",
-      "catalogManaged", "no: tables are read by path, without their catalog");
+  private static final Map<String, String> CONNECTOR_LIMITS =
+      Map.of(
+          "variantType", "yes; a `variant` column fails the task, naming the column",
+          "variantType-preview", "yes; a `variant` column fails the task, naming the column",
+          "variantShredding", "yes; a `variant` column fails the task, naming the column",
+          "variantShredding-preview", "yes; a `variant` column fails the task, naming the column",
+          "geospatial", "yes; a `geometry` or `geography` column fails the task, naming the column",
+          "catalogManaged", "no: tables are read by path, without their catalog");
 
   /** A name no Kernel knows: stands for the reader features of later Delta releases. */
   static final String UNKNOWN_FEATURE = "someFutureFeature";
@@ -38,7 +39,8 @@ final class ReaderFeatureDocs {
     return TableFeatures.TABLE_FEATURES.stream()
         .filter(TableFeature::isReaderWriterFeature)
         .sorted(Comparator.comparing(TableFeature::featureName))
-        .map(feature -> new ReaderFeature(feature.featureName(), kernelReads(feature.featureName())))
+        .map(
+            feature -> new ReaderFeature(feature.featureName(), kernelReads(feature.featureName())))
         .toList();
   }
 
@@ -47,11 +49,12 @@ final class ReaderFeatureDocs {
    * {@code feature} as a reader and writer feature.
    */
   static boolean kernelReads(String feature) {
-    Protocol protocol = new Protocol(
-        TableFeatures.TABLE_FEATURES_MIN_READER_VERSION,
-        TableFeatures.TABLE_FEATURES_MIN_WRITER_VERSION,
-        Set.of(feature),
-        Set.of(feature));
+    Protocol protocol =
+        new Protocol(
+            TableFeatures.TABLE_FEATURES_MIN_READER_VERSION,
+            TableFeatures.TABLE_FEATURES_MIN_WRITER_VERSION,
+            Set.of(feature),
+            Set.of(feature));
     try {
       TableFeatures.validateKernelCanReadTheTable(protocol, "reader-feature-check");
       return true;
@@ -78,15 +81,24 @@ final class ReaderFeatureDocs {
         .append("| reader feature | Kernel | connector |\n")
         .append("| --- | --- | --- |\n");
     for (ReaderFeature feature : readerFeatures()) {
-      row(out, "`" + feature.name() + "`", feature.kernelReads(),
+      row(
+          out,
+          "`" + feature.name() + "`",
+          feature.kernelReads(),
           CONNECTOR_LIMITS.getOrDefault(feature.name(), "yes"));
     }
     row(out, "any other (e.g. `" + UNKNOWN_FEATURE + "`)", kernelReads(UNKNOWN_FEATURE), "no");
     return out.toString();
   }
 
-  private static void row(StringBuilder out, String feature, boolean kernelReads, String connector) {
-    out.append("| ").append(feature).append(" | ").append(kernelReads ? "yes" : "no").append(" | ")
-        .append(kernelReads ? connector : "no").append(" |\n");
+  private static void row(
+      StringBuilder out, String feature, boolean kernelReads, String connector) {
+    out.append("| ")
+        .append(feature)
+        .append(" | ")
+        .append(kernelReads ? "yes" : "no")
+        .append(" | ")
+        .append(kernelReads ? connector : "no")
+        .append(" |\n");
   }
 }

@@ -1,16 +1,16 @@
 package io.deltacdf.connect.delta.log;
 
-import io.deltacdf.connect.delta.DeltaFeedException;
-import io.deltacdf.connect.delta.table.FeedContext;
-import io.deltacdf.connect.delta.table.KernelErrors;
-import io.deltacdf.connect.delta.kernel.LogAction;
-import io.deltacdf.connect.delta.kernel.LogActions;
 import io.delta.kernel.CommitActions;
 import io.delta.kernel.CommitRange;
 import io.delta.kernel.CommitRangeBuilder.CommitBoundary;
 import io.delta.kernel.TableManager;
-import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.utils.CloseableIterator;
+import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.kernel.LogAction;
+import io.deltacdf.connect.delta.kernel.LogActions;
+import io.deltacdf.connect.delta.table.FeedContext;
+import io.deltacdf.connect.delta.table.KernelErrors;
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.Optional;
@@ -21,6 +21,7 @@ public final class CommitRanges {
 
   /** Every kind of action: how a commit is read to plan it. */
   public static final Set<LogAction.Kind> ALL_ACTIONS = EnumSet.allOf(LogAction.Kind.class);
+
   /** The actions the files of a commit too large to hold are read from. */
   public static final Set<LogAction.Kind> FILE_ACTIONS =
       EnumSet.of(LogAction.Kind.ADD, LogAction.Kind.REMOVE, LogAction.Kind.CDC);
@@ -42,13 +43,12 @@ public final class CommitRanges {
   }
 
   /**
-   * Reads the file actions of commit {@code version} again, each time from its first: how the
-   * files of a commit too large to hold are read.
+   * Reads the file actions of commit {@code version} again, each time from its first: how the files
+   * of a commit too large to hold are read.
    */
   public static CommitReader reader(FeedContext context, DeltaLog log, long version) {
     return () -> {
-      CloseableIterator<CommitActions> single =
-          open(context, version, version, FILE_ACTIONS);
+      CloseableIterator<CommitActions> single = open(context, version, version, FILE_ACTIONS);
       try {
         CommitActions actions = single.next();
         return new Closing<>(actions.getActions(), actions, single);

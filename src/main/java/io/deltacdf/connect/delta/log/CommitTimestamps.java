@@ -3,8 +3,8 @@ package io.deltacdf.connect.delta.log;
 import java.util.List;
 
 /**
- * Computes {@code _commit_timestamp} as Spark does: a commit's in-commit timestamp when it has
- * one, else its file's modification time made strictly increasing (a time not after the previous
+ * Computes {@code _commit_timestamp} as Spark does: a commit's in-commit timestamp when it has one,
+ * else its file's modification time made strictly increasing (a time not after the previous
  * commit's becomes the previous one plus 1 ms). The chain is seeded from up to 100 commits before
  * the first version read, as Spark seeds it, and runs over modification times of every commit,
  * in-commit timestamps or not.

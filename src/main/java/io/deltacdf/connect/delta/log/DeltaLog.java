@@ -1,11 +1,11 @@
 package io.deltacdf.connect.delta.log;
 
-import io.deltacdf.connect.delta.DeltaFeedException;
-import io.deltacdf.connect.delta.table.FeedContext;
-import io.deltacdf.connect.delta.table.KernelErrors;
-import io.deltacdf.connect.delta.kernel.KernelPaths;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.kernel.KernelPaths;
+import io.deltacdf.connect.delta.table.FeedContext;
+import io.deltacdf.connect.delta.table.KernelErrors;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,8 +13,8 @@ import java.util.regex.Pattern;
 
 /**
  * Finds commit files of the {@code _delta_log} folder. A reader that has caught up learns that
- * nothing is new from two file probes, whatever the table's history; the folder is listed (from
- * a version on) only when there is something to read.
+ * nothing is new from two file probes, whatever the table's history; the folder is listed (from a
+ * version on) only when there is something to read.
  */
 public final class DeltaLog {
 
@@ -46,8 +46,8 @@ public final class DeltaLog {
 
   /**
    * Like {@link #commitsFrom}, for a reader that must continue at {@code fromVersion}: fails when
-   * that commit is gone while later ones exist (the log was cleaned up past the reader), instead
-   * of waiting forever for a version that will never appear.
+   * that commit is gone while later ones exist (the log was cleaned up past the reader), instead of
+   * waiting forever for a version that will never appear.
    */
   public List<Commit> nextCommits(long fromVersion, int limit) {
     if (notCommittedYet(fromVersion)) {
@@ -57,8 +57,8 @@ public final class DeltaLog {
   }
 
   /**
-   * Like {@link #nextCommits}, for a reader that has just read {@code fromVersion - 1}: that
-   * commit must still be there, or the table was deleted or recreated since.
+   * Like {@link #nextCommits}, for a reader that has just read {@code fromVersion - 1}: that commit
+   * must still be there, or the table was deleted or recreated since.
    */
   public List<Commit> commitsAfterRead(long fromVersion, int limit) {
     if (notCommittedYet(fromVersion)) {
@@ -74,10 +74,10 @@ public final class DeltaLog {
   }
 
   /**
-   * Whether {@code version} is known not to be committed yet without listing the folder: its
-   * file is missing and the one before it is there. A log only gains the next commit and loses
-   * its oldest ones, so then no later commit exists either and the history still reaches back to
-   * the reader. Listing costs a request per page of the folder on object stores (a pass over the
+   * Whether {@code version} is known not to be committed yet without listing the folder: its file
+   * is missing and the one before it is there. A log only gains the next commit and loses its
+   * oldest ones, so then no later commit exists either and the history still reaches back to the
+   * reader. Listing costs a request per page of the folder on object stores (a pass over the
    * folder's names elsewhere); these probes cost one request each. Commit times still come from
    * listings only: some S3-compatible stores list finer times than a file's status shows.
    */
@@ -87,7 +87,10 @@ public final class DeltaLog {
 
   private boolean exists(long version) {
     try {
-      context.engine().getFileSystemClient().getFileStatus(KernelPaths.commitFile(logPath, version));
+      context
+          .engine()
+          .getFileSystemClient()
+          .getFileStatus(KernelPaths.commitFile(logPath, version));
       return true;
     } catch (IOException | RuntimeException e) {
       if (KernelErrors.isMissingFile(e)) {

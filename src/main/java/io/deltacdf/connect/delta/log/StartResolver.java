@@ -1,15 +1,15 @@
 package io.deltacdf.connect.delta.log;
 
-import io.deltacdf.connect.delta.DeltaFeedException;
-import io.deltacdf.connect.delta.table.FeedContext;
-import io.deltacdf.connect.delta.table.TableAccess;
-import io.deltacdf.connect.change.ChangePosition;
-import io.deltacdf.connect.change.StartSpec;
-import io.deltacdf.connect.delta.kernel.TableMetadata;
 import io.delta.kernel.CommitRangeBuilder.CommitBoundary;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.exceptions.KernelException;
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.StartSpec;
+import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.kernel.TableMetadata;
+import io.deltacdf.connect.delta.table.FeedContext;
+import io.deltacdf.connect.delta.table.TableAccess;
 import java.util.function.Supplier;
 
 /**
@@ -29,10 +29,10 @@ public final class StartResolver {
   }
 
   /**
-   * Checks a position Connect stored for this table, which an operator may have altered through
-   * the REST API, before a feed resumes there. A version after the latest + 1 (the next commit)
-   * fails as {@link DeltaFeedException.Kind#INVALID_START}, never as missing history, so that it
-   * is never answered with a re-snapshot; a version whose history was cleaned up fails as {@link
+   * Checks a position Connect stored for this table, which an operator may have altered through the
+   * REST API, before a feed resumes there. A version after the latest + 1 (the next commit) fails
+   * as {@link DeltaFeedException.Kind#INVALID_START}, never as missing history, so that it is never
+   * answered with a re-snapshot; a version whose history was cleaned up fails as {@link
    * DeltaFeedException.Kind#HISTORY_MISSING}. Both messages name the table and {@code offset}, the
    * stored offset as the REST API shows it.
    */
@@ -72,14 +72,18 @@ public final class StartResolver {
   }
 
   private String storedOffsetAt(String offset, long version) {
-    return "The stored offset " + offset + " of table " + context.table() + " is at version "
+    return "The stored offset "
+        + offset
+        + " of table "
+        + context.table()
+        + " is at version "
         + version;
   }
 
   /**
-   * Whether a version offset is plainly valid by a listing alone: its commit, or the one before
-   * it (then it is the next commit), is in the log. Spares a restart the latest snapshot's load,
-   * which replays the log since its last checkpoint.
+   * Whether a version offset is plainly valid by a listing alone: its commit, or the one before it
+   * (then it is the next commit), is in the log. Spares a restart the latest snapshot's load, which
+   * replays the log since its last checkpoint.
    */
   private boolean commitIsInTheLog(ChangePosition stored) {
     if (!(stored instanceof ChangePosition.InVersion)) {
@@ -107,8 +111,8 @@ public final class StartResolver {
   }
 
   /**
-   * Where a feed started with {@code start} begins, after checking that the change data feed can
-   * be read from there.
+   * Where a feed started with {@code start} begins, after checking that the change data feed can be
+   * read from there.
    */
   public ChangePosition resolveStart(StartSpec start, Supplier<Snapshot> latestSnapshot) {
     Snapshot latest = latestSnapshot.get();

@@ -1,26 +1,26 @@
 package io.deltacdf.connect.delta.log;
 
+import io.delta.kernel.CommitActions;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.utils.CloseableIterator;
+import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.kernel.LogAction;
+import io.deltacdf.connect.delta.kernel.LogActions;
+import io.deltacdf.connect.delta.kernel.TableMetadata;
 import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.KernelErrors;
 import io.deltacdf.connect.delta.table.TableAccess;
 import io.deltacdf.connect.delta.table.TableSchema;
-import io.deltacdf.connect.change.ChangeSource;
-import io.deltacdf.connect.delta.kernel.LogAction;
-import io.deltacdf.connect.delta.kernel.LogActions;
-import io.deltacdf.connect.delta.kernel.TableMetadata;
-import io.delta.kernel.CommitActions;
-import io.delta.kernel.Snapshot;
-import io.delta.kernel.data.ColumnarBatch;
-import io.delta.kernel.utils.CloseableIterator;
 import java.util.EnumSet;
 import java.util.OptionalLong;
 import java.util.function.BiConsumer;
 
 /**
- * What a table's log still holds: its latest and oldest readable versions, the metadata each
- * commit set, and from where its change data feed can be read.
+ * What a table's log still holds: its latest and oldest readable versions, the metadata each commit
+ * set, and from where its change data feed can be read.
  */
 public final class TableHistory {
 

@@ -41,15 +41,30 @@ public record ChangeFile(
   /** An added or removed data file that is not half of a deletion vector update. */
   public static ChangeFile single(LogAction.FileAction file) {
     return file.kind() == LogAction.Kind.ADD
-        ? new ChangeFile(Kind.ADDED, file.path(), file.partitionValues(), file.size(),
-            file.deletionVector(), null)
-        : new ChangeFile(Kind.REMOVED, file.path(), file.partitionValues(), file.size(), null,
+        ? new ChangeFile(
+            Kind.ADDED,
+            file.path(),
+            file.partitionValues(),
+            file.size(),
+            file.deletionVector(),
+            null)
+        : new ChangeFile(
+            Kind.REMOVED,
+            file.path(),
+            file.partitionValues(),
+            file.size(),
+            null,
             file.deletionVector());
   }
 
   /** A file removed and added again in one commit, with its new and its old deletion vector. */
   public static ChangeFile dvUpdate(LogAction.FileAction add, LogAction.FileAction remove) {
-    return new ChangeFile(Kind.DV_UPDATE, add.path(), add.partitionValues(), add.size(),
-        add.deletionVector(), remove.deletionVector());
+    return new ChangeFile(
+        Kind.DV_UPDATE,
+        add.path(),
+        add.partitionValues(),
+        add.size(),
+        add.deletionVector(),
+        remove.deletionVector());
   }
 }

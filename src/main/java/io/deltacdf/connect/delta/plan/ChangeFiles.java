@@ -6,9 +6,8 @@ import java.util.List;
  * The files a version's changes come from, in log order; a file's index is part of a reader's
  * position, so the order never changes between reads of the same version.
  *
- * <p>A commit's files are asked for front to back, and again from the start when a reader is
- * sent back; a huge commit's files are then read from its log, not held ({@link
- * StreamedChangeFiles}).
+ * <p>A commit's files are asked for front to back, and again from the start when a reader is sent
+ * back; a huge commit's files are then read from its log, not held ({@link StreamedChangeFiles}).
  */
 public interface ChangeFiles extends AutoCloseable {
 

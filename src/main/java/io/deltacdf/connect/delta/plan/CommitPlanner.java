@@ -1,15 +1,15 @@
 package io.deltacdf.connect.delta.plan;
 
+import io.delta.kernel.CommitActions;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.utils.CloseableIterator;
 import io.deltacdf.connect.delta.DeltaFeedException;
-import io.deltacdf.connect.delta.log.CommitReader;
-import io.deltacdf.connect.delta.table.TableSchema;
 import io.deltacdf.connect.delta.derived.DiffSpill;
 import io.deltacdf.connect.delta.kernel.LogAction;
 import io.deltacdf.connect.delta.kernel.LogActions;
 import io.deltacdf.connect.delta.kernel.TableMetadata;
-import io.delta.kernel.CommitActions;
-import io.delta.kernel.data.ColumnarBatch;
-import io.delta.kernel.utils.CloseableIterator;
+import io.deltacdf.connect.delta.log.CommitReader;
+import io.deltacdf.connect.delta.table.TableSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -22,16 +22,15 @@ import java.util.Optional;
 /**
  * Decides which files carry a version's changes, following Spark's CDF rules: the version's cdc
  * files when it has any; nothing for a MERGE that changed no rows; otherwise the added and removed
- * data files with {@code dataChange=true}, paired by path when a deletion vector was updated,
- * in the order their paths first appear in the log.
+ * data files with {@code dataChange=true}, paired by path when a deletion vector was updated, in
+ * the order their paths first appear in the log.
  *
  * <p>A commit of up to {@link ChangeRules#planMemoryFiles} file actions (by default {@value
- * ChangeRules#HELD_FILE_ACTIONS}) is planned in memory. A larger
- * one (a DELETE or INSERT OVERWRITE of a huge table) keeps only an 8-byte fingerprint per path
- * while reading it; a second read pairs the actions of the paths both added and removed in temp
- * files ({@link DvUpdates}), and its files are then read from the log as they are asked for
- * ({@link StreamedChangeFiles}). Both number the files alike, so a position inside a version
- * means the same file either way.
+ * ChangeRules#HELD_FILE_ACTIONS}) is planned in memory. A larger one (a DELETE or INSERT OVERWRITE
+ * of a huge table) keeps only an 8-byte fingerprint per path while reading it; a second read pairs
+ * the actions of the paths both added and removed in temp files ({@link DvUpdates}), and its files
+ * are then read from the log as they are asked for ({@link StreamedChangeFiles}). Both number the
+ * files alike, so a position inside a version means the same file either way.
  */
 public final class CommitPlanner {
 
@@ -41,8 +40,12 @@ public final class CommitPlanner {
    * Plans {@code commit}, read once; {@code reader} reads it again when it is too large, whose
    * deletion vector updates are then found in temp files within {@code spill}'s limits.
    */
-  public static VersionPlan plan(String table, CommitActions commit, CommitReader reader,
-      int heldFileActions, DiffSpill spill) {
+  public static VersionPlan plan(
+      String table,
+      CommitActions commit,
+      CommitReader reader,
+      int heldFileActions,
+      DiffSpill spill) {
     Collector collector = new Collector(table, commit.getVersion(), heldFileActions);
     try (CloseableIterator<ColumnarBatch> batches = commit.getActions()) {
       while (batches.hasNext()) {
@@ -59,8 +62,10 @@ public final class CommitPlanner {
     private final String table;
     private final long version;
     private final int heldFileActions;
+
     /** The cdc and data-changing file actions in log order; null once there are too many. */
     private List<LogAction.FileAction> held = new ArrayList<>();
+
     private int cdcCount;
     private final PathFingerprints added = new PathFingerprints();
     private final PathFingerprints removed = new PathFingerprints();
@@ -140,21 +145,26 @@ public final class CommitPlanner {
         DvUpdates dvUpdates =
             DvUpdates.find(reader, PathFingerprints.common(added, removed), spill);
         int singles = added.size() + removed.size() - 2 * dvUpdates.count();
-        dataFiles = new StreamedChangeFiles(reader, StreamedChangeFiles.Source.DATA,
-            singles + dvUpdates.count(), dvUpdates);
+        dataFiles =
+            new StreamedChangeFiles(
+                reader, StreamedChangeFiles.Source.DATA, singles + dvUpdates.count(), dvUpdates);
         boolean rowsEnter = added.size() > dvUpdates.count() || dvUpdates.unhidesRows();
         boolean rowsLeave = removed.size() > 0;
         needsDiff = rowsEnter && rowsLeave;
       }
       ChangeFiles files = dataFiles;
       if (cdcCount > 0) {
-        files = held != null
-            ? ChangeFiles.of(held.stream()
-                .filter(file -> file.kind() == LogAction.Kind.CDC)
-                .map(file -> ChangeFile.cdc(file.path(), file.partitionValues(), file.size()))
-                .toList())
-            : new StreamedChangeFiles(
-                reader, StreamedChangeFiles.Source.CDC, cdcCount, DvUpdates.NONE);
+        files =
+            held != null
+                ? ChangeFiles.of(
+                    held.stream()
+                        .filter(file -> file.kind() == LogAction.Kind.CDC)
+                        .map(
+                            file ->
+                                ChangeFile.cdc(file.path(), file.partitionValues(), file.size()))
+                        .toList())
+                : new StreamedChangeFiles(
+                    reader, StreamedChangeFiles.Source.CDC, cdcCount, DvUpdates.NONE);
       }
       return new VersionPlan(
           version,
@@ -180,17 +190,18 @@ public final class CommitPlanner {
       for (String path : pathOrder.keySet()) {
         LogAction.FileAction add = adds.get(path);
         LogAction.FileAction remove = removes.get(path);
-        files.add(add != null && remove != null
-            ? ChangeFile.dvUpdate(add, remove)
-            : ChangeFile.single(add != null ? add : remove));
+        files.add(
+            add != null && remove != null
+                ? ChangeFile.dvUpdate(add, remove)
+                : ChangeFile.single(add != null ? add : remove));
       }
       return files;
     }
 
     /**
-     * Whether deriving the changes needs a diff: rows leave the table (removed files, rows
-     * newly hidden by a deletion vector) and rows enter it (added files) in the same version,
-     * so some may be the same rows rewritten (copy-on-write UPDATE, MERGE, DELETE, overwrite).
+     * Whether deriving the changes needs a diff: rows leave the table (removed files, rows newly
+     * hidden by a deletion vector) and rows enter it (added files) in the same version, so some may
+     * be the same rows rewritten (copy-on-write UPDATE, MERGE, DELETE, overwrite).
      */
     private static boolean needsDiff(List<ChangeFile> files) {
       boolean rowsLeave = false;
@@ -210,7 +221,9 @@ public final class CommitPlanner {
       return rowsLeave && rowsEnter;
     }
 
-    /** Spark emits nothing for a MERGE whose metrics say it inserted, updated and deleted 0 rows. */
+    /**
+     * Spark emits nothing for a MERGE whose metrics say it inserted, updated and deleted 0 rows.
+     */
     private boolean isMergeWithoutChanges() {
       if (commitInfo == null || !"MERGE".equals(commitInfo.operation().orElse(null))) {
         return false;

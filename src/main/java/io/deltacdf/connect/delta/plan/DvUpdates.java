@@ -1,13 +1,13 @@
 package io.deltacdf.connect.delta.plan;
 
-import io.deltacdf.connect.delta.log.CommitReader;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.utils.CloseableIterator;
 import io.deltacdf.connect.delta.derived.DiffSpill;
 import io.deltacdf.connect.delta.derived.SortedRecords;
 import io.deltacdf.connect.delta.derived.SpillDirectory;
 import io.deltacdf.connect.delta.kernel.LogAction;
 import io.deltacdf.connect.delta.kernel.LogActions;
-import io.delta.kernel.data.ColumnarBatch;
-import io.delta.kernel.utils.CloseableIterator;
+import io.deltacdf.connect.delta.log.CommitReader;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -39,6 +39,7 @@ public final class DvUpdates implements AutoCloseable {
 
   /** In place of the places of an update's actions: this is its second action. */
   private static final long SECOND_ACTION = -1;
+
   private static final int BUFFER_BYTES = 1 << 16;
 
   private final CommitReader reader;
@@ -46,6 +47,7 @@ public final class DvUpdates implements AutoCloseable {
   private final DiffSpill limits;
   private final int count;
   private final boolean unhidesRows;
+
   /** Null for no updates, and once closed. */
   private Spilled spilled;
 
@@ -132,8 +134,12 @@ public final class DvUpdates implements AutoCloseable {
       }
       pairing.endGroup();
       if (expected >= 0 && pairing.count != expected) {
-        throw new IllegalStateException("The commit holds " + pairing.count
-            + " deletion vector updates, not the " + expected + " planned from it");
+        throw new IllegalStateException(
+            "The commit holds "
+                + pairing.count
+                + " deletion vector updates, not the "
+                + expected
+                + " planned from it");
       }
       if (pairing.count == 0) {
         actions.close();
@@ -154,8 +160,8 @@ public final class DvUpdates implements AutoCloseable {
   }
 
   /** Keeps the candidates' actions, and their fingerprints, numbers and places for sorting. */
-  private static void keepCandidates(CommitReader reader, long[] candidates,
-      SpilledFileActions actions, SortedRecords byPath) {
+  private static void keepCandidates(
+      CommitReader reader, long[] candidates, SpilledFileActions actions, SortedRecords byPath) {
     long number = 0;
     try (CloseableIterator<ColumnarBatch> batches = reader.read()) {
       while (batches.hasNext()) {
@@ -176,8 +182,9 @@ public final class DvUpdates implements AutoCloseable {
 
   private static void write(SortedRecords records, Path file) {
     try (SortedRecords.Cursor sorted = records.sorted();
-        DataOutputStream out = new DataOutputStream(
-            new BufferedOutputStream(Files.newOutputStream(file), BUFFER_BYTES))) {
+        DataOutputStream out =
+            new DataOutputStream(
+                new BufferedOutputStream(Files.newOutputStream(file), BUFFER_BYTES))) {
       while (sorted.next()) {
         for (int field = 0; field < 3; field++) {
           out.writeLong(sorted.get(field));
@@ -195,8 +202,10 @@ public final class DvUpdates implements AutoCloseable {
   private static final class Pairing {
     private final SpilledFileActions actions;
     public final SortedRecords byNumber;
+
     /** The number and place of each action of the fingerprint being read. */
     private final List<long[]> group = new ArrayList<>();
+
     private long fingerprint;
     public int count;
     public boolean unhidesRows;
@@ -246,8 +255,10 @@ public final class DvUpdates implements AutoCloseable {
   public static final class Cursor implements AutoCloseable {
     private final Spilled spilled;
     private final DataInputStream in;
+
     /** The number of the next action that is an update's, or -1 after the last. */
     private long next = -1;
+
     private long nextAdded;
     private long nextRemoved;
     private long added;
@@ -256,8 +267,11 @@ public final class DvUpdates implements AutoCloseable {
     private Cursor(Spilled spilled) {
       this.spilled = spilled;
       try {
-        this.in = spilled == null ? null : new DataInputStream(new BufferedInputStream(
-            Files.newInputStream(spilled.updates()), BUFFER_BYTES));
+        this.in =
+            spilled == null
+                ? null
+                : new DataInputStream(
+                    new BufferedInputStream(Files.newInputStream(spilled.updates()), BUFFER_BYTES));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -265,8 +279,8 @@ public final class DvUpdates implements AutoCloseable {
     }
 
     /**
-     * Whether data action {@code number} is one of an update's two; each number is asked for
-     * once, in increasing order.
+     * Whether data action {@code number} is one of an update's two; each number is asked for once,
+     * in increasing order.
      */
     public boolean isUpdate(long number) {
       if (next != number) {
@@ -279,8 +293,8 @@ public final class DvUpdates implements AutoCloseable {
     }
 
     /**
-     * The file of the update whose action {@link #isUpdate} found: at its first action, the
-     * file with both deletion vectors; null at its second.
+     * The file of the update whose action {@link #isUpdate} found: at its first action, the file
+     * with both deletion vectors; null at its second.
      */
     public ChangeFile file() {
       if (added == SECOND_ACTION) {

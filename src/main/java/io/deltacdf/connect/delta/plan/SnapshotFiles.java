@@ -1,15 +1,15 @@
 package io.deltacdf.connect.delta.plan;
 
-import io.deltacdf.connect.delta.table.FeedContext;
-import io.deltacdf.connect.delta.table.KernelErrors;
-import io.deltacdf.connect.change.SnapshotSlice;
-import io.deltacdf.connect.delta.kernel.LogAction;
-import io.deltacdf.connect.delta.kernel.ScanFiles;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.utils.CloseableIterator;
+import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.delta.kernel.LogAction;
+import io.deltacdf.connect.delta.kernel.ScanFiles;
+import io.deltacdf.connect.delta.table.FeedContext;
+import io.deltacdf.connect.delta.table.KernelErrors;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,13 +19,13 @@ import java.util.TreeMap;
 /**
  * The data files of a snapshot in path order, handed out in windows of bounded size.
  *
- * <p>Log replay order is not stable (a checkpoint written later changes it), so a position inside
- * a snapshot names a file by path. Sorting a huge file list would hold it all in memory; instead
- * each window re-runs the scan and keeps only the next {@code windowSize} paths, which costs one
- * scan per window and memory for one window.
+ * <p>Log replay order is not stable (a checkpoint written later changes it), so a position inside a
+ * snapshot names a file by path. Sorting a huge file list would hold it all in memory; instead each
+ * window re-runs the scan and keeps only the next {@code windowSize} paths, which costs one scan
+ * per window and memory for one window.
  *
- * <p>With a {@link SnapshotSlice} other than the whole, only the files of that slice are handed
- * out (and counted), so that tasks reading the other slices read every other file.
+ * <p>With a {@link SnapshotSlice} other than the whole, only the files of that slice are handed out
+ * (and counted), so that tasks reading the other slices read every other file.
  */
 public final class SnapshotFiles {
 
@@ -34,7 +34,8 @@ public final class SnapshotFiles {
   private final int windowSize;
   private final SnapshotSlice slice;
 
-  public SnapshotFiles(FeedContext context, Snapshot snapshot, int windowSize, SnapshotSlice slice) {
+  public SnapshotFiles(
+      FeedContext context, Snapshot snapshot, int windowSize, SnapshotSlice slice) {
     this.context = context;
     this.snapshot = snapshot;
     this.windowSize = windowSize;

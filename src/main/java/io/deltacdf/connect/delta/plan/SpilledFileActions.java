@@ -19,12 +19,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * File actions in a local temp file, appended once and then read back one at a time from where
- * each starts: the halves of a huge commit's deletion vector updates, kept off the heap.
+ * File actions in a local temp file, appended once and then read back one at a time from where each
+ * starts: the halves of a huge commit's deletion vector updates, kept off the heap.
  */
 public final class SpilledFileActions implements AutoCloseable {
 
   private static final int WRITE_BUFFER_BYTES = 1 << 16;
+
   /** Most actions fit, so that reading one is usually one system call. */
   private static final int READ_AHEAD_BYTES = 512;
 
@@ -39,8 +40,9 @@ public final class SpilledFileActions implements AutoCloseable {
   public SpilledFileActions(Path file) {
     this.file = file;
     try {
-      this.out = new DataOutputStream(
-          new BufferedOutputStream(Files.newOutputStream(file), WRITE_BUFFER_BYTES));
+      this.out =
+          new DataOutputStream(
+              new BufferedOutputStream(Files.newOutputStream(file), WRITE_BUFFER_BYTES));
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write spill file " + file, e);
     }
@@ -74,8 +76,8 @@ public final class SpilledFileActions implements AutoCloseable {
       if (bytes.remaining() < length) {
         bytes = readAt(offset + Integer.BYTES, length);
       }
-      return read(new DataInputStream(
-          new ByteArrayInputStream(bytes.array(), bytes.position(), length)));
+      return read(
+          new DataInputStream(new ByteArrayInputStream(bytes.array(), bytes.position(), length)));
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot read spill file " + file, e);
     }
@@ -106,8 +108,7 @@ public final class SpilledFileActions implements AutoCloseable {
     return read.flip();
   }
 
-  private static void write(DataOutputStream out, LogAction.FileAction action)
-      throws IOException {
+  private static void write(DataOutputStream out, LogAction.FileAction action) throws IOException {
     out.writeByte(action.kind().ordinal());
     writeString(out, action.path());
     out.writeInt(action.partitionValues().size());
@@ -145,8 +146,13 @@ public final class SpilledFileActions implements AutoCloseable {
       String storageType = readString(in);
       String pathOrInlineDv = readString(in);
       int offset = in.readInt();
-      dv = new DeletionVector(storageType, pathOrInlineDv,
-          offset < 0 ? Optional.empty() : Optional.of(offset), in.readInt(), in.readLong());
+      dv =
+          new DeletionVector(
+              storageType,
+              pathOrInlineDv,
+              offset < 0 ? Optional.empty() : Optional.of(offset),
+              in.readInt(),
+              in.readLong());
     }
     return new LogAction.FileAction(
         kind, path, partitionValues, size, dataChange, extendedFileMetadata, dv);

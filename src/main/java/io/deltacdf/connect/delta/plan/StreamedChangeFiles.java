@@ -1,19 +1,19 @@
 package io.deltacdf.connect.delta.plan;
 
-import io.deltacdf.connect.delta.log.CommitReader;
-import io.deltacdf.connect.delta.kernel.LogAction;
-import io.deltacdf.connect.delta.kernel.LogActions;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.utils.CloseableIterator;
+import io.deltacdf.connect.delta.kernel.LogAction;
+import io.deltacdf.connect.delta.kernel.LogActions;
+import io.deltacdf.connect.delta.log.CommitReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
  * The change files of a commit too large to hold, read from its log as they are asked for: the
- * commit's actions are read in order, one batch at a time, and turned into files by the same
- * rules and in the same order as {@link CommitPlanner} uses for files it holds, its deletion
- * vector updates met in step from their temp files ({@link DvUpdates}). Asking for an earlier
- * file reads the commit again from its start.
+ * commit's actions are read in order, one batch at a time, and turned into files by the same rules
+ * and in the same order as {@link CommitPlanner} uses for files it holds, its deletion vector
+ * updates met in step from their temp files ({@link DvUpdates}). Asking for an earlier file reads
+ * the commit again from its start.
  */
 public final class StreamedChangeFiles implements ChangeFiles {
 
@@ -28,21 +28,25 @@ public final class StreamedChangeFiles implements ChangeFiles {
   private final CommitReader reader;
   private final Source source;
   private final int size;
+
   /** The files both removed and added (deletion vector updates). */
   private final DvUpdates dvUpdates;
 
   private CloseableIterator<ColumnarBatch> batches;
   private DvUpdates.Cursor updates;
+
   /** The number of the next data action read, as {@link DvUpdates} numbers them. */
   private long dataActions;
+
   private LogActions actions;
   private int row;
+
   /** The index of the file the next read returns. */
   private int nextIndex;
+
   private ChangeFile last;
 
-  public StreamedChangeFiles(
-      CommitReader reader, Source source, int size, DvUpdates dvUpdates) {
+  public StreamedChangeFiles(CommitReader reader, Source source, int size, DvUpdates dvUpdates) {
     this.reader = reader;
     this.source = source;
     this.size = size;

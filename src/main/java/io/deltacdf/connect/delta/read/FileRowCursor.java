@@ -1,15 +1,5 @@
 package io.deltacdf.connect.delta.read;
 
-import io.deltacdf.connect.delta.plan.ChangeFile;
-import io.deltacdf.connect.delta.table.FeedContext;
-import io.deltacdf.connect.delta.table.KernelErrors;
-import io.deltacdf.connect.delta.table.TablePaths;
-import io.deltacdf.connect.delta.table.TableSchema;
-import io.deltacdf.connect.change.ChangeRow;
-import io.deltacdf.connect.change.ChangeType;
-import io.deltacdf.connect.delta.kernel.DeletedRows;
-import io.deltacdf.connect.delta.kernel.DeletionVector;
-import io.deltacdf.connect.delta.kernel.KernelIterators;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.engine.FileReadResult;
@@ -17,6 +7,16 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.deltacdf.connect.change.ChangeRow;
+import io.deltacdf.connect.change.ChangeType;
+import io.deltacdf.connect.delta.kernel.DeletedRows;
+import io.deltacdf.connect.delta.kernel.DeletionVector;
+import io.deltacdf.connect.delta.kernel.KernelIterators;
+import io.deltacdf.connect.delta.plan.ChangeFile;
+import io.deltacdf.connect.delta.table.FeedContext;
+import io.deltacdf.connect.delta.table.KernelErrors;
+import io.deltacdf.connect.delta.table.TablePaths;
+import io.deltacdf.connect.delta.table.TableSchema;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Optional;
@@ -31,18 +31,23 @@ public final class FileRowCursor implements Closeable {
   private final FeedContext context;
   private final long version;
   private final ChangeFile file;
+
   /** The file's full path, as errors name it. */
   private final String location;
+
   private final TableSchema schema;
   private final Object[] partitionValues;
   private final int[] dataOrdinal;
   private final int changeTypeOrdinal;
   private final DeletedRows addDeleted;
   private final DeletedRows removeDeleted;
+
   /** Decides which candidate rows of a diffed derived version are changes; null otherwise. */
   private final DerivedRows derived;
+
   /** The physical row the cursor stops before. */
   private final long untilRow;
+
   private final CloseableIterator<FileReadResult> batches;
 
   private ColumnarBatch batch;
@@ -50,8 +55,10 @@ public final class FileRowCursor implements Closeable {
   private int rowInBatch;
   private boolean prefetched;
   private ChangeType pendingType;
+
   /** The {@code _change_type} value of a cdc file's row. */
   private String pendingLabel;
+
   /** The values of the row found ahead, when deciding about it needed them. */
   private Object[] pendingValues;
 
@@ -66,8 +73,8 @@ public final class FileRowCursor implements Closeable {
   }
 
   /**
-   * A cursor on the rows from {@code fromRow} up to (not including) {@code untilRow} whose
-   * changes {@code derived} (if not null) decides from their values.
+   * A cursor on the rows from {@code fromRow} up to (not including) {@code untilRow} whose changes
+   * {@code derived} (if not null) decides from their values.
    */
   public FileRowCursor(
       FeedContext context,

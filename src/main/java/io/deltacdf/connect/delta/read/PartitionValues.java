@@ -1,7 +1,7 @@
 package io.deltacdf.connect.delta.read;
 
-import io.deltacdf.connect.delta.table.TableSchema;
 import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.delta.table.TableSchema;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

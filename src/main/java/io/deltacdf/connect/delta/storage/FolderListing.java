@@ -21,17 +21,17 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 
 /**
- * Lists the files of a folder from a name on, in name order, one page at a time, for stores
- * without a listing from a start key. Nothing is listed before the first file is asked for
- * beyond the first page, and a reader that stops early (the connector reads a few hundred
- * commits per listing) leaves the rest of the folder unlisted.
+ * Lists the files of a folder from a name on, in name order, one page at a time, for stores without
+ * a listing from a start key. Nothing is listed before the first file is asked for beyond the first
+ * page, and a reader that stops early (the connector reads a few hundred commits per listing)
+ * leaves the rest of the folder unlisted.
  *
- * <p>Stores whose listings come in name order (ADLS, Azure Blob, HDFS; S3A when it lists with
- * the V1 API) are read through Hadoop's paged {@code listStatusIterator} and skip the names
- * before the start. Elsewhere (the local file system, GCS, unknown stores) the order is not
- * known: each page is one pass over the folder that keeps the {@value #PAGE_SIZE} smallest names
- * after the previous page, so at most a page of names is held, at the cost of one folder pass
- * per page (on the local disk a pass reads names only; the page's files are then statted).
+ * <p>Stores whose listings come in name order (ADLS, Azure Blob, HDFS; S3A when it lists with the
+ * V1 API) are read through Hadoop's paged {@code listStatusIterator} and skip the names before the
+ * start. Elsewhere (the local file system, GCS, unknown stores) the order is not known: each page
+ * is one pass over the folder that keeps the {@value #PAGE_SIZE} smallest names after the previous
+ * page, so at most a page of names is held, at the cost of one folder pass per page (on the local
+ * disk a pass reads names only; the page's files are then statted).
  */
 final class FolderListing {
 
@@ -116,18 +116,23 @@ final class FolderListing {
 
     private final FileSystem fs;
     private final Path folder;
+
     /** The folder on the local disk, read without Hadoop; null for other stores. */
     private final java.nio.file.Path localFolder;
+
     private final Deque<FileStatus> page = new ArrayDeque<>();
+
     /** The name the next page starts at (inclusive) or after (exclusive). */
     private String bound;
+
     private boolean inclusive = true;
     private boolean lastPage;
 
     Paged(FileSystem fs, Path folder, String from) throws IOException {
       this.fs = fs;
       this.folder = folder;
-      this.localFolder = "file".equals(fs.getScheme())
+      this.localFolder =
+          "file".equals(fs.getScheme())
               ? java.nio.file.Path.of(fs.makeQualified(folder).toUri())
               : null;
       this.bound = from;
@@ -139,16 +144,17 @@ final class FolderListing {
       PriorityQueue<Entry> smallest =
           new PriorityQueue<>(Comparator.comparing(Entry::name).reversed());
       boolean[] more = {false};
-      pass(entry -> {
-        int order = entry.name().compareTo(bound);
-        if (order > 0 || (order == 0 && inclusive)) {
-          smallest.add(entry);
-          if (smallest.size() > PAGE_SIZE) {
-            smallest.poll();
-            more[0] = true;
-          }
-        }
-      });
+      pass(
+          entry -> {
+            int order = entry.name().compareTo(bound);
+            if (order > 0 || (order == 0 && inclusive)) {
+              smallest.add(entry);
+              if (smallest.size() > PAGE_SIZE) {
+                smallest.poll();
+                more[0] = true;
+              }
+            }
+          });
       Entry[] sorted = smallest.toArray(new Entry[0]);
       Arrays.sort(sorted, Comparator.comparing(Entry::name));
       for (Entry entry : sorted) {

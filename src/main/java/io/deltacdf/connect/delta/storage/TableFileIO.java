@@ -53,7 +53,8 @@ public final class TableFileIO implements FileIO, Closeable {
   public FileStatus getFileStatus(String filePath) throws IOException {
     Path path = new Path(filePath);
     org.apache.hadoop.fs.FileStatus status = fileSystem(path).getFileStatus(path);
-    return FileStatus.of(status.getPath().toString(), status.getLen(), status.getModificationTime());
+    return FileStatus.of(
+        status.getPath().toString(), status.getLen(), status.getModificationTime());
   }
 
   @Override
@@ -116,7 +117,8 @@ public final class TableFileIO implements FileIO, Closeable {
   private FileSystem fileSystem(Path path) throws IOException {
     URI uri = path.toUri();
     URI root = uri.getScheme() == null ? FileSystem.getDefaultUri(configuration) : uri;
-    String key = root.getScheme() + "://" + (root.getAuthority() == null ? "" : root.getAuthority());
+    String key =
+        root.getScheme() + "://" + (root.getAuthority() == null ? "" : root.getAuthority());
     FileSystem existing = fileSystems.get(key);
     if (existing != null) {
       return existing;

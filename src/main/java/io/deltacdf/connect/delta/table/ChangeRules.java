@@ -11,8 +11,8 @@ import java.util.List;
  * @param keyColumns the key columns (logical names, possibly none) that pair a derived delete and
  *     insert of one key into an update
  * @param diffSpill when a derived version's diff leaves the heap for temp files
- * @param planMemoryFiles the most file actions of one commit planned on the heap; a larger
- *     commit's files are read from its log as they are needed ({@link CommitPlanner})
+ * @param planMemoryFiles the most file actions of one commit planned on the heap; a larger commit's
+ *     files are read from its log as they are needed ({@link CommitPlanner})
  */
 public record ChangeRules(
     ChangeSource source, List<String> keyColumns, DiffSpill diffSpill, int planMemoryFiles) {
@@ -24,8 +24,7 @@ public record ChangeRules(
   public static final int HELD_FILE_ACTIONS = 10_000;
 
   public static final ChangeRules CDF_ONLY =
-      new ChangeRules(
-          ChangeSource.CDF, List.of(), DiffSpill.defaults(), HELD_FILE_ACTIONS);
+      new ChangeRules(ChangeSource.CDF, List.of(), DiffSpill.defaults(), HELD_FILE_ACTIONS);
 
   public ChangeRules {
     keyColumns = List.copyOf(keyColumns);

@@ -78,8 +78,8 @@ public final class ErrorShapes {
 
   /**
    * Whether the store could not be reached or asked to come back later: refused or reset
-   * connections, timeouts, HTTP 5xx, 408 and 429, throttling error codes. Such a failure may
-   * pass, whatever else the chain holds.
+   * connections, timeouts, HTTP 5xx, 408 and 429, throttling error codes. Such a failure may pass,
+   * whatever else the chain holds.
    */
   public static boolean isTransient(Throwable error) {
     for (Throwable t = error; t != null; t = t.getCause()) {

@@ -1,11 +1,11 @@
 package io.deltacdf.connect.delta.table;
 
-import io.deltacdf.connect.delta.DeltaFeedException;
-import io.deltacdf.connect.delta.kernel.SnapshotCheckpoints;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.exceptions.UnsupportedProtocolVersionException;
 import io.delta.kernel.exceptions.UnsupportedTableFeatureException;
+import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.kernel.SnapshotCheckpoints;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,10 +19,11 @@ public final class KernelErrors {
   private KernelErrors() {}
 
   /**
-   * Explains a failure while reading {@code file} (the full path of a data, cdc or deletion
-   * vector file) of a version.
+   * Explains a failure while reading {@code file} (the full path of a data, cdc or deletion vector
+   * file) of a version.
    */
-  public static DeltaFeedException translate(String table, long version, String file, Throwable error) {
+  public static DeltaFeedException translate(
+      String table, long version, String file, Throwable error) {
     if (error instanceof DeltaFeedException feedError) {
       return feedError;
     }
@@ -50,15 +51,14 @@ public final class KernelErrors {
   }
 
   /**
-   * Explains a failure while Kernel replays the log of {@code snapshot}. Kernel does not always
-   * say which file it was reading: a Parquet file that does not decode can then only be the
-   * snapshot's checkpoint.
+   * Explains a failure while Kernel replays the log of {@code snapshot}. Kernel does not always say
+   * which file it was reading: a Parquet file that does not decode can then only be the snapshot's
+   * checkpoint.
    */
   public static DeltaFeedException translateReplay(
       String table, String where, Snapshot snapshot, Throwable error) {
     String checkpoint = null;
-    if (ErrorShapes.fileNamed(error).isEmpty()
-        && !ErrorShapes.isUnparsableJson(error)) {
+    if (ErrorShapes.fileNamed(error).isEmpty() && !ErrorShapes.isUnparsableJson(error)) {
       List<String> parts = checkpointFiles(snapshot);
       checkpoint = parts.isEmpty() ? null : String.join(" or ", parts);
     }
@@ -79,7 +79,8 @@ public final class KernelErrors {
    * @param file the full path of the file being read, or null when the caller does not know it
    *     (Kernel read the log on its own): a corrupt file is then named as Kernel names it
    */
-  public static DeltaFeedException translate(String table, String where, String file, Throwable error) {
+  public static DeltaFeedException translate(
+      String table, String where, String file, Throwable error) {
     if (error instanceof DeltaFeedException feedError) {
       return feedError;
     }
@@ -232,7 +233,8 @@ public final class KernelErrors {
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    String message =
+        root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     // Store messages can run to whole XML documents: the first line says what matters.
     int newline = message.indexOf('\n');
     return newline > 0 ? message.substring(0, newline) : message;

@@ -1,8 +1,5 @@
 package io.deltacdf.connect.delta.table;
 
-import io.deltacdf.connect.change.FieldType;
-import io.deltacdf.connect.change.FieldType.PrimitiveKind;
-import io.deltacdf.connect.delta.kernel.KernelColumns;
 import io.delta.kernel.types.ArrayType;
 import io.delta.kernel.types.BinaryType;
 import io.delta.kernel.types.BooleanType;
@@ -21,6 +18,9 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
+import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.change.FieldType.PrimitiveKind;
+import io.deltacdf.connect.delta.kernel.KernelColumns;
 import java.util.ArrayList;
 import java.util.List;
 

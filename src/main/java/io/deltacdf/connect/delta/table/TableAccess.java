@@ -1,12 +1,12 @@
 package io.deltacdf.connect.delta.table;
 
-import io.deltacdf.connect.delta.DeltaFeedException;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.exceptions.UnsupportedProtocolVersionException;
 import io.delta.kernel.exceptions.UnsupportedTableFeatureException;
+import io.deltacdf.connect.delta.DeltaFeedException;
 import java.util.OptionalLong;
 
 /** Loads snapshots and checks table-level preconditions, with errors that say what to do. */
@@ -24,13 +24,15 @@ public final class TableAccess {
 
   /**
    * The snapshot of {@code version}. Kernel reports a cleaned-up history, a version that does not
-   * exist yet and other log problems alike as plain KernelExceptions: a version after the latest
-   * is told apart by looking at the latest, and unsupported features keep their own kind, so that
-   * only a history that is really gone counts as missing (and may lead to a re-snapshot).
+   * exist yet and other log problems alike as plain KernelExceptions: a version after the latest is
+   * told apart by looking at the latest, and unsupported features keep their own kind, so that only
+   * a history that is really gone counts as missing (and may lead to a re-snapshot).
    */
   public static Snapshot snapshotAt(FeedContext context, long version) {
     try {
-      return TableManager.loadSnapshot(context.tableRoot()).atVersion(version).build(context.engine());
+      return TableManager.loadSnapshot(context.tableRoot())
+          .atVersion(version)
+          .build(context.engine());
     } catch (UnsupportedTableFeatureException
         | UnsupportedProtocolVersionException
         | TableNotFoundException e) {

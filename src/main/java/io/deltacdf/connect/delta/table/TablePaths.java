@@ -27,8 +27,13 @@ public final class TablePaths {
     } catch (URISyntaxException | IllegalArgumentException e) {
       throw new DeltaFeedException(
           DeltaFeedException.Kind.UNSUPPORTED_TABLE,
-          "Table " + context.table() + " version " + version + " names an invalid file path '"
-              + logPath + "'",
+          "Table "
+              + context.table()
+              + " version "
+              + version
+              + " names an invalid file path '"
+              + logPath
+              + "'",
           e);
     }
     requireInside(context, version, logPath, resolved);
@@ -36,7 +41,8 @@ public final class TablePaths {
   }
 
   /** Checks an already absolute path (e.g. of a deletion vector file). */
-  public static void requireInside(FeedContext context, long version, String logPath, String resolved) {
+  public static void requireInside(
+      FeedContext context, long version, String logPath, String resolved) {
     if (context.filesOutsideTableAllowed()) {
       return;
     }

@@ -1,9 +1,9 @@
 package io.deltacdf.connect.delta.table;
 
-import io.deltacdf.connect.change.FieldType;
-import io.deltacdf.connect.delta.kernel.TableMetadata;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
+import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.delta.kernel.TableMetadata;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;

@@ -1,9 +1,9 @@
 package io.deltacdf.connect.delta.table;
 
-import io.deltacdf.connect.change.FieldType;
 import io.delta.kernel.data.ArrayValue;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.MapValue;
+import io.deltacdf.connect.change.FieldType;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;

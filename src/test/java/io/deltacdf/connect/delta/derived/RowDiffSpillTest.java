@@ -51,7 +51,10 @@ class RowDiffSpillTest {
 
     assertThat(spilled).isEqualTo(expected);
     assertThat(expected)
-        .contains(ChangeType.UPDATE_PREIMAGE, ChangeType.UPDATE_POSTIMAGE, ChangeType.DELETE,
+        .contains(
+            ChangeType.UPDATE_PREIMAGE,
+            ChangeType.UPDATE_POSTIMAGE,
+            ChangeType.DELETE,
             ChangeType.INSERT)
         .containsNull();
     assertThat(filesUnder(spillRoot)).as("spill files after close").isEmpty();
@@ -84,8 +87,8 @@ class RowDiffSpillTest {
   }
 
   /**
-   * A copy-on-write rewrite: every row leaves; it enters again unchanged, updated (same id), not
-   * at all (deleted), or twice (a duplicate); new ids enter too. Removed files come first.
+   * A copy-on-write rewrite: every row leaves; it enters again unchanged, updated (same id), not at
+   * all (deleted), or twice (a duplicate); new ids enter too. Removed files come first.
    */
   private static List<Candidate> rewrite(Random random) {
     List<Candidate> leaving = new ArrayList<>();

@@ -29,8 +29,9 @@ class ReaderFeatureDocsTest {
     }
     assertThat(DOCS).exists();
     assertThat(Files.readString(DOCS))
-        .as("docs/reader-features.md is stale: regenerate with mvn test"
-            + " -Dtest=ReaderFeatureDocsTest -Ddocs.update=true")
+        .as(
+            "docs/reader-features.md is stale: regenerate with mvn test"
+                + " -Dtest=ReaderFeatureDocsTest -Ddocs.update=true")
         .isEqualTo(generated);
   }
 }

@@ -51,8 +51,7 @@ class FolderListingTest {
   void aStartNameBetweenFilesListsFromTheNextOne(String scheme) throws IOException {
     List<String> names = logFolder();
 
-    List<String> listed =
-        list(fileSystem(scheme), names.get(FILES - 3).replace(".json", ".z"));
+    List<String> listed = list(fileSystem(scheme), names.get(FILES - 3).replace(".json", ".z"));
 
     assertThat(listed).containsExactly(names.get(FILES - 2), names.get(FILES - 1));
   }
@@ -75,8 +74,9 @@ class FolderListingTest {
 
   /** Commit files created in random order, and a folder that sorts among them; sorted names. */
   private List<String> logFolder() throws IOException {
-    List<String> names = new ArrayList<>(
-        IntStream.range(0, FILES).mapToObj(v -> String.format("%020d.json", v)).toList());
+    List<String> names =
+        new ArrayList<>(
+            IntStream.range(0, FILES).mapToObj(v -> String.format("%020d.json", v)).toList());
     List<String> shuffled = new ArrayList<>(names);
     Collections.shuffle(shuffled, new Random(42));
     for (String name : shuffled) {
@@ -98,18 +98,19 @@ class FolderListingTest {
   }
 
   /**
-   * The local file system, or the same files through a Hadoop file system of a scheme whose
-   * listing order the tailer does not know, so it pages by passes over Hadoop's listing.
+   * The local file system, or the same files through a Hadoop file system of a scheme whose listing
+   * order the tailer does not know, so it pages by passes over Hadoop's listing.
    */
   private static FileSystem fileSystem(String scheme) throws IOException {
     // Hadoop's raw local file system names no scheme of its own; the tailer reads a scheme's
     // listing by that name.
-    RawLocalFileSystem fs = new RawLocalFileSystem() {
-      @Override
-      public String getScheme() {
-        return scheme;
-      }
-    };
+    RawLocalFileSystem fs =
+        new RawLocalFileSystem() {
+          @Override
+          public String getScheme() {
+            return scheme;
+          }
+        };
     fs.initialize(URI.create("file:///"), new Configuration());
     return fs;
   }

@@ -3,9 +3,9 @@ package io.deltacdf.connect.delta.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.deltacdf.connect.testing.S3Mock;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.deltacdf.connect.testing.S3Mock;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
@@ -21,9 +21,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link TableFileIO#listFrom} on S3A lists from a name on with {@code StartAfter} and returns
- * what Hadoop's listing of the whole folder would have kept: the files at or after the name,
- * sorted, with their sizes and times, across pages, without subfolders.
+ * {@link TableFileIO#listFrom} on S3A lists from a name on with {@code StartAfter} and returns what
+ * Hadoop's listing of the whole folder would have kept: the files at or after the name, sorted,
+ * with their sizes and times, across pages, without subfolders.
  */
 class S3StartAfterListingIT {
 
@@ -65,11 +65,13 @@ class S3StartAfterListingIT {
   void listsWhatAWholeFolderListingKeeps() throws IOException {
     try (TableFileIO io = new TableFileIO(configuration)) {
       String from = String.format("%020d.", 5);
-      assertThat(listed(io, from)).isEqualTo(hadoopListing(from))
+      assertThat(listed(io, from))
+          .isEqualTo(hadoopListing(from))
           .hasSize(files.tailSet(from).size());
       assertThat(listed(io, "0")).isEqualTo(hadoopListing("0")).hasSize(files.size());
       // StartAfter is exclusive: the file named exactly as the start is listed too.
-      assertThat(listed(io, "_last_checkpoint")).isEqualTo(hadoopListing("_last_checkpoint"))
+      assertThat(listed(io, "_last_checkpoint"))
+          .isEqualTo(hadoopListing("_last_checkpoint"))
           .hasSize(1);
       assertThat(listed(io, "_m")).isEmpty(); // after every file; _staged_commits is a folder
     }
@@ -78,7 +80,8 @@ class S3StartAfterListingIT {
   @Test
   void aMissingFolderIsNotFound() throws IOException {
     try (TableFileIO io = new TableFileIO(configuration)) {
-      assertThrows(FileNotFoundException.class,
+      assertThrows(
+          FileNotFoundException.class,
           () -> io.listFrom("s3a://" + BUCKET + "/missing/_delta_log/0"));
     }
   }
@@ -87,8 +90,14 @@ class S3StartAfterListingIT {
   private static List<String> listed(TableFileIO io, String from) throws IOException {
     List<String> listed = new ArrayList<>();
     try (CloseableIterator<FileStatus> files = io.listFrom(LOG + "/" + from)) {
-      files.forEachRemaining(f -> listed.add(
-          new Path(f.getPath()).getName() + " " + f.getSize() + " " + f.getModificationTime()));
+      files.forEachRemaining(
+          f ->
+              listed.add(
+                  new Path(f.getPath()).getName()
+                      + " "
+                      + f.getSize()
+                      + " "
+                      + f.getModificationTime()));
     }
     return listed;
   }

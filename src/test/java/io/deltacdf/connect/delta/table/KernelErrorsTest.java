@@ -1,6 +1,5 @@
 package io.deltacdf.connect.delta.table;
 
-import io.deltacdf.connect.delta.DeltaFeedException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -11,6 +10,7 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.testing.Ports;
 import java.io.EOFException;
 import java.io.IOException;
@@ -32,10 +32,10 @@ import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * Failures are classified by what they are, whatever exception types wrap them: a file that
- * cannot be parsed fails for good and is named, a store that cannot be reached is retried. The
- * failures are produced for real where that is cheap: Kernel's own engine reading broken files, a
- * refused connection, the exceptions the S3 and ABFS clients throw.
+ * Failures are classified by what they are, whatever exception types wrap them: a file that cannot
+ * be parsed fails for good and is named, a store that cannot be reached is retried. The failures
+ * are produced for real where that is cheap: Kernel's own engine reading broken files, a refused
+ * connection, the exceptions the S3 and ABFS clients throw.
  */
 class KernelErrorsTest {
 
@@ -93,8 +93,7 @@ class KernelErrorsTest {
     Path data = write("part-00000.snappy.parquet", "a text file where Parquet was expected");
 
     RuntimeException readError = readParquet(data, Files.size(data));
-    DeltaFeedException error =
-        KernelErrors.translate(TABLE, 3, data.toUri().toString(), readError);
+    DeltaFeedException error = KernelErrors.translate(TABLE, 3, data.toUri().toString(), readError);
 
     assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.CORRUPT_FILE);
     assertThat(error.getMessage())
@@ -146,8 +145,11 @@ class KernelErrorsTest {
 
   @Test
   void anS3SlowDownIsTransient() {
-    IOException slowDown = S3AUtils.translateException("GET", TABLE + "/_delta_log", s3Error(503,
-        "SlowDown", "Please reduce your request rate."));
+    IOException slowDown =
+        S3AUtils.translateException(
+            "GET",
+            TABLE + "/_delta_log",
+            s3Error(503, "SlowDown", "Please reduce your request rate."));
 
     assertThat(KernelErrors.translate(TABLE, "its _delta_log folder", slowDown).kind())
         .isEqualTo(DeltaFeedException.Kind.TRANSIENT);
@@ -155,8 +157,9 @@ class KernelErrorsTest {
 
   @Test
   void anAbfsServerBusyIsTransient() {
-    AbfsRestOperationException busy = new AbfsRestOperationException(
-        503, "ServerBusy", "Ingress is over the account limit.", null);
+    AbfsRestOperationException busy =
+        new AbfsRestOperationException(
+            503, "ServerBusy", "Ingress is over the account limit.", null);
 
     assertThat(KernelErrors.translate(TABLE, "version 2", new UncheckedIOException(busy)).kind())
         .isEqualTo(DeltaFeedException.Kind.TRANSIENT);
@@ -164,8 +167,9 @@ class KernelErrorsTest {
 
   @Test
   void anS3AccessDeniedIsNotRetried() {
-    IOException denied = S3AUtils.translateException("GET", TABLE + "/_delta_log", s3Error(403,
-        "AccessDenied", "Access Denied"));
+    IOException denied =
+        S3AUtils.translateException(
+            "GET", TABLE + "/_delta_log", s3Error(403, "AccessDenied", "Access Denied"));
 
     assertThat(KernelErrors.translate(TABLE, "its _delta_log folder", denied).kind())
         .isEqualTo(DeltaFeedException.Kind.ACCESS_DENIED);
@@ -184,27 +188,33 @@ class KernelErrorsTest {
   }
 
   private RuntimeException readJson(Path file) {
-    return assertThrows(RuntimeException.class, () -> {
-      try (CloseableIterator<?> batches =
-          engine.getJsonHandler()
-              .readJsonFiles(files(file, Files.size(file)), ADD, Optional.empty())) {
-        while (batches.hasNext()) {
-          batches.next();
-        }
-      }
-    });
+    return assertThrows(
+        RuntimeException.class,
+        () -> {
+          try (CloseableIterator<?> batches =
+              engine
+                  .getJsonHandler()
+                  .readJsonFiles(files(file, Files.size(file)), ADD, Optional.empty())) {
+            while (batches.hasNext()) {
+              batches.next();
+            }
+          }
+        });
   }
 
   private RuntimeException readParquet(Path file, long sizeInLog) {
-    return assertThrows(RuntimeException.class, () -> {
-      try (CloseableIterator<?> batches =
-          engine.getParquetHandler()
-              .readParquetFiles(files(file, sizeInLog), ADD, Optional.empty())) {
-        while (batches.hasNext()) {
-          batches.next();
-        }
-      }
-    });
+    return assertThrows(
+        RuntimeException.class,
+        () -> {
+          try (CloseableIterator<?> batches =
+              engine
+                  .getParquetHandler()
+                  .readParquetFiles(files(file, sizeInLog), ADD, Optional.empty())) {
+            while (batches.hasNext()) {
+              batches.next();
+            }
+          }
+        });
   }
 
   private static CloseableIterator<FileStatus> files(Path file, long size) {
@@ -212,10 +222,12 @@ class KernelErrorsTest {
   }
 
   private static S3Exception s3Error(int status, String code, String message) {
-    return (S3Exception) S3Exception.builder()
-        .statusCode(status)
-        .message(message + " (Service: S3, Status Code: " + status + ")")
-        .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage(message).build())
-        .build();
+    return (S3Exception)
+        S3Exception.builder()
+            .statusCode(status)
+            .message(message + " (Service: S3, Status Code: " + status + ")")
+            .awsErrorDetails(
+                AwsErrorDetails.builder().errorCode(code).errorMessage(message).build())
+            .build();
   }
 }

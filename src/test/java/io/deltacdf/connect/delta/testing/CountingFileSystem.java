@@ -23,6 +23,7 @@ public final class CountingFileSystem extends RawLocalFileSystem {
   private static final AtomicLong listedEntries = new AtomicLong();
   private static final AtomicLong statuses = new AtomicLong();
   private static final AtomicLong opens = new AtomicLong();
+
   /** The local listing stats each entry: those are part of the listing, not calls of their own. */
   private static final ThreadLocal<Boolean> listing = ThreadLocal.withInitial(() -> false);
 

@@ -75,8 +75,8 @@ public final class FeedReads {
   }
 
   /**
-   * Canonical rows per version, seen through {@code target}, sorted so that equal multisets
-   * compare equal.
+   * Canonical rows per version, seen through {@code target}, sorted so that equal multisets compare
+   * equal.
    */
   public static Map<Long, List<String>> byVersion(List<ReadRow> rows, FieldType.Struct target) {
     Map<Long, List<String>> result = new TreeMap<>();

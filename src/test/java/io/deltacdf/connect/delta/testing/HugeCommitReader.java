@@ -12,9 +12,9 @@ import java.util.TreeMap;
 
 /**
  * Reads one version of a table in a JVM of its own (started with a small heap by {@link
- * HugeCommitTest} and {@link HugeDvCommitTest}) from a file index inside it, and prints {@code version type count} lines and
- * the rows, time and peak RSS as benchmark results, so the test (and the benchmark) can check
- * every row of a huge commit streamed through.
+ * HugeCommitTest} and {@link HugeDvCommitTest}) from a file index inside it, and prints {@code
+ * version type count} lines and the rows, time and peak RSS as benchmark results, so the test (and
+ * the benchmark) can check every row of a huge commit streamed through.
  */
 public final class HugeCommitReader {
 

@@ -14,16 +14,17 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 
 /**
- * A change-data-feed table whose version 3 replaces every file of the table at once, as an
- * INSERT OVERWRITE of a huge table does: version 2 adds {@code files / 2} files, version 3
- * removes them and adds as many others. Every file is a hard link to one Parquet file of {@value
- * #ROWS_PER_FILE} rows (one copy per folder of {@value #FILES_PER_FOLDER}), so a million files
- * cost no data; the log is written by hand.
+ * A change-data-feed table whose version 3 replaces every file of the table at once, as an INSERT
+ * OVERWRITE of a huge table does: version 2 adds {@code files / 2} files, version 3 removes them
+ * and adds as many others. Every file is a hard link to one Parquet file of {@value #ROWS_PER_FILE}
+ * rows (one copy per folder of {@value #FILES_PER_FOLDER}), so a million files cost no data; the
+ * log is written by hand.
  */
 public final class HugeCommitTable {
 
   /** The rows of each file. */
   public static final int ROWS_PER_FILE = 2;
+
   /** The version that removes and adds every file. */
   public static final long VERSION = 3;
 
@@ -44,29 +45,46 @@ public final class HugeCommitTable {
     int half = files / 2;
     link(table, parquet, "a", half);
     link(table, parquet, "b", half);
-    writeCommit(log, 0, writer -> writer.write(
-        "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":4}}\n"
-            + "{\"metaData\":{\"id\":\"" + UUID.randomUUID() + "\",\"format\":{\"provider\":"
-            + "\"parquet\",\"options\":{}},\"schemaString\":\"{\\\"type\\\":\\\"struct\\\","
-            + "\\\"fields\\\":[{\\\"name\\\":\\\"id\\\",\\\"type\\\":\\\"long\\\","
-            + "\\\"nullable\\\":true,\\\"metadata\\\":{}}]}\",\"partitionColumns\":[],"
-            + "\"configuration\":{\"delta.enableChangeDataFeed\":\"true\"},\"createdTime\":1}}\n"));
+    writeCommit(
+        log,
+        0,
+        writer ->
+            writer.write(
+                "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":4}}\n"
+                    + "{\"metaData\":{\"id\":\""
+                    + UUID.randomUUID()
+                    + "\",\"format\":{\"provider\":"
+                    + "\"parquet\",\"options\":{}},\"schemaString\":\"{\\\"type\\\":\\\"struct\\\","
+                    + "\\\"fields\\\":[{\\\"name\\\":\\\"id\\\",\\\"type\\\":\\\"long\\\","
+                    + "\\\"nullable\\\":true,\\\"metadata\\\":{}}]}\",\"partitionColumns\":[],"
+                    + "\"configuration\":{\"delta.enableChangeDataFeed\":\"true\"},\"createdTime\":1}}\n"));
     writeCommit(log, 1, writer -> writer.write(add("rows.parquet", size)));
-    writeCommit(log, 2, writer -> {
-      for (int i = 0; i < half; i++) {
-        writer.write(add(name("a", i), size));
-      }
-    });
-    writeCommit(log, VERSION, writer -> {
-      for (int i = 0; i < half; i++) {
-        writer.write("{\"remove\":{\"path\":\"" + name("a", i) + "\",\"deletionTimestamp\":1,"
-            + "\"dataChange\":true,\"extendedFileMetadata\":true,\"partitionValues\":{},"
-            + "\"size\":" + size + "}}\n");
-      }
-      for (int i = 0; i < half; i++) {
-        writer.write(add(name("b", i), size));
-      }
-    });
+    writeCommit(
+        log,
+        2,
+        writer -> {
+          for (int i = 0; i < half; i++) {
+            writer.write(add(name("a", i), size));
+          }
+        });
+    writeCommit(
+        log,
+        VERSION,
+        writer -> {
+          for (int i = 0; i < half; i++) {
+            writer.write(
+                "{\"remove\":{\"path\":\""
+                    + name("a", i)
+                    + "\",\"deletionTimestamp\":1,"
+                    + "\"dataChange\":true,\"extendedFileMetadata\":true,\"partitionValues\":{},"
+                    + "\"size\":"
+                    + size
+                    + "}}\n");
+          }
+          for (int i = 0; i < half; i++) {
+            writer.write(add(name("b", i), size));
+          }
+        });
   }
 
   public interface Lines {
@@ -76,8 +94,10 @@ public final class HugeCommitTable {
   public static void writeCommit(Path log, long version, Lines lines) throws IOException {
     Path commit = log.resolve(String.format("%020d.json", version));
     try (BufferedWriter writer = Files.newBufferedWriter(commit, StandardCharsets.UTF_8)) {
-      writer.write("{\"commitInfo\":{\"timestamp\":" + (1_700_000_000_000L + version)
-          + ",\"operation\":\"WRITE\"}}\n");
+      writer.write(
+          "{\"commitInfo\":{\"timestamp\":"
+              + (1_700_000_000_000L + version)
+              + ",\"operation\":\"WRITE\"}}\n");
       lines.write(writer);
     }
   }
@@ -97,12 +117,14 @@ public final class HugeCommitTable {
   }
 
   private static String add(String path, long size) {
-    return "{\"add\":{\"path\":\"" + path + "\",\"partitionValues\":{},\"size\":" + size
+    return "{\"add\":{\"path\":\""
+        + path
+        + "\",\"partitionValues\":{},\"size\":"
+        + size
         + ",\"modificationTime\":1,\"dataChange\":true}}\n";
   }
 
-  public static void link(Path table, Path parquet, String prefix, int count)
-      throws IOException {
+  public static void link(Path table, Path parquet, String prefix, int count) throws IOException {
     Path source = parquet;
     for (int i = 0; i < count; i++) {
       if (i % FILES_PER_FOLDER == 0) {
@@ -116,7 +138,6 @@ public final class HugeCommitTable {
 
   /** The path of file {@code index}, in a folder of its own per {@value #FILES_PER_FOLDER}. */
   public static String name(String prefix, int index) {
-    return String.format(
-        "%s%02d/%s-%07d.parquet", prefix, index / FILES_PER_FOLDER, prefix, index);
+    return String.format("%s%02d/%s-%07d.parquet", prefix, index / FILES_PER_FOLDER, prefix, index);
   }
 }

@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Reads a whole feed in a JVM of its own (started with a small heap by {@link
- * BoundedMemoryTest}) and prints {@code version type count} lines, so the test can check that
- * every row streamed through without the JVM running out of memory.
+ * Reads a whole feed in a JVM of its own (started with a small heap by {@link BoundedMemoryTest})
+ * and prints {@code version type count} lines, so the test can check that every row streamed
+ * through without the JVM running out of memory.
  */
 public final class LowMemoryReader {
 

@@ -11,9 +11,9 @@ import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * A table with a long history written in seconds: hand-written commit files (an append of one
- * data file each, the files themselves absent) and a Kernel checkpoint near the end, for tests
- * that care about the log, not the data.
+ * A table with a long history written in seconds: hand-written commit files (an append of one data
+ * file each, the files themselves absent) and a Kernel checkpoint near the end, for tests that care
+ * about the log, not the data.
  */
 public final class SyntheticLog {
 
@@ -29,15 +29,19 @@ public final class SyntheticLog {
   }
 
   /**
-   * Creates a change-data-feed table at {@code table} with versions 0 to {@code versions - 1}
-   * and a checkpoint 10 versions before the last.
+   * Creates a change-data-feed table at {@code table} with versions 0 to {@code versions - 1} and a
+   * checkpoint 10 versions before the last.
    */
   public static SyntheticLog create(Path table, int versions) throws IOException {
     SyntheticLog created = createTable(table);
     while (created.nextVersion < versions) {
-      created.commit("{\"add\":{\"path\":\"part-" + created.nextVersion + ".parquet\","
-          + "\"partitionValues\":{},\"size\":1000,\"modificationTime\":"
-          + System.currentTimeMillis() + ",\"dataChange\":true}}");
+      created.commit(
+          "{\"add\":{\"path\":\"part-"
+              + created.nextVersion
+              + ".parquet\","
+              + "\"partitionValues\":{},\"size\":1000,\"modificationTime\":"
+              + System.currentTimeMillis()
+              + ",\"dataChange\":true}}");
     }
     long checkpoint = Math.max(0, versions - 10);
     Engine engine = DefaultEngine.create(new Configuration());
@@ -46,9 +50,9 @@ public final class SyntheticLog {
   }
 
   /**
-   * Creates a change-data-feed table at {@code table} with versions 0 to {@code versions - 1},
-   * none after the first changing rows (commit infos only) and no checkpoint: a long log that a
-   * reader catches up on without reading data.
+   * Creates a change-data-feed table at {@code table} with versions 0 to {@code versions - 1}, none
+   * after the first changing rows (commit infos only) and no checkpoint: a long log that a reader
+   * catches up on without reading data.
    */
   public static SyntheticLog createWithoutRows(Path table, int versions) throws IOException {
     SyntheticLog created = createTable(table);
@@ -64,17 +68,25 @@ public final class SyntheticLog {
     Files.createDirectories(created.log);
     created.commit(
         "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":4}}",
-        "{\"metaData\":{\"id\":\"" + UUID.randomUUID() + "\",\"format\":{\"provider\":"
-            + "\"parquet\",\"options\":{}},\"schemaString\":\"" + SCHEMA + "\","
+        "{\"metaData\":{\"id\":\""
+            + UUID.randomUUID()
+            + "\",\"format\":{\"provider\":"
+            + "\"parquet\",\"options\":{}},\"schemaString\":\""
+            + SCHEMA
+            + "\","
             + "\"partitionColumns\":[],\"configuration\":{\"delta.enableChangeDataFeed\":\"true\"},"
-            + "\"createdTime\":" + System.currentTimeMillis() + "}}");
+            + "\"createdTime\":"
+            + System.currentTimeMillis()
+            + "}}");
     return created;
   }
 
   /** Commits the next version with {@code actions} (one JSON object each) and a commitInfo. */
   public void commit(String... actions) {
-    StringBuilder content = new StringBuilder("{\"commitInfo\":{\"timestamp\":")
-        .append(System.currentTimeMillis()).append(",\"operation\":\"WRITE\"}}\n");
+    StringBuilder content =
+        new StringBuilder("{\"commitInfo\":{\"timestamp\":")
+            .append(System.currentTimeMillis())
+            .append(",\"operation\":\"WRITE\"}}\n");
     for (String action : actions) {
       content.append(action).append('\n');
     }

@@ -24,9 +24,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The packaged plugin folder {@code connector/} in plain Apache Kafka Connect distributed workers
- * of every version line it claims, each run from that version's Maven Central jars against a
- * Kafka 4.4.0 broker: a snapshot, live changes, a worker restart and exactly-once delivery, each
- * diffed against Spark's change feed. docs/compatibility.md lists the results.
+ * of every version line it claims, each run from that version's Maven Central jars against a Kafka
+ * 4.4.0 broker: a snapshot, live changes, a worker restart and exactly-once delivery, each diffed
+ * against Spark's change feed. docs/compatibility.md lists the results.
  *
  * <p>A normal build runs one case, the oldest claimed version on the test JVM's JDK (17), to keep
  * CI inside its time limit; {@code -Dcompat.full=true} runs every version line on it plus the
@@ -63,11 +63,13 @@ class CompatibilityMatrixIT {
   @ParameterizedTest(name = "{0}")
   @MethodSource("workers")
   void snapshotLiveChangesRestartAndExactlyOnce(WorkerRuntime worker) throws Exception {
-    assumeTrue(Files.isExecutable(worker.javaExecutable()),
+    assumeTrue(
+        Files.isExecutable(worker.javaExecutable()),
         "No JDK at " + worker.javaHome() + " (set -Dcompat.jdk25): case skipped");
     long started = System.nanoTime();
-    Path caseDir = Files.createDirectories(
-        dir.resolve(worker.kafkaVersion() + "-java" + worker.javaFeatureVersion()));
+    Path caseDir =
+        Files.createDirectories(
+            dir.resolve(worker.kafkaVersion() + "-java" + worker.javaFeatureVersion()));
     ChangingTable table = new ChangingTable(caseDir.resolve(TABLE).toString(), 13, 400);
     table.write(WRITES);
     long kafkaStarted = System.nanoTime();
@@ -80,20 +82,23 @@ class CompatibilityMatrixIT {
 
       long snapshotVersion = table.latestVersion();
       rest.deploy(CONNECTOR, config(table.path()), WAIT);
-      assertDeliveredExactlyOnce(kafka, table.sparkSnapshotThenChanges(snapshotVersion),
-          "the snapshot");
+      assertDeliveredExactlyOnce(
+          kafka, table.sparkSnapshotThenChanges(snapshotVersion), "the snapshot");
 
       table.write(WRITES);
-      assertDeliveredExactlyOnce(kafka, table.sparkSnapshotThenChanges(snapshotVersion),
-          "live changes");
+      assertDeliveredExactlyOnce(
+          kafka, table.sparkSnapshotThenChanges(snapshotVersion), "live changes");
 
       kafka.restartWorker();
       rest.awaitRunning(CONNECTOR, 1, WAIT);
       table.write(WRITES);
-      assertDeliveredExactlyOnce(kafka, table.sparkSnapshotThenChanges(snapshotVersion),
+      assertDeliveredExactlyOnce(
+          kafka,
+          table.sparkSnapshotThenChanges(snapshotVersion),
           "changes across a worker restart");
     }
-    System.out.printf("compat: %s passed in %d s, %d s of them from the broker's start%n",
+    System.out.printf(
+        "compat: %s passed in %d s, %d s of them from the broker's start%n",
         worker, seconds(started), seconds(kafkaStarted));
   }
 
@@ -112,20 +117,26 @@ class CompatibilityMatrixIT {
   }
 
   /**
-   * A read_committed consumer sees every expected change once: nothing lost, nothing twice,
-   * nothing Spark does not know of; and the connector's transactions each hold one commit
-   * version, so exactly-once is really in force (records written without transactions show no
-   * commit markers between versions).
+   * A read_committed consumer sees every expected change once: nothing lost, nothing twice, nothing
+   * Spark does not know of; and the connector's transactions each hold one commit version, so
+   * exactly-once is really in force (records written without transactions show no commit markers
+   * between versions).
    */
   private static void assertDeliveredExactlyOnce(
       ExternalKafka kafka, List<String> expected, String what) {
     AtomicInteger read = new AtomicInteger();
-    List<ConsumerRecord<byte[], byte[]>> records = TopicReader.readUntil(
-        kafka.bootstrapServers(), TABLE,
-        batch -> read.addAndGet(batch.size()) >= expected.size(), QUIET, WAIT, true);
+    List<ConsumerRecord<byte[], byte[]>> records =
+        TopicReader.readUntil(
+            kafka.bootstrapServers(),
+            TABLE,
+            batch -> read.addAndGet(batch.size()) >= expected.size(),
+            QUIET,
+            WAIT,
+            true);
     FeedCheck check = new FeedCheck(expected, records);
     assertThat(List.of(check.lost, check.duplicated, check.unexpected))
-        .as("lost, duplicated, unexpected changes of %s: %s%n%s",
+        .as(
+            "lost, duplicated, unexpected changes of %s: %s%n%s",
             what, check.summary(), kafka.workerLogTail())
         .containsOnly(0);
     assertThat(TopicReader.commitVersionsPerTransaction(records))

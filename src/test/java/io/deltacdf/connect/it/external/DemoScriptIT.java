@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code ./demo.sh --timeout} as CI or a curious user runs it, after {@code mvn package}: it
- * stops as soon as every demo record arrived instead of waiting out the timeout, and its output
- * holds no terminal escape codes from Maven.
+ * {@code ./demo.sh --timeout} as CI or a curious user runs it, after {@code mvn package}: it stops
+ * as soon as every demo record arrived instead of waiting out the timeout, and its output holds no
+ * terminal escape codes from Maven.
  */
 class DemoScriptIT {
 

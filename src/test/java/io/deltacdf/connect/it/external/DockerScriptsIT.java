@@ -25,13 +25,13 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The scripts docker-compose.yml's services run (docker/*.sh), run here outside Docker in the
- * order the stack runs them: "build" (after {@code mvn package}, so with PLUGIN_BUILD=if-missing
- * it skips Maven's package but still unpacks Debezium's JDBC sink), "table" (Spark writes the
- * demo table), "register" (against a plain Kafka 4.4.0 worker loading {@code connector/} from
- * plugin.path) and "records" (with Kafka's own console consumer standing in for Confluent's Avro
- * one, which is not on Maven Central; the worker writes JSON). The broker and worker start while
- * the table script runs.
+ * The scripts docker-compose.yml's services run (docker/*.sh), run here outside Docker in the order
+ * the stack runs them: "build" (after {@code mvn package}, so with PLUGIN_BUILD=if-missing it skips
+ * Maven's package but still unpacks Debezium's JDBC sink), "table" (Spark writes the demo table),
+ * "register" (against a plain Kafka 4.4.0 worker loading {@code connector/} from plugin.path) and
+ * "records" (with Kafka's own console consumer standing in for Confluent's Avro one, which is not
+ * on Maven Central; the worker writes JSON). The broker and worker start while the table script
+ * runs.
  *
  * <p>{@code -Ddocker.scripts.full=true} also runs what CI leaves out for time: the build script's
  * full {@code mvn -DskipTests package} (PLUGIN_BUILD=always, as in the stack) and {@code table
@@ -77,9 +77,14 @@ class DockerScriptsIT {
   @Order(1)
   void buildScriptLeavesThePluginFolderAndUnpacksTheJdbcSink() throws Exception {
     Path sinkPlugins = work.resolve("connect-plugins");
-    Result build = run(List.of("bash", "docker/build-plugin.sh"), Map.of(
-        "PLUGIN_BUILD", FULL ? "always" : "if-missing",
-        "SINK_PLUGIN_DIR", sinkPlugins.toString()));
+    Result build =
+        run(
+            List.of("bash", "docker/build-plugin.sh"),
+            Map.of(
+                "PLUGIN_BUILD",
+                FULL ? "always" : "if-missing",
+                "SINK_PLUGIN_DIR",
+                sinkPlugins.toString()));
 
     assertThat(build.exitCode()).as(build.output()).isZero();
     assertThat(build.output())
@@ -115,17 +120,27 @@ class DockerScriptsIT {
     // local-table-avro.json as the stack registers it, without the Avro converters (Confluent's
     // converter is not on Maven Central: this worker writes JSON) and on this test's table
     // through CONFIG_REPLACE, the script's own substitution.
-    ObjectNode config = (ObjectNode)
-        JSON.readTree(repo.resolve("config-examples/local-table-avro.json").toFile());
-    config.remove(List.of("key.converter", "key.converter.schema.registry.url",
-        "value.converter", "value.converter.schema.registry.url"));
+    ObjectNode config =
+        (ObjectNode) JSON.readTree(repo.resolve("config-examples/local-table-avro.json").toFile());
+    config.remove(
+        List.of(
+            "key.converter",
+            "key.converter.schema.registry.url",
+            "value.converter",
+            "value.converter.schema.registry.url"));
     Path configFile = work.resolve("local-table.json");
     JSON.writerWithDefaultPrettyPrinter().writeValue(configFile.toFile(), config);
 
-    Result register = run(List.of("sh", "docker/register.sh", "customers=" + configFile), Map.of(
-        "CONNECT_URL", kafka().connectUrl().toString().replaceAll("/$", ""),
-        "CONFIG_REPLACE", "/tmp/delta-demo/customers=" + table,
-        "ATTEMPTS", "3"));
+    Result register =
+        run(
+            List.of("sh", "docker/register.sh", "customers=" + configFile),
+            Map.of(
+                "CONNECT_URL",
+                kafka().connectUrl().toString().replaceAll("/$", ""),
+                "CONFIG_REPLACE",
+                "/tmp/delta-demo/customers=" + table,
+                "ATTEMPTS",
+                "3"));
 
     assertThat(register.exitCode()).as(register.output()).isZero();
     assertThat(register.output()).contains("Registered connector customers", table.toString());
@@ -146,8 +161,10 @@ class DockerScriptsIT {
   @Order(5)
   @EnabledIfSystemProperty(named = "docker.scripts.full", matches = "true")
   void tableScriptMutatesAndTheRecordsScriptPrintsTheChanges() throws Exception {
-    Result mutate = run(List.of("bash", "docker/create-table.sh", "mutate"),
-        Map.of("DEMO_TABLE", table.toString()));
+    Result mutate =
+        run(
+            List.of("bash", "docker/create-table.sh", "mutate"),
+            Map.of("DEMO_TABLE", table.toString()));
     assertThat(mutate.exitCode()).as(mutate.output()).isZero();
 
     // 3 snapshot rows, then 2 + 1 inserts, an update's two images, a delete and its tombstone.
@@ -157,16 +174,26 @@ class DockerScriptsIT {
 
   /** The records script's lines "key | value", once it printed {@code count} records. */
   private static List<String> printedRecords(int count) throws Exception {
-    String consoleConsumer = String.join(" ",
-        WorkerRuntime.defaults().javaExecutable().toString(),
-        "-Dlog4j2.configurationFile=" + repo.resolve("kafka-runtime/log4j2-cli.xml"),
-        "-cp", ExternalKafka.kafkaRuntimeClasspath(repo),
-        "org.apache.kafka.tools.consumer.ConsoleConsumer");
-    Result records = run(List.of("bash", "docker/show-records.sh"), Map.of(
-        "BOOTSTRAP_SERVERS", kafka().bootstrapServers(),
-        "TOPIC", "customers",
-        "MAX_RECORDS", Integer.toString(count),
-        "CONSOLE_CONSUMER", consoleConsumer));
+    String consoleConsumer =
+        String.join(
+            " ",
+            WorkerRuntime.defaults().javaExecutable().toString(),
+            "-Dlog4j2.configurationFile=" + repo.resolve("kafka-runtime/log4j2-cli.xml"),
+            "-cp",
+            ExternalKafka.kafkaRuntimeClasspath(repo),
+            "org.apache.kafka.tools.consumer.ConsoleConsumer");
+    Result records =
+        run(
+            List.of("bash", "docker/show-records.sh"),
+            Map.of(
+                "BOOTSTRAP_SERVERS",
+                kafka().bootstrapServers(),
+                "TOPIC",
+                "customers",
+                "MAX_RECORDS",
+                Integer.toString(count),
+                "CONSOLE_CONSUMER",
+                consoleConsumer));
 
     assertThat(records.exitCode()).as(records.output()).isZero();
     List<String> lines = records.output().lines().filter(line -> line.contains(" | ")).toList();
@@ -184,17 +211,19 @@ class DockerScriptsIT {
 
   private static Result run(List<String> command, Map<String, String> env) throws Exception {
     Path output = Files.createTempFile(work, "script-", ".out");
-    ProcessBuilder builder = new ProcessBuilder(command)
-        .directory(repo.toFile())
-        .redirectErrorStream(true)
-        .redirectOutput(output.toFile());
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .directory(repo.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(output.toFile());
     builder.environment().putAll(env);
     builder.environment().put("TMPDIR", work.toString());
     Process process = builder.start();
     if (!process.waitFor(SCRIPT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
       process.descendants().forEach(ProcessHandle::destroyForcibly);
       process.destroyForcibly().waitFor();
-      return new Result(-1, Files.readString(output) + "\n(timed out after " + SCRIPT_TIMEOUT + ")");
+      return new Result(
+          -1, Files.readString(output) + "\n(timed out after " + SCRIPT_TIMEOUT + ")");
     }
     return new Result(process.exitValue(), Files.readString(output));
   }

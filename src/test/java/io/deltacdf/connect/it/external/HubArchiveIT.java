@@ -22,8 +22,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Confluent Hub archive that {@code mvn package} builds carries our licence, our notice and
- * the licences of every jar it bundles, and a manifest that says what this release does.
+ * The Confluent Hub archive that {@code mvn package} builds carries our licence, our notice and the
+ * licences of every jar it bundles, and a manifest that says what this release does.
  */
 class HubArchiveIT {
 

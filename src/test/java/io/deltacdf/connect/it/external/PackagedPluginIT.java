@@ -70,21 +70,32 @@ class PackagedPluginIT {
     List<ConsumerRecord<byte[], byte[]>> snapshot =
         TopicReader.readAll(kafka.bootstrapServers(), "customers", 3, TIMEOUT, false);
     assertThat(snapshot).as(kafka.workerLogTail()).hasSize(3);
-    assertThat(snapshot).allSatisfy(r -> assertThat(TopicReader.header(r, "_change_type"))
-        .isEqualTo("insert"));
-    assertThat(snapshot).extracting(r -> TopicReader.jsonKey(r.key()).toString())
+    assertThat(snapshot)
+        .allSatisfy(r -> assertThat(TopicReader.header(r, "_change_type")).isEqualTo("insert"));
+    assertThat(snapshot)
+        .extracting(r -> TopicReader.jsonKey(r.key()).toString())
         .containsExactlyInAnyOrder("{\"id\":1}", "{\"id\":2}", "{\"id\":3}");
 
     DemoTable.mutate(table);
     List<ConsumerRecord<byte[], byte[]>> all =
         TopicReader.readAll(kafka.bootstrapServers(), "customers", 10, TIMEOUT, false);
     assertThat(all).as(kafka.workerLogTail()).hasSize(10);
-    List<String> changes = all.subList(3, 9).stream()
-        .map(r -> TopicReader.header(r, "_change_type") + " "
-            + TopicReader.jsonKey(r.key()).path("id").asLong())
-        .toList();
-    assertThat(changes).containsExactly(
-        "insert 4", "insert 5", "insert 6", "update_preimage 1", "update_postimage 1", "delete 2");
+    List<String> changes =
+        all.subList(3, 9).stream()
+            .map(
+                r ->
+                    TopicReader.header(r, "_change_type")
+                        + " "
+                        + TopicReader.jsonKey(r.key()).path("id").asLong())
+            .toList();
+    assertThat(changes)
+        .containsExactly(
+            "insert 4",
+            "insert 5",
+            "insert 6",
+            "update_preimage 1",
+            "update_postimage 1",
+            "delete 2");
     JsonNode postimage = TopicReader.jsonValue(all.get(7).value());
     assertThat(postimage.path("email").asText()).isEqualTo("ada.lovelace@example.org");
     assertThat(TopicReader.longHeader(all.get(8), "_commit_version"))

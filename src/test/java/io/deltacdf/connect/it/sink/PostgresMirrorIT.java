@@ -7,10 +7,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deltacdf.connect.it.sink.testing.MirrorRows;
 import io.deltacdf.connect.it.sink.testing.PostgresServer;
 import io.deltacdf.connect.it.testing.ConnectRest;
-import io.deltacdf.connect.testing.ConnectorConfig;
-import io.deltacdf.connect.testing.TestSupport;
 import io.deltacdf.connect.it.testing.ExternalKafka;
+import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.SparkHarness;
+import io.deltacdf.connect.testing.TestSupport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,11 +39,11 @@ import org.junit.jupiter.api.io.TempDir;
  * A Spark-written Delta table mirrored into PostgreSQL as docs/sinks.md describes: our connector
  * (packaged plugin) and Debezium's JDBC sink (its plugin archive, unpacked by the build into
  * target/sink-plugins/) in one plain Kafka Connect worker with plugin isolation, configured with
- * config-examples/postgres-{source,sink}-{envelope,row}.json as written (only paths, topics and
- * the database address replaced). Both formats read the same table, each into its own topic and
- * PostgreSQL table; after each phase both tables equal Spark's snapshot of the Delta table, row
- * for row and column for column, except where the row format cannot follow a key change (the
- * documented behaviour: the old key's row stays).
+ * config-examples/postgres-{source,sink}-{envelope,row}.json as written (only paths, topics and the
+ * database address replaced). Both formats read the same table, each into its own topic and
+ * PostgreSQL table; after each phase both tables equal Spark's snapshot of the Delta table, row for
+ * row and column for column, except where the row format cannot follow a key change (the documented
+ * behaviour: the old key's row stays).
  *
  * <p>CI size: {@value #CI_ROWS} snapshot rows and a {@value #CI_LARGE_VERSION}-row version for the
  * crash. {@code -Dsink.full=true} uses 50,000 and 300,000.
@@ -71,6 +71,7 @@ class PostgresMirrorIT {
   private static ConnectRest rest;
   private static Connection db;
   private static String table;
+
   /** Rows the row format leaves behind for keys that an update changed (phase 3 on). */
   private static List<Row> staleRowsOfChangedKeys = List.of();
 
@@ -82,9 +83,13 @@ class PostgresMirrorIT {
     assertThat(sinkPlugins.resolve("debezium-connector-jdbc"))
         .as("Debezium's JDBC sink plugin, unpacked by 'mvn test-compile' (not with -DskipTests)")
         .isDirectory();
-    kafka = ExternalKafka.start(Map.of(
-        "plugin.path", ExternalKafka.repoRoot().resolve("connector") + "," + sinkPlugins,
-        "exactly.once.source.support", "enabled"));
+    kafka =
+        ExternalKafka.start(
+            Map.of(
+                "plugin.path",
+                ExternalKafka.repoRoot().resolve("connector") + "," + sinkPlugins,
+                "exactly.once.source.support",
+                "enabled"));
     rest = new ConnectRest(kafka.connectUrl());
     table = lake.resolve("customers").toString();
   }
@@ -105,9 +110,11 @@ class PostgresMirrorIT {
   @Test
   @Order(1)
   void snapshotOfTheTableArrivesWhole() throws Exception {
-    sql("CREATE TABLE delta.`%s` (id BIGINT, name STRING, amount DECIMAL(12,2),"
-        + " updated_at TIMESTAMP, day DATE, active BOOLEAN) USING delta"
-        + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", table);
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, name STRING, amount DECIMAL(12,2),"
+            + " updated_at TIMESTAMP, day DATE, active BOOLEAN) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+        table);
     insertRange(1, ROWS);
 
     register("source-envelope", source("postgres-source-envelope.json"));
@@ -124,16 +131,20 @@ class PostgresMirrorIT {
   @Order(2)
   void insertsUpdatesDeletesAndMergeArrive() throws Exception {
     insertRange(ROWS + 1, ROWS + 200);
-    sql("UPDATE delta.`%s` SET amount = amount + 1.25, name = concat(name, ' ✓'),"
-        + " updated_at = updated_at + INTERVAL 1 SECOND WHERE id %% 10 = 1", table);
+    sql(
+        "UPDATE delta.`%s` SET amount = amount + 1.25, name = concat(name, ' ✓'),"
+            + " updated_at = updated_at + INTERVAL 1 SECOND WHERE id %% 10 = 1",
+        table);
     sql("DELETE FROM delta.`%s` WHERE id %% 10 = 2", table);
-    sql("MERGE INTO delta.`%s` t USING (SELECT id, id %% 3 = 0 AS gone FROM range(%d, %d)) s"
-        + " ON t.id = s.id"
-        + " WHEN MATCHED AND s.gone THEN DELETE"
-        + " WHEN MATCHED THEN UPDATE SET active = NOT t.active, day = date_add(t.day, 1)"
-        + " WHEN NOT MATCHED THEN INSERT (id, name, amount, updated_at, day, active)"
-        + " VALUES (s.id, 'Ørsted ' || s.id, 0.01, TIMESTAMP '1999-12-31 23:59:59.999999',"
-        + " DATE '2000-02-29', true)", table, ROWS - 50, ROWS + 300);
+    sql(
+        "MERGE INTO delta.`%s` t USING (SELECT id, id %% 3 = 0 AS gone FROM range(%d, %d)) s"
+            + " ON t.id = s.id"
+            + " WHEN MATCHED AND s.gone THEN DELETE"
+            + " WHEN MATCHED THEN UPDATE SET active = NOT t.active, day = date_add(t.day, 1)"
+            + " WHEN NOT MATCHED THEN INSERT (id, name, amount, updated_at, day, active)"
+            + " VALUES (s.id, 'Ørsted ' || s.id, 0.01, TIMESTAMP '1999-12-31 23:59:59.999999',"
+            + " DATE '2000-02-29', true)",
+        table, ROWS - 50, ROWS + 300);
     assertMirrors(COLUMNS);
   }
 
@@ -161,8 +172,10 @@ class PostgresMirrorIT {
   void addedColumnIsAddedByTheSink() throws Exception {
     sql("ALTER TABLE delta.`%s` ADD COLUMNS (note STRING)", table);
     sql("UPDATE delta.`%s` SET note = concat('naïve Δ ', id) WHERE id %% 10 = 1", table);
-    sql("INSERT INTO delta.`%s` SELECT id, 'new', 2.50, TIMESTAMP '2024-02-29 12:00:00.000001',"
-        + " DATE '2024-02-29', false, 'später' FROM range(%d, %d)", table, 3_000_000, 3_000_020);
+    sql(
+        "INSERT INTO delta.`%s` SELECT id, 'new', 2.50, TIMESTAMP '2024-02-29 12:00:00.000001',"
+            + " DATE '2024-02-29', false, 'später' FROM range(%d, %d)",
+        table, 3_000_000, 3_000_020);
     assertMirrors(COLUMNS_WITH_NOTE);
     assertThat(MirrorRows.columnTypes(db, ENVELOPE)).contains("note text");
     assertThat(MirrorRows.columnTypes(db, ROWS_TABLE)).contains("note text");
@@ -172,15 +185,18 @@ class PostgresMirrorIT {
   @Order(5)
   void workerKilledInTheMiddleOfALargeVersion() throws Exception {
     long before = endOffset(ENVELOPE);
-    sql("INSERT INTO delta.`%s` SELECT id, concat('bulk ', id), id / 100.0,"
-        + " TIMESTAMP '2025-01-01 00:00:00' + make_interval(0, 0, 0, 0, 0, 0, id %% 100000),"
-        + " DATE '2025-01-01', id %% 2 = 0, NULL FROM range(%d, %d)",
+    sql(
+        "INSERT INTO delta.`%s` SELECT id, concat('bulk ', id), id / 100.0,"
+            + " TIMESTAMP '2025-01-01 00:00:00' + make_interval(0, 0, 0, 0, 0, 0, id %% 100000),"
+            + " DATE '2025-01-01', id %% 2 = 0, NULL FROM range(%d, %d)",
         table, 5_000_000, 5_000_000 + LARGE_VERSION);
     long atKill = awaitEndOffsetAbove(ENVELOPE, before);
     kafka.killAndRestartWorker();
-    System.out.printf("killed the worker with %d of the version's %d envelope records written%n",
+    System.out.printf(
+        "killed the worker with %d of the version's %d envelope records written%n",
         atKill - before, LARGE_VERSION);
-    assertThat(atKill - before).as("records of the large version written before the kill")
+    assertThat(atKill - before)
+        .as("records of the large version written before the kill")
         .isLessThan(LARGE_VERSION);
     assertMirrors(COLUMNS_WITH_NOTE);
   }
@@ -217,14 +233,16 @@ class PostgresMirrorIT {
 
   /** Rows with every type of the table, non-ASCII names, and nulls in every nullable column. */
   private static void insertRange(long from, long to) {
-    sql("INSERT INTO delta.`%s` SELECT id,"
-        + " CASE WHEN id %% 7 = 0 THEN NULL ELSE concat('Zoë Ålesund 東京 🚀 ', id) END,"
-        + " CASE WHEN id %% 11 = 0 THEN NULL ELSE CAST(id * 1.37 - 500 AS DECIMAL(12,2)) END,"
-        + " CASE WHEN id %% 13 = 0 THEN NULL ELSE TIMESTAMP '2024-03-10 01:59:59.123456'"
-        + "   + make_interval(0, 0, 0, 0, 0, 0, id * 3.000007) END,"
-        + " CASE WHEN id %% 17 = 0 THEN NULL ELSE date_add(DATE '1969-12-25', CAST(id AS INT)) END,"
-        + " CASE WHEN id %% 19 = 0 THEN NULL ELSE id %% 2 = 0 END"
-        + " FROM range(%d, %d)", table, from, to + 1);
+    sql(
+        "INSERT INTO delta.`%s` SELECT id,"
+            + " CASE WHEN id %% 7 = 0 THEN NULL ELSE concat('Zoë Ålesund 東京 🚀 ', id) END,"
+            + " CASE WHEN id %% 11 = 0 THEN NULL ELSE CAST(id * 1.37 - 500 AS DECIMAL(12,2)) END,"
+            + " CASE WHEN id %% 13 = 0 THEN NULL ELSE TIMESTAMP '2024-03-10 01:59:59.123456'"
+            + "   + make_interval(0, 0, 0, 0, 0, 0, id * 3.000007) END,"
+            + " CASE WHEN id %% 17 = 0 THEN NULL ELSE date_add(DATE '1969-12-25', CAST(id AS INT)) END,"
+            + " CASE WHEN id %% 19 = 0 THEN NULL ELSE id %% 2 = 0 END"
+            + " FROM range(%d, %d)",
+        table, from, to + 1);
   }
 
   private static List<Row> snapshot(String where) {
@@ -257,10 +275,15 @@ class PostgresMirrorIT {
       missing.removeAll(actual);
       List<String> unexpected = new ArrayList<>(actual);
       unexpected.removeAll(expected);
-      throw new AssertionError(String.format(
-          "%s: %d rows, expected %d; missing (first 5) %s; unexpected (first 5) %s%n%s",
-          pgTable, actual.size(), expected.size(), first(missing), first(unexpected),
-          kafka.workerLogTail()));
+      throw new AssertionError(
+          String.format(
+              "%s: %d rows, expected %d; missing (first 5) %s; unexpected (first 5) %s%n%s",
+              pgTable,
+              actual.size(),
+              expected.size(),
+              first(missing),
+              first(unexpected),
+              kafka.workerLogTail()));
     }
   }
 
@@ -278,8 +301,8 @@ class PostgresMirrorIT {
         Thread.sleep(10);
       }
     }
-    throw new AssertionError("No record of the large version on " + topic + "\n"
-        + kafka.workerLogTail());
+    throw new AssertionError(
+        "No record of the large version on " + topic + "\n" + kafka.workerLogTail());
   }
 
   private static long endOffset(String topic) throws Exception {
@@ -290,8 +313,12 @@ class PostgresMirrorIT {
 
   private static long endOffset(Admin admin, String topic) throws Exception {
     TopicPartition partition = new TopicPartition(topic, 0);
-    return admin.listOffsets(Map.of(partition, OffsetSpec.latest())).all()
-        .get(10, TimeUnit.SECONDS).get(partition).offset();
+    return admin
+        .listOffsets(Map.of(partition, OffsetSpec.latest()))
+        .all()
+        .get(10, TimeUnit.SECONDS)
+        .get(partition)
+        .offset();
   }
 
   private static Admin admin() {

@@ -5,7 +5,6 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.deltacdf.connect.DeltaCdfSourceConnector;
 import io.deltacdf.connect.it.storage.testing.Azurite;
 import io.deltacdf.connect.it.testing.ChangeDescriptions;
 import io.deltacdf.connect.it.testing.ConnectRest;
@@ -33,18 +32,20 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Tables on ADLS Gen2 ({@code abfs://}), emulated by Azurite, written by Spark and streamed by
- * the connector deployed through the REST API with the azure.* settings (shared-key auth).
+ * Tables on ADLS Gen2 ({@code abfs://}), emulated by Azurite, written by Spark and streamed by the
+ * connector deployed through the REST API with the azure.* settings (shared-key auth).
  *
- * <p>The worker runs in its own JVM: Hadoop caches file systems per {@code container@account}
- * and JVM, not per settings, so an in-process worker would read through Spark's cached file
- * system and its credentials instead of the connector's.
+ * <p>The worker runs in its own JVM: Hadoop caches file systems per {@code container@account} and
+ * JVM, not per settings, so an in-process worker would read through Spark's cached file system and
+ * its credentials instead of the connector's.
  */
 class AdlsGen2IT {
 
   private static final Duration WAIT = Duration.ofSeconds(120);
+
   /** The value columns each change is described by. */
   private static final String[] COLUMNS = {"id", "name", "amount"};
+
   private static final Duration OUTAGE = Duration.ofSeconds(10);
 
   private static Azurite azurite;
@@ -79,24 +80,30 @@ class AdlsGen2IT {
     cluster.rest().deploy("adls-live", config(path, "adls-live.${table}"), WAIT);
 
     List<ConsumerRecord<byte[], byte[]>> snapshot = read("adls-live.customers", 3);
-    assertThat(snapshot).extracting(r -> TopicReader.header(r, "_change_type"))
+    assertThat(snapshot)
+        .extracting(r -> TopicReader.header(r, "_change_type"))
         .containsOnly("insert");
     assertThat(ChangeDescriptions.ofRecords(snapshot, COLUMNS))
         .containsExactlyInAnyOrderElementsOf(ChangeDescriptions.ofSparkFeed(path, 1, COLUMNS));
 
     sql("UPDATE delta.`%s` SET name = 'bobby', amount = amount + 1 WHERE id = 2", path);
     sql("DELETE FROM delta.`%s` WHERE id = 3", path);
-    sql("MERGE INTO delta.`%s` t USING (SELECT 1 AS id, 'anna' AS name, 11 AS amount"
-        + " UNION ALL SELECT 4, 'dee', 40) s ON t.id = s.id"
-        + " WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *", path);
+    sql(
+        "MERGE INTO delta.`%s` t USING (SELECT 1 AS id, 'anna' AS name, 11 AS amount"
+            + " UNION ALL SELECT 4, 'dee', 40) s ON t.id = s.id"
+            + " WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *",
+        path);
     List<String> expected = ChangeDescriptions.ofSparkFeed(path, 1, COLUMNS);
     assertThat(expected).hasSize(3 + 2 + 1 + 1 + 3);
     List<ConsumerRecord<byte[], byte[]>> all = read("adls-live.customers", expected.size());
     assertThat(ChangeDescriptions.ofRecords(all, COLUMNS))
         .containsExactlyInAnyOrderElementsOf(expected);
     // In-commit timestamps: the record time is the commit's, as Spark reports it.
-    assertThat(all).allSatisfy(r ->
-        assertThat(r.timestamp()).isEqualTo(TopicReader.longHeader(r, "_commit_timestamp")));
+    assertThat(all)
+        .allSatisfy(
+            r ->
+                assertThat(r.timestamp())
+                    .isEqualTo(TopicReader.longHeader(r, "_commit_timestamp")));
     cluster.rest().delete("adls-live");
   }
 
@@ -105,7 +112,8 @@ class AdlsGen2IT {
     String path = table("lake" + RUN, "my lake/spaced");
     sql("INSERT INTO delta.`%s` VALUES (1, 'ann', 10), (2, 'bob', 20)", path);
     cluster.rest().deploy("adls-spaced", config(path, "adls-spaced.${table}"), WAIT);
-    assertThat(read("adls-spaced.spaced", 2)).extracting(r -> TopicReader.header(r, "_change_type"))
+    assertThat(read("adls-spaced.spaced", 2))
+        .extracting(r -> TopicReader.header(r, "_change_type"))
         .containsOnly("insert");
 
     sql("UPDATE delta.`%s` SET name = 'bobby' WHERE id = 2", path);
@@ -128,15 +136,20 @@ class AdlsGen2IT {
 
     // What the worker shows of a running connector's config (reported, not all asserted).
     Map<String, Boolean> shown = new LinkedHashMap<>();
-    for (String endpoint : List.of("/connectors/adls-keys", "/connectors/adls-keys/config",
-        "/connectors/adls-keys/tasks", "/connectors/adls-keys/status",
-        "/connectors?expand=info&expand=status", "/connectors/adls-keys/offsets")) {
+    for (String endpoint :
+        List.of(
+            "/connectors/adls-keys",
+            "/connectors/adls-keys/config",
+            "/connectors/adls-keys/tasks",
+            "/connectors/adls-keys/status",
+            "/connectors?expand=info&expand=status",
+            "/connectors/adls-keys/offsets")) {
       ConnectRest.Response response = cluster.rest().get(endpoint);
       assertThat(response.ok()).as("%s: %s", endpoint, response).isTrue();
       shown.put(endpoint, response.body().toString().contains(key));
     }
-    System.out.println("ADLS account key visible in REST responses of a running connector: "
-        + shown);
+    System.out.println(
+        "ADLS account key visible in REST responses of a running connector: " + shown);
     assertThat(shown.get("/connectors/adls-keys/status")).isFalse();
     assertThat(cluster.rest().status("adls-keys").toString()).doesNotContain(key);
 
@@ -164,8 +177,8 @@ class AdlsGen2IT {
     Map<String, String> malformed = config(deniedPath, "adls-malformed.${table}");
     malformed.put("azure.account.key", "not-a-key!");
     JsonNode badKey = cluster.rest().validate("DeltaCdfSourceConnector", named(malformed, "v2"));
-    System.out.println("validate with a malformed azure.account.key: "
-        + ConnectRest.errorsByKey(badKey));
+    System.out.println(
+        "validate with a malformed azure.account.key: " + ConnectRest.errorsByKey(badKey));
     assertThat(ConnectRest.errorsByKey(badKey)).containsKey("azure.account.key");
     assertThat(badKey.toString()).doesNotContain("not-a-key!").doesNotContain(key);
 
@@ -178,8 +191,8 @@ class AdlsGen2IT {
       assertThat(trace).contains("denied").doesNotContain(key).doesNotContain(rotated);
       JsonNode status = cluster.rest().status("adls-keys");
       assertThat(status.toString()).doesNotContain(key).doesNotContain(rotated);
-      System.out.println("task trace names azure.account.key: "
-          + trace.contains("azure.account.key"));
+      System.out.println(
+          "task trace names azure.account.key: " + trace.contains("azure.account.key"));
     } finally {
       azurite.rotateKey(Azurite.ACCOUNT_KEY);
       cluster.rest().delete("adls-keys");
@@ -202,15 +215,21 @@ class AdlsGen2IT {
       String deniedPath = table("sasdenied" + RUN, "events");
       sql("INSERT INTO delta.`%s` VALUES (1, 'a', 1)", deniedPath);
       String forged = Azurite.accountSas("rl", expiry, randomKey());
-      JsonNode validated = cluster.rest().validate("DeltaCdfSourceConnector",
-          named(sasConfig(deniedPath, "adls-sas-denied.${table}", forged), "v4"));
+      JsonNode validated =
+          cluster
+              .rest()
+              .validate(
+                  "DeltaCdfSourceConnector",
+                  named(sasConfig(deniedPath, "adls-sas-denied.${table}", forged), "v4"));
       Map<String, List<String>> errors = ConnectRest.errorsByKey(validated);
       System.out.println("validate with a refused azure.sas.token: " + errors);
       assertThat(errors).as(validated.toString()).containsKey("azure.sas.token");
       String text = validated.toString();
       for (String secret : List.of(forged, token)) {
         String sig = signature(secret);
-        assertThat(text).doesNotContain(secret).doesNotContain(sig)
+        assertThat(text)
+            .doesNotContain(secret)
+            .doesNotContain(sig)
             .doesNotContain(URLDecoder.decode(sig, StandardCharsets.UTF_8));
       }
       assertThat(passwordValueShown(validated, "azure.sas.token")).isEqualTo("[hidden]");
@@ -222,8 +241,8 @@ class AdlsGen2IT {
   /**
    * Hadoop caches file systems per JVM by scheme, {@code container@account} and user, not by
    * settings: the first connector (or validation) in a worker to open a container fixes the
-   * credentials every later one uses there, whatever its own azure.* settings say. A wrong key
-   * then passes where a right one is cached, and a right key fails where a wrong one is.
+   * credentials every later one uses there, whatever its own azure.* settings say. A wrong key then
+   * passes where a right one is cached, and a right key fails where a wrong one is.
    */
   @Test
   void eachConnectorUsesItsOwnCredentials() {
@@ -235,11 +254,12 @@ class AdlsGen2IT {
       read("adls-shared.items", 1);
       Map<String, String> wrong = config(path, "adls-shared-wrong.${table}");
       wrong.put("azure.account.key", randomKey());
-      JsonNode validated =
-          cluster.rest().validate("DeltaCdfSourceConnector", named(wrong, "v5"));
-      System.out.println("wrong key where the worker has the right one cached: "
-          + ConnectRest.errorsByKey(validated));
-      assertThat(ConnectRest.errorsByKey(validated)).as(validated.toString())
+      JsonNode validated = cluster.rest().validate("DeltaCdfSourceConnector", named(wrong, "v5"));
+      System.out.println(
+          "wrong key where the worker has the right one cached: "
+              + ConnectRest.errorsByKey(validated));
+      assertThat(ConnectRest.errorsByKey(validated))
+          .as(validated.toString())
           .containsKey("azure.account.key");
     } finally {
       cluster.rest().delete("adls-shared");
@@ -250,13 +270,17 @@ class AdlsGen2IT {
     sql("INSERT INTO delta.`%s` VALUES (1, 'a', 1)", fresh);
     Map<String, String> wrongFirst = config(fresh, "adls-poisoned.${table}");
     wrongFirst.put("azure.account.key", randomKey());
-    assertThat(ConnectRest.errorsByKey(
-        cluster.rest().validate("DeltaCdfSourceConnector", named(wrongFirst, "v6"))))
+    assertThat(
+            ConnectRest.errorsByKey(
+                cluster.rest().validate("DeltaCdfSourceConnector", named(wrongFirst, "v6"))))
         .containsKey("azure.account.key");
-    JsonNode corrected = cluster.rest().validate("DeltaCdfSourceConnector",
-        named(config(fresh, "adls-poisoned.${table}"), "v7"));
-    System.out.println("right key after a wrong one on the same container: "
-        + ConnectRest.errorsByKey(corrected));
+    JsonNode corrected =
+        cluster
+            .rest()
+            .validate(
+                "DeltaCdfSourceConnector", named(config(fresh, "adls-poisoned.${table}"), "v7"));
+    System.out.println(
+        "right key after a wrong one on the same container: " + ConnectRest.errorsByKey(corrected));
     assertThat(corrected.get("error_count").asInt()).as(corrected.toString()).isZero();
   }
 
@@ -271,16 +295,18 @@ class AdlsGen2IT {
 
   /**
    * The same outage with ABFS retrying once: the failure reaches the connector, whose own
-   * transient-error handling (back off, then reopen the feed at the last delivered row) must
-   * carry it through.
+   * transient-error handling (back off, then reopen the feed at the last delivered row) must carry
+   * it through.
    */
   @Test
   void outageBeyondHadoopRetriesLosesNoChange() throws InterruptedException {
-    outage("adls-outage-fast", Map.of(
-        "hadoop.fs.azure.io.retry.max.retries", "1",
-        "hadoop.fs.azure.io.retry.min.backoff.interval", "100",
-        "hadoop.fs.azure.io.retry.backoff.interval", "100",
-        "hadoop.fs.azure.io.retry.max.backoff.interval", "200"));
+    outage(
+        "adls-outage-fast",
+        Map.of(
+            "hadoop.fs.azure.io.retry.max.retries", "1",
+            "hadoop.fs.azure.io.retry.min.backoff.interval", "100",
+            "hadoop.fs.azure.io.retry.backoff.interval", "100",
+            "hadoop.fs.azure.io.retry.max.backoff.interval", "200"));
   }
 
   /**
@@ -291,8 +317,13 @@ class AdlsGen2IT {
   private static void outage(String name, Map<String, String> extra) throws InterruptedException {
     String path = table(name.replace("-", "") + RUN, "orders");
     String topic = name + ".orders";
-    spark().range(0, 2_000, 1, 1).selectExpr("id", "concat('n', id) AS name", "id AS amount")
-        .write().format("delta").mode("append").save(path);
+    spark()
+        .range(0, 2_000, 1, 1)
+        .selectExpr("id", "concat('n', id) AS name", "id AS amount")
+        .write()
+        .format("delta")
+        .mode("append")
+        .save(path);
     Map<String, String> config = config(path, name + ".${table}");
     config.put("start.mode", "earliest");
     config.put("batch.max.rows", "100");
@@ -303,8 +334,13 @@ class AdlsGen2IT {
       writeRound(path, round);
     }
     // A larger version, so the task is more likely busy reading when storage goes away.
-    spark().range(10_000, 15_000, 1, 1).selectExpr("id", "concat('n', id) AS name", "id AS amount")
-        .write().format("delta").mode("append").save(path);
+    spark()
+        .range(10_000, 15_000, 1, 1)
+        .selectExpr("id", "concat('n', id) AS name", "id AS amount")
+        .write()
+        .format("delta")
+        .mode("append")
+        .save(path);
 
     long stopStart = System.nanoTime();
     azurite.stop();
@@ -317,8 +353,12 @@ class AdlsGen2IT {
     }
     azurite.start();
     long restarted = System.nanoTime();
-    System.out.printf("%s: Azurite stop took %d ms (%s), down %d s; task states while down: %s%n",
-        name, stoppedMs, azurite.lastStopKilled() ? "SIGKILL" : "SIGTERM", OUTAGE.toSeconds(),
+    System.out.printf(
+        "%s: Azurite stop took %d ms (%s), down %d s; task states while down: %s%n",
+        name,
+        stoppedMs,
+        azurite.lastStopKilled() ? "SIGKILL" : "SIGTERM",
+        OUTAGE.toSeconds(),
         statesDuringOutage);
 
     for (int round = 3; round <= 4; round++) {
@@ -336,28 +376,39 @@ class AdlsGen2IT {
         statesAfter.add(states);
       }
       if (states.contains("FAILED") && !restartedTask) {
-        System.out.println(name + ": task FAILED, status:\n"
-            + cluster.rest().status(name).toPrettyString());
+        System.out.println(
+            name + ": task FAILED, status:\n" + cluster.rest().status(name).toPrettyString());
         restartFailed(name);
         restartedTask = true;
       }
-      List<ConsumerRecord<byte[], byte[]>> records = TopicReader.readAll(
-          cluster.bootstrapServers(), topic, expected.size(), Duration.ofSeconds(2), false);
+      List<ConsumerRecord<byte[], byte[]>> records =
+          TopicReader.readAll(
+              cluster.bootstrapServers(), topic, expected.size(), Duration.ofSeconds(2), false);
       if (records.size() >= expected.size()) {
         break;
       }
     }
     long caughtUpS = (System.nanoTime() - restarted) / 1_000_000_000;
-    List<String> actual = ChangeDescriptions.ofRecords(TopicReader.readUntilQuiet(
-        cluster.bootstrapServers(), topic, Duration.ofSeconds(5), WAIT, false), COLUMNS);
+    List<String> actual =
+        ChangeDescriptions.ofRecords(
+            TopicReader.readUntilQuiet(
+                cluster.bootstrapServers(), topic, Duration.ofSeconds(5), WAIT, false),
+            COLUMNS);
     Set<String> distinct = new HashSet<>(actual);
-    System.out.printf("%s: states after restart %s, task restarted by the test: %s, caught up"
+    System.out.printf(
+        "%s: states after restart %s, task restarted by the test: %s, caught up"
             + " %d s after Azurite restarted; %d records, %d distinct, %d expected (Spark)%n",
-        name, statesAfter, restartedTask, caughtUpS, actual.size(), distinct.size(),
+        name,
+        statesAfter,
+        restartedTask,
+        caughtUpS,
+        actual.size(),
+        distinct.size(),
         expected.size());
 
     assertThat(new HashSet<>(expected)).hasSize(expected.size());
-    assertThat(distinct).as("every change of Spark's table_changes, nothing else")
+    assertThat(distinct)
+        .as("every change of Spark's table_changes, nothing else")
         .containsExactlyInAnyOrderElementsOf(expected);
     if (!restartedTask) {
       assertThat(actual).as("no task restart, so no change twice").hasSize(expected.size());
@@ -371,8 +422,13 @@ class AdlsGen2IT {
   /** One DML round on {@code orders}: new rows, an update and a delete, three versions. */
   private static void writeRound(String path, int round) {
     long from = 2_000L + round * 1_000L;
-    spark().range(from, from + 500, 1, 1).selectExpr("id", "concat('n', id) AS name", "id AS amount")
-        .write().format("delta").mode("append").save(path);
+    spark()
+        .range(from, from + 500, 1, 1)
+        .selectExpr("id", "concat('n', id) AS name", "id AS amount")
+        .write()
+        .format("delta")
+        .mode("append")
+        .save(path);
     sql("UPDATE delta.`%s` SET amount = amount + %d WHERE id %% 7 = %d", path, round, round);
     sql("DELETE FROM delta.`%s` WHERE id %% 11 = %d", path, round);
   }
@@ -380,9 +436,11 @@ class AdlsGen2IT {
   /** A CDF table with in-commit timestamps at abfs://container@.../name. */
   private static String table(String container, String name) {
     String path = Azurite.uri(container, "tables/" + name);
-    sql("CREATE TABLE delta.`%s` (id BIGINT, name STRING, amount BIGINT) USING delta"
-        + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
-        + " 'delta.enableInCommitTimestamps'='true')", path);
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, name STRING, amount BIGINT) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
+            + " 'delta.enableInCommitTimestamps'='true')",
+        path);
     return path;
   }
 
@@ -395,8 +453,7 @@ class AdlsGen2IT {
         .build();
   }
 
-  private static Map<String, String> sasConfig(String path, String topicTemplate,
-      String token) {
+  private static Map<String, String> sasConfig(String path, String topicTemplate, String token) {
     Map<String, String> config = config(path, topicTemplate);
     config.remove("azure.account.key");
     config.put("azure.auth.type", "sas");
@@ -416,8 +473,8 @@ class AdlsGen2IT {
   }
 
   private static void restartFailed(String name) {
-    ConnectRest.Response response = cluster.rest()
-        .post("/connectors/" + name + "/restart?includeTasks=true&onlyFailed=true");
+    ConnectRest.Response response =
+        cluster.rest().post("/connectors/" + name + "/restart?includeTasks=true&onlyFailed=true");
     assertThat(response.ok()).as(response.toString()).isTrue();
   }
 

@@ -34,9 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * transaction instead of holding it through the outage (the producer's transaction timeout would
  * end it and fail the task): the other tables of the task go on, the task stays RUNNING however
  * long the outage lasts, and once the store is back the version is committed whole, in one
- * transaction.
- * The store fails for one data file only (a gate in front of S3Mock answers 503 for it), so the
- * version is cut at a known place.
+ * transaction. The store fails for one data file only (a gate in front of S3Mock answers 503 for
+ * it), so the version is cut at a known place.
  */
 class BackoffTransactionsIT {
 
@@ -78,11 +77,18 @@ class BackoffTransactionsIT {
     String waiting = "s3a://cdf-eos/waiting";
     String other = dir.resolve("other").toString();
     for (String path : List.of(waiting, other)) {
-      sql("CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
-          + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", path);
+      sql(
+          "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
+              + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+          path);
     }
-    spark().range(0, 6_000, 1, 6).selectExpr("id", "'w' AS name")
-        .write().format("delta").mode("append").save(waiting); // v1: six files
+    spark()
+        .range(0, 6_000, 1, 6)
+        .selectExpr("id", "'w' AS name")
+        .write()
+        .format("delta")
+        .mode("append")
+        .save(waiting); // v1: six files
     List<String> files = addedFiles(waiting, 1);
     assertThat(files).hasSize(6);
     gate.unavailable(fileName(files.get(3)));
@@ -98,29 +104,39 @@ class BackoffTransactionsIT {
       List<ConsumerRecord<byte[], byte[]>> otherInOutage =
           TopicReader.readAll(cluster.bootstrapServers(), "backoff.other", 1, WAIT, true);
       Thread.sleep(12_000);
-      int waitingCommittedInOutage = TopicReader.readUntilQuiet(cluster.bootstrapServers(),
-          "backoff.waiting", Duration.ofSeconds(1), WAIT, true).size();
+      int waitingCommittedInOutage =
+          TopicReader.readUntilQuiet(
+                  cluster.bootstrapServers(), "backoff.waiting", Duration.ofSeconds(1), WAIT, true)
+              .size();
       String stateInOutage =
           cluster.rest().status("backoff").path("tasks").path(0).toPrettyString();
       gate.unavailable(null);
       List<ConsumerRecord<byte[], byte[]>> waitingCommitted =
           TopicReader.readAll(cluster.bootstrapServers(), "backoff.waiting", 6_000, WAIT, true);
-      List<ConsumerRecord<byte[], byte[]>> all = TopicReader.readUntilQuiet(
-          cluster.bootstrapServers(), "backoff.waiting", Duration.ofSeconds(2), WAIT, true);
+      List<ConsumerRecord<byte[], byte[]>> all =
+          TopicReader.readUntilQuiet(
+              cluster.bootstrapServers(), "backoff.waiting", Duration.ofSeconds(2), WAIT, true);
 
-      System.out.printf("BackoffTransactionsIT: %d records of the waiting table sent before the"
+      System.out.printf(
+          "BackoffTransactionsIT: %d records of the waiting table sent before the"
               + " outage, %d of them committed in it; %d of the other table committed in it;"
               + " %d committed in all; versions per transaction %s%n",
-          sentBeforeOutage.size(), waitingCommittedInOutage, otherInOutage.size(), all.size(),
+          sentBeforeOutage.size(),
+          waitingCommittedInOutage,
+          otherInOutage.size(),
+          all.size(),
           TopicReader.commitVersionsPerTransaction(all));
       assertThat(stateInOutage).as("task status in the outage").contains("RUNNING");
-      assertThat(otherInOutage).as("the other table's version, committed in the outage")
-          .hasSize(1);
+      assertThat(otherInOutage).as("the other table's version, committed in the outage").hasSize(1);
       assertThat(waitingCommittedInOutage).as("records of the half-sent v1 committed").isZero();
       assertThat(waitingCommitted).hasSize(6_000);
       assertThat(all).as("v1 once, whole").hasSize(6_000);
-      assertThat(all.stream().map(r -> TopicReader.jsonValue(r.value()).path("id").asLong())
-          .distinct().count()).isEqualTo(6_000);
+      assertThat(
+              all.stream()
+                  .map(r -> TopicReader.jsonValue(r.value()).path("id").asLong())
+                  .distinct()
+                  .count())
+          .isEqualTo(6_000);
       assertThat(TopicReader.commitVersionsPerTransaction(all)).containsExactly(Set.of(1L));
       assertThat(cluster.rest().status("backoff").path("tasks").path(0).path("state").asText())
           .isEqualTo("RUNNING");
@@ -158,13 +174,14 @@ class BackoffTransactionsIT {
 
   /** The data files a commit adds, in the order its log entry lists them. */
   private static List<String> addedFiles(String table, long version) {
-    org.apache.hadoop.fs.Path commit = new org.apache.hadoop.fs.Path(
-        table + "/_delta_log/" + String.format("%020d.json", version));
+    org.apache.hadoop.fs.Path commit =
+        new org.apache.hadoop.fs.Path(
+            table + "/_delta_log/" + String.format("%020d.json", version));
     List<String> files = new ArrayList<>();
-    try (FileSystem fs = FileSystem.newInstance(commit.toUri(),
-            spark().sparkContext().hadoopConfiguration());
-        BufferedReader lines = new BufferedReader(
-            new InputStreamReader(fs.open(commit), StandardCharsets.UTF_8))) {
+    try (FileSystem fs =
+            FileSystem.newInstance(commit.toUri(), spark().sparkContext().hadoopConfiguration());
+        BufferedReader lines =
+            new BufferedReader(new InputStreamReader(fs.open(commit), StandardCharsets.UTF_8))) {
       for (String line = lines.readLine(); line != null; line = lines.readLine()) {
         JsonNode add = JSON.readTree(line).path("add");
         if (!add.isMissingNode()) {

@@ -23,12 +23,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A reader catching up on a long log on S3 (S3Mock behind a gate that counts requests) lists it
- * from where it is with {@code StartAfter}, a page at a time, and stops after each run of
- * commits: twice the versions cost about twice the list requests, where listing every run to
- * the end of the log cost four times as many.
+ * from where it is with {@code StartAfter}, a page at a time, and stops after each run of commits:
+ * twice the versions cost about twice the list requests, where listing every run to the end of the
+ * log cost four times as many.
  *
- * <p>CI reads 600 and 1,200 versions with pages of 100 names; {@code -Dhuge.log.s3.versions=N}
- * sets the larger size.
+ * <p>CI reads 600 and 1,200 versions with pages of 100 names; {@code -Dhuge.log.s3.versions=N} sets
+ * the larger size.
  */
 class S3CatchUpIT {
 
@@ -61,7 +61,8 @@ class S3CatchUpIT {
   void listRequestsGrowWithTheVersionsRead() throws IOException {
     int half = catchUp("half", VERSIONS / 2);
     int full = catchUp("full", VERSIONS);
-    System.out.printf("S3CatchUpIT: list requests catching up %,d versions: %d; %,d: %d%n",
+    System.out.printf(
+        "S3CatchUpIT: list requests catching up %,d versions: %d; %,d: %d%n",
         VERSIONS / 2, half, VERSIONS, full);
     assertThat(full).isPositive().isLessThanOrEqualTo(2 * half + 4);
   }
@@ -88,12 +89,18 @@ class S3CatchUpIT {
     Configuration configuration = new Configuration();
     settings.forEach(configuration::set);
     try (FileSystem fs = FileSystem.newInstance(URI.create(root), configuration)) {
-      write(fs, root, 0, "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":4}}\n"
-          + "{\"metaData\":{\"id\":\"" + UUID.randomUUID() + "\",\"format\":{\"provider\":"
-          + "\"parquet\",\"options\":{}},\"schemaString\":\"{\\\"type\\\":\\\"struct\\\","
-          + "\\\"fields\\\":[{\\\"name\\\":\\\"id\\\",\\\"type\\\":\\\"long\\\","
-          + "\\\"nullable\\\":true,\\\"metadata\\\":{}}]}\",\"partitionColumns\":[],"
-          + "\"configuration\":{\"delta.enableChangeDataFeed\":\"true\"},\"createdTime\":1}}\n");
+      write(
+          fs,
+          root,
+          0,
+          "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":4}}\n"
+              + "{\"metaData\":{\"id\":\""
+              + UUID.randomUUID()
+              + "\",\"format\":{\"provider\":"
+              + "\"parquet\",\"options\":{}},\"schemaString\":\"{\\\"type\\\":\\\"struct\\\","
+              + "\\\"fields\\\":[{\\\"name\\\":\\\"id\\\",\\\"type\\\":\\\"long\\\","
+              + "\\\"nullable\\\":true,\\\"metadata\\\":{}}]}\",\"partitionColumns\":[],"
+              + "\"configuration\":{\"delta.enableChangeDataFeed\":\"true\"},\"createdTime\":1}}\n");
       for (int version = 1; version < versions; version++) {
         write(fs, root, version, "");
       }
@@ -104,8 +111,12 @@ class S3CatchUpIT {
       throws IOException {
     Path commit = new Path(root + "/_delta_log/" + String.format("%020d.json", version));
     try (FSDataOutputStream out = fs.create(commit)) {
-      out.write(("{\"commitInfo\":{\"timestamp\":" + (1_700_000_000_000L + version)
-          + ",\"operation\":\"WRITE\"}}\n" + actions).getBytes(StandardCharsets.UTF_8));
+      out.write(
+          ("{\"commitInfo\":{\"timestamp\":"
+                  + (1_700_000_000_000L + version)
+                  + ",\"operation\":\"WRITE\"}}\n"
+                  + actions)
+              .getBytes(StandardCharsets.UTF_8));
     }
   }
 }

@@ -35,24 +35,29 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The connector reading {@code s3a://} tables from an S3 emulator (S3Mock), deployed through the
  * REST API of a worker in its own JVM: the connector's S3A client is built from its connector
- * settings alone, never shared with the S3A client Spark writes with in the test JVM. Spark is
- * the writer and the oracle ({@code table_changes}). Each test has its own table and connector.
- * The gs:// tests need no emulator: they check that a broken GCS setting yields a validate
- * error on that setting, in bounded time.
+ * settings alone, never shared with the S3A client Spark writes with in the test JVM. Spark is the
+ * writer and the oracle ({@code table_changes}). Each test has its own table and connector. The
+ * gs:// tests need no emulator: they check that a broken GCS setting yields a validate error on
+ * that setting, in bounded time.
  */
 class S3IT {
 
   private static final Duration WAIT = Duration.ofSeconds(120);
+
   /** The value columns each change is described by. */
   private static final String[] COLUMNS = {"id", "name"};
+
   private static final String PLUGIN = "DeltaCdfSourceConnector";
+
   /** The longest a validate that fails on storage may take. */
   private static final Duration VALIDATE_BOUND = Duration.ofSeconds(30);
+
   /** S3A retries bounded (one retry, no SDK retries): reads fail within seconds in an outage. */
-  private static final Map<String, String> BOUNDED_RETRIES = Map.of(
-      "hadoop.fs.s3a.retry.limit", "1",
-      "hadoop.fs.s3a.retry.interval", "200ms",
-      "hadoop.fs.s3a.attempts.maximum", "0");
+  private static final Map<String, String> BOUNDED_RETRIES =
+      Map.of(
+          "hadoop.fs.s3a.retry.limit", "1",
+          "hadoop.fs.s3a.retry.interval", "200ms",
+          "hadoop.fs.s3a.attempts.maximum", "0");
 
   @TempDir static Path dir;
   private static S3Mock s3;
@@ -83,13 +88,17 @@ class S3IT {
     String path = table("cdf-live", "customers");
     sql("INSERT INTO delta.`%s` VALUES (1, 'ann'), (2, 'bob'), (3, 'cy')", path);
     String topic = "s3-live.customers";
-    cluster.rest().deploy(
-        "s3-live", config(path, "s3-live.${table}", s3.endpoint(), S3Mock.SECRET_KEY), WAIT);
+    cluster
+        .rest()
+        .deploy(
+            "s3-live", config(path, "s3-live.${table}", s3.endpoint(), S3Mock.SECRET_KEY), WAIT);
     try {
       List<ConsumerRecord<byte[], byte[]>> snapshot = read(topic, 3);
-      assertThat(snapshot).extracting(r -> TopicReader.header(r, "_change_type"))
+      assertThat(snapshot)
+          .extracting(r -> TopicReader.header(r, "_change_type"))
           .containsOnly("insert");
-      assertThat(snapshot).extracting(r -> TopicReader.longHeader(r, "_commit_version"))
+      assertThat(snapshot)
+          .extracting(r -> TopicReader.longHeader(r, "_commit_version"))
           .containsOnly(1L);
 
       sql("UPDATE delta.`%s` SET name = 'bobby' WHERE id = 2", path);
@@ -109,10 +118,15 @@ class S3IT {
     String path = table("cdf-live", "my lake/spaced");
     sql("INSERT INTO delta.`%s` VALUES (1, 'ann'), (2, 'bob')", path);
     String topic = "s3-spaced.spaced";
-    cluster.rest().deploy(
-        "s3-spaced", config(path, "s3-spaced.${table}", s3.endpoint(), S3Mock.SECRET_KEY), WAIT);
+    cluster
+        .rest()
+        .deploy(
+            "s3-spaced",
+            config(path, "s3-spaced.${table}", s3.endpoint(), S3Mock.SECRET_KEY),
+            WAIT);
     try {
-      assertThat(read(topic, 2)).extracting(r -> TopicReader.header(r, "_change_type"))
+      assertThat(read(topic, 2))
+          .extracting(r -> TopicReader.header(r, "_change_type"))
           .containsOnly("insert");
       sql("UPDATE delta.`%s` SET name = 'bobby' WHERE id = 2", path);
       sql("DELETE FROM delta.`%s` WHERE id = 1", path);
@@ -127,9 +141,9 @@ class S3IT {
 
   /**
    * S3Mock is stopped while Spark keeps writing (its writes fail and are retried until S3Mock is
-   * back) and started again 10 s later on the same port and store. With S3A's default retries
-   * (a refused connection is retried for ~9 minutes) a read in progress can simply block through
-   * the outage and succeed afterwards.
+   * back) and started again 10 s later on the same port and store. With S3A's default retries (a
+   * refused connection is retried for ~9 minutes) a read in progress can simply block through the
+   * outage and succeed afterwards.
    */
   @Test
   void everyChangeArrivesAfterAnOutageOfTheStore() throws Exception {
@@ -137,9 +151,9 @@ class S3IT {
   }
 
   /**
-   * The same outage with S3A retries bounded (one retry, no SDK retries), so the connector's
-   * reads fail within seconds during the outage: the task backs off, retries and reopens its
-   * feed at the last delivered position.
+   * The same outage with S3A retries bounded (one retry, no SDK retries), so the connector's reads
+   * fail within seconds during the outage: the task backs off, retries and reopens its feed at the
+   * last delivered position.
    */
   @Test
   void everyChangeArrivesAfterAnOutageWithBoundedStoreRetries() throws Exception {
@@ -149,8 +163,8 @@ class S3IT {
   /**
    * S3Mock is down while the task restarts, as in a worker restart or rebalance during a storage
    * blip: the task stays RUNNING and backs off while it cannot open its table, and once S3Mock is
-   * back it opens it and delivers the versions it had not read yet. A long poll interval keeps
-   * the task from reading them before the restart.
+   * back it opens it and delivers the versions it had not read yet. A long poll interval keeps the
+   * task from reading them before the restart.
    */
   @Test
   void aTaskThatStartsWhileTheStoreIsDownWaitsForItAndCatchesUp() throws Exception {
@@ -179,12 +193,17 @@ class S3IT {
       s3.start();
       System.out.printf("S3IT restart while the store is down: task states %s%n", states);
 
-      assertThat(states).as("task states while S3Mock was down")
-          .doesNotContain("FAILED").endsWith("RUNNING");
+      assertThat(states)
+          .as("task states while S3Mock was down")
+          .doesNotContain("FAILED")
+          .endsWith("RUNNING");
       assertThat(Files.readString(cluster.workerLog()))
           .as("the task met the outage and backed off")
-          .containsPattern("(?s)Reading table " + Pattern.quote(path) + " .{0,4000}?retrying from"
-              + " the last position read with backoff");
+          .containsPattern(
+              "(?s)Reading table "
+                  + Pattern.quote(path)
+                  + " .{0,4000}?retrying from"
+                  + " the last position read with backoff");
       List<String> expected = ChangeDescriptions.ofSparkFeed(path, 1, COLUMNS);
       assertThat(expected).hasSize(2 + 1 + 2);
       assertThat(ChangeDescriptions.ofRecords(read(topic, expected.size()), COLUMNS))
@@ -198,8 +217,7 @@ class S3IT {
     }
   }
 
-  private static void outage(String tableName, Map<String, String> extraConfig)
-      throws Exception {
+  private static void outage(String tableName, Map<String, String> extraConfig) throws Exception {
     String path = table("cdf-outage", tableName);
     sql("INSERT INTO delta.`%s` VALUES (1, 'o1'), (2, 'o2'), (3, 'o3')", path);
     String name = "s3-outage-" + tableName;
@@ -218,8 +236,10 @@ class S3IT {
       long outageStart = System.nanoTime();
       s3.stop();
       Thread.sleep(5_000);
-      int beforeRestart = TopicReader.readUntilQuiet(cluster.bootstrapServers(), topic,
-          Duration.ofSeconds(1), WAIT, false).size();
+      int beforeRestart =
+          TopicReader.readUntilQuiet(
+                  cluster.bootstrapServers(), topic, Duration.ofSeconds(1), WAIT, false)
+              .size();
       String taskStateInOutage =
           cluster.rest().status(name).path("tasks").path(0).path("state").asText();
       Thread.sleep(Math.max(0, 10_000 - millis(outageStart, System.nanoTime())));
@@ -237,22 +257,32 @@ class S3IT {
       List<String> expected = ChangeDescriptions.ofSparkFeed(path, 1, COLUMNS);
       TopicReader.readAll(cluster.bootstrapServers(), topic, expected.size(), WAIT, false);
       long caughtUp = System.nanoTime();
-      List<ConsumerRecord<byte[], byte[]>> all = TopicReader.readUntilQuiet(
-          cluster.bootstrapServers(), topic, Duration.ofSeconds(3), WAIT, false);
+      List<ConsumerRecord<byte[], byte[]>> all =
+          TopicReader.readUntilQuiet(
+              cluster.bootstrapServers(), topic, Duration.ofSeconds(3), WAIT, false);
 
       List<String> delivered = ChangeDescriptions.ofRecords(all, COLUMNS);
       Set<String> distinct = new HashSet<>(delivered);
-      System.out.printf("S3IT outage %s: %d changes expected, %d records when S3Mock went down,"
+      System.out.printf(
+          "S3IT outage %s: %d changes expected, %d records when S3Mock went down,"
               + " %d in all, %d duplicates; task %s during the outage; outage %d ms; first"
               + " record %d ms after the restart; writer done %d ms after the restart, topic"
               + " complete %d ms later; writer: %s%n",
-          tableName, expected.size(), beforeRestart, all.size(),
-          delivered.size() - distinct.size(), taskStateInOutage, millis(outageStart, restarted),
-          millis(restarted, firstAfterRestart), millis(restarted, writerDone),
-          millis(writerDone, caughtUp), writer);
+          tableName,
+          expected.size(),
+          beforeRestart,
+          all.size(),
+          delivered.size() - distinct.size(),
+          taskStateInOutage,
+          millis(outageStart, restarted),
+          millis(restarted, firstAfterRestart),
+          millis(restarted, writerDone),
+          millis(writerDone, caughtUp),
+          writer);
       assertThat(taskStateInOutage).isEqualTo("RUNNING");
       assertThat(distinct).containsExactlyInAnyOrderElementsOf(new HashSet<>(expected));
-      assertThat(delivered).as("no change delivered twice")
+      assertThat(delivered)
+          .as("no change delivered twice")
           .containsExactlyInAnyOrderElementsOf(expected);
       cluster.rest().awaitRunning(name, 1, WAIT);
     } finally {
@@ -280,12 +310,14 @@ class S3IT {
           validate(config("s3a://cdf-never-read/accounts", "auth", gate.endpoint(), wrongSecret));
       long elapsed = millis(start, System.nanoTime());
       Map<String, List<String>> errors = ConnectRest.errorsByKey(denied);
-      System.out.printf("S3IT wrong secret: validate took %d ms, %d request(s), errors %s%n",
+      System.out.printf(
+          "S3IT wrong secret: validate took %d ms, %d request(s), errors %s%n",
           elapsed, gate.requests(), errors);
       SoftAssertions softly = new SoftAssertions();
       softly.assertThat(gate.requests()).as("requests that reached the store").isPositive();
       softly.assertThat(errors).as("errors").containsOnlyKeys("s3.secret.access.key");
-      softly.assertThat(String.join(" | ", errors.getOrDefault("s3.secret.access.key", List.of())))
+      softly
+          .assertThat(String.join(" | ", errors.getOrDefault("s3.secret.access.key", List.of())))
           .containsIgnoringCase("denied");
       softly.assertThat(denied.toString()).doesNotContain(wrongSecret);
       softly.assertThat(elapsed).as("validate time (ms)").isLessThan(VALIDATE_BOUND.toMillis());
@@ -294,9 +326,9 @@ class S3IT {
   }
 
   /**
-   * One table validated with the right credentials, then with a wrong secret (through the
-   * denying gate: another endpoint), then with the right ones again, all in one worker: each
-   * answer must follow the settings it was given, not a file system cached by an earlier one.
+   * One table validated with the right credentials, then with a wrong secret (through the denying
+   * gate: another endpoint), then with the right ones again, all in one worker: each answer must
+   * follow the settings it was given, not a file system cached by an earlier one.
    */
   @Test
   void validateUsesTheSettingsItIsGivenNotThoseOfAnEarlierCall() {
@@ -310,22 +342,28 @@ class S3IT {
       softly.assertThat(ConnectRest.errorsByKey(before)).as("right credentials first").isEmpty();
 
       JsonNode denied = validate(config(path, "auth", gate.endpoint(), wrongSecret));
-      softly.assertThat(gate.requests())
-          .as("requests that reached the endpoint of the wrong-secret config").isPositive();
-      softly.assertThat(ConnectRest.errorsByKey(denied)).as("wrong secret next")
+      softly
+          .assertThat(gate.requests())
+          .as("requests that reached the endpoint of the wrong-secret config")
+          .isPositive();
+      softly
+          .assertThat(ConnectRest.errorsByKey(denied))
+          .as("wrong secret next")
           .containsKey("s3.secret.access.key");
 
       JsonNode after = validate(config(path, "auth", s3.endpoint(), S3Mock.SECRET_KEY));
-      softly.assertThat(ConnectRest.errorsByKey(after))
-          .as("right credentials again, without a worker restart").isEmpty();
+      softly
+          .assertThat(ConnectRest.errorsByKey(after))
+          .as("right credentials again, without a worker restart")
+          .isEmpty();
       softly.assertAll();
     }
   }
 
   /**
-   * The store starts refusing a running task's credentials (revoked keys): the task fails
-   * instead of retrying forever, without the secret in its trace; once the store accepts them
-   * again, a task restart resumes from the stored offset.
+   * The store starts refusing a running task's credentials (revoked keys): the task fails instead
+   * of retrying forever, without the secret in its trace; once the store accepts them again, a task
+   * restart resumes from the stored offset.
    */
   @Test
   void aTaskWhoseCredentialsAreRevokedFailsThenResumesAfterARestart() throws Exception {
@@ -334,15 +372,17 @@ class S3IT {
     String secret = "revoked-secret-" + UUID.randomUUID();
     String topic = "revoked.ledger";
     try (S3Gate gate = S3Gate.start(s3.endpoint())) {
-      cluster.rest().deploy(
-          "s3-revoked", config(path, "revoked.${table}", gate.endpoint(), secret), WAIT);
+      cluster
+          .rest()
+          .deploy("s3-revoked", config(path, "revoked.${table}", gate.endpoint(), secret), WAIT);
       try {
         read(topic, 2);
         long start = System.nanoTime();
         gate.deny(true);
         sql("INSERT INTO delta.`%s` VALUES (3, 'c')", path);
         String trace = cluster.rest().awaitTaskFailed("s3-revoked", WAIT);
-        System.out.printf("S3IT revoked credentials: task failed after %d ms: %s%n",
+        System.out.printf(
+            "S3IT revoked credentials: task failed after %d ms: %s%n",
             millis(start, System.nanoTime()), trace.lines().findFirst().orElse(""));
         assertThat(trace).containsIgnoringCase("denied").doesNotContain(secret);
         assertThat(cluster.rest().status("s3-revoked").toString()).doesNotContain(secret);
@@ -362,8 +402,8 @@ class S3IT {
   @Test
   void validateReportsAClosedS3EndpointOnTheEndpointSetting() {
     String endpoint = "http://127.0.0.1:" + Ports.free();
-    assertBoundedError(config("s3a://cdf-live/customers", "closed", endpoint, S3Mock.SECRET_KEY),
-        "s3.endpoint");
+    assertBoundedError(
+        config("s3a://cdf-live/customers", "closed", endpoint, S3Mock.SECRET_KEY), "s3.endpoint");
   }
 
   @Test
@@ -375,8 +415,8 @@ class S3IT {
   }
 
   /**
-   * Authentication is turned off (raw Hadoop pass-through), so the only thing that can fail is
-   * the connection to the endpoint.
+   * Authentication is turned off (raw Hadoop pass-through), so the only thing that can fail is the
+   * connection to the endpoint.
    */
   @Test
   void validateReportsAClosedGcsEndpointOnTheEndpointSetting() {
@@ -390,8 +430,10 @@ class S3IT {
 
   private static String table(String bucket, String name) {
     String path = "s3a://" + bucket + "/" + name;
-    sql("CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta TBLPROPERTIES ("
-        + "'delta.enableChangeDataFeed'='true', 'delta.enableInCommitTimestamps'='true')", path);
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta TBLPROPERTIES ("
+            + "'delta.enableChangeDataFeed'='true', 'delta.enableInCommitTimestamps'='true')",
+        path);
     return path;
   }
 
@@ -406,8 +448,8 @@ class S3IT {
   }
 
   /** Static keys, the endpoint, path-style access and the region: the connector's s3.* keys. */
-  private static Map<String, String> config(String paths, String topicTemplate, String endpoint,
-      String secret) {
+  private static Map<String, String> config(
+      String paths, String topicTemplate, String endpoint, String secret) {
     Map<String, String> config = baseConfig(paths, "unused");
     config.put("topic.template", topicTemplate);
     config.put("s3.credentials", "static");
@@ -454,8 +496,9 @@ class S3IT {
     try {
       response = validate(config);
     } catch (AssertionError e) {
-      throw new AssertionError("validate failed after " + millis(start, System.nanoTime())
-          + " ms: " + e.getMessage(), e);
+      throw new AssertionError(
+          "validate failed after " + millis(start, System.nanoTime()) + " ms: " + e.getMessage(),
+          e);
     }
     long elapsed = millis(start, System.nanoTime());
     Map<String, List<String>> errors = ConnectRest.errorsByKey(response);
@@ -469,6 +512,7 @@ class S3IT {
   private static List<ConsumerRecord<byte[], byte[]>> read(String topic, int count) {
     return TopicReader.readExactly(cluster.bootstrapServers(), topic, count, WAIT);
   }
+
   private static long millis(long fromNanos, long toNanos) {
     return (toNanos - fromNanos) / 1_000_000;
   }
@@ -527,8 +571,8 @@ class S3IT {
         return String.format("DELETE FROM delta.`%s` WHERE id = %d", path, id - 3);
       }
       if (i % 3 == 2) {
-        return String.format("UPDATE delta.`%s` SET name = concat(name, '+') WHERE id = %d",
-            path, id - 1);
+        return String.format(
+            "UPDATE delta.`%s` SET name = concat(name, '+') WHERE id = %d", path, id - 1);
       }
       return String.format("INSERT INTO delta.`%s` VALUES (%d, 'o%d')", path, id, id);
     }
@@ -545,8 +589,12 @@ class S3IT {
 
     @Override
     public String toString() {
-      return committed.get() + " statements committed, " + failures.get()
-          + " failed attempts (last: " + lastFailure + ")";
+      return committed.get()
+          + " statements committed, "
+          + failures.get()
+          + " failed attempts (last: "
+          + lastFailure
+          + ")";
     }
   }
 }

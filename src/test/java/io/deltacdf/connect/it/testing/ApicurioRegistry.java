@@ -23,9 +23,9 @@ import java.util.List;
 /**
  * Apicurio Registry 2.6 ({@code io.apicurio:apicurio-registry-app:<version>:tar.gz:all}, unpacked
  * to {@code target/apicurio-registry/} by the pom) as a child JVM with in-memory storage, bound to
- * 127.0.0.1 on a free port. Converters talk to its own API ({@link #converterUrl()}); tests read
- * it through its Confluent-compatible API ({@link #ccompatUrl()}), the API a Confluent Schema
- * Registry client would use.
+ * 127.0.0.1 on a free port. Converters talk to its own API ({@link #converterUrl()}); tests read it
+ * through its Confluent-compatible API ({@link #ccompatUrl()}), the API a Confluent Schema Registry
+ * client would use.
  */
 public final class ApicurioRegistry implements AutoCloseable {
 
@@ -33,7 +33,10 @@ public final class ApicurioRegistry implements AutoCloseable {
    * Confluent's compatibility levels the tests use, as the ccompat API takes them. NONE is the
    * default; Apicurio sets it only on a subject that exists (it removes the subject's rule).
    */
-  public enum Compatibility { NONE, BACKWARD }
+  public enum Compatibility {
+    NONE,
+    BACKWARD
+  }
 
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
@@ -59,14 +62,20 @@ public final class ApicurioRegistry implements AutoCloseable {
     ApicurioRegistry registry;
     try {
       Path dir = Files.createTempDirectory("apicurio-");
-      ChildProcess process = ChildProcess.start("Apicurio Registry", List.of(
-              Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-              "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-              "-Dquarkus.http.host=127.0.0.1",
-              "-Dquarkus.http.port=" + port,
-              "-Dquarkus.log.level=WARN",
-              "-jar", jar.toString()),
-          dir.resolve("apicurio.log"));
+      ChildProcess process =
+          ChildProcess.start(
+              "Apicurio Registry",
+              List.of(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-Xmx256m",
+                  "-XX:TieredStopAtLevel=1",
+                  "-XX:+UseSerialGC",
+                  "-Dquarkus.http.host=127.0.0.1",
+                  "-Dquarkus.http.port=" + port,
+                  "-Dquarkus.log.level=WARN",
+                  "-jar",
+                  jar.toString()),
+              dir.resolve("apicurio.log"));
       registry = new ApicurioRegistry(dir, port, process);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -91,13 +100,15 @@ public final class ApicurioRegistry implements AutoCloseable {
   }
 
   /**
-   * Sets a subject's compatibility level; the subject need not exist yet (it applies from its
-   * first version on).
+   * Sets a subject's compatibility level; the subject need not exist yet (it applies from its first
+   * version on).
    */
   public void setCompatibility(String subject, Compatibility level) {
-    JsonNode answer = send(HttpRequest.newBuilder(URI.create(ccompatUrl() + "/config/" + encode(subject)))
-        .header("Content-Type", "application/vnd.schemaregistry.v1+json")
-        .PUT(HttpRequest.BodyPublishers.ofString("{\"compatibility\":\"" + level + "\"}")));
+    JsonNode answer =
+        send(
+            HttpRequest.newBuilder(URI.create(ccompatUrl() + "/config/" + encode(subject)))
+                .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"compatibility\":\"" + level + "\"}")));
     if (!level.name().equals(answer.path("compatibility").asText())) {
       throw new IllegalStateException("Setting " + subject + " to " + level + ": " + answer);
     }
@@ -105,9 +116,12 @@ public final class ApicurioRegistry implements AutoCloseable {
 
   /** The subject's version numbers, oldest first; empty when the subject does not exist. */
   public List<Integer> versions(String subject) {
-    HttpRequest request = HttpRequest.newBuilder(
-            URI.create(ccompatUrl() + "/subjects/" + encode(subject) + "/versions"))
-        .timeout(Duration.ofSeconds(10)).GET().build();
+    HttpRequest request =
+        HttpRequest.newBuilder(
+                URI.create(ccompatUrl() + "/subjects/" + encode(subject) + "/versions"))
+            .timeout(Duration.ofSeconds(10))
+            .GET()
+            .build();
     var response = exchange(request);
     if (response.statusCode() == 404) {
       return List.of();
@@ -120,14 +134,17 @@ public final class ApicurioRegistry implements AutoCloseable {
   /** The schema text registered under a global id ({@code GET /schemas/ids/<id>}). */
   public String schemaById(int id) {
     return send(HttpRequest.newBuilder(URI.create(ccompatUrl() + "/schemas/ids/" + id)).GET())
-        .path("schema").asText();
+        .path("schema")
+        .asText();
   }
 
   /** The schema text of one version of a subject. */
   public String schema(String subject, int version) {
-    return send(HttpRequest.newBuilder(URI.create(
-            ccompatUrl() + "/subjects/" + encode(subject) + "/versions/" + version)).GET())
-        .path("schema").asText();
+    return send(HttpRequest.newBuilder(
+                URI.create(ccompatUrl() + "/subjects/" + encode(subject) + "/versions/" + version))
+            .GET())
+        .path("schema")
+        .asText();
   }
 
   /** Stops the registry (SIGTERM; SIGKILL after 20 s) and deletes its folder. */
@@ -152,8 +169,13 @@ public final class ApicurioRegistry implements AutoCloseable {
         throw new IllegalStateException(process.exitReport(LOG_TAIL_LINES));
       }
       try {
-        var response = HTTP.send(HttpRequest.newBuilder(URI.create(base() + "/health/ready"))
-            .timeout(Duration.ofSeconds(2)).GET().build(), BodyHandlers.ofString());
+        var response =
+            HTTP.send(
+                HttpRequest.newBuilder(URI.create(base() + "/health/ready"))
+                    .timeout(Duration.ofSeconds(2))
+                    .GET()
+                    .build(),
+                BodyHandlers.ofString());
         if (response.statusCode() == 200) {
           return;
         }
@@ -166,8 +188,15 @@ public final class ApicurioRegistry implements AutoCloseable {
       }
       TestSupport.sleep(200);
     }
-    throw new IllegalStateException("Apicurio Registry not ready on " + base() + " after "
-        + START_TIMEOUT + ": " + last + "\n" + process.logTail(LOG_TAIL_LINES));
+    throw new IllegalStateException(
+        "Apicurio Registry not ready on "
+            + base()
+            + " after "
+            + START_TIMEOUT
+            + ": "
+            + last
+            + "\n"
+            + process.logTail(LOG_TAIL_LINES));
   }
 
   private static JsonNode send(HttpRequest.Builder builder) {
@@ -189,8 +218,8 @@ public final class ApicurioRegistry implements AutoCloseable {
 
   private static JsonNode read(int status, String body, HttpRequest request) {
     if (status / 100 != 2) {
-      throw new IllegalStateException(request.method() + " " + request.uri() + ": HTTP " + status
-          + " " + body);
+      throw new IllegalStateException(
+          request.method() + " " + request.uri() + ": HTTP " + status + " " + body);
     }
     try {
       return JSON.readTree(body);
@@ -211,13 +240,17 @@ public final class ApicurioRegistry implements AutoCloseable {
     }
     Path folder = Path.of("target/apicurio-registry");
     try (var files = Files.list(folder)) {
-      return files.filter(f -> f.getFileName().toString().endsWith("-runner.jar"))
+      return files
+          .filter(f -> f.getFileName().toString().endsWith("-runner.jar"))
           .findFirst()
           .orElseThrow();
     } catch (IOException | java.util.NoSuchElementException e) {
-      throw new IllegalStateException(folder.toAbsolutePath() + " holds no *-runner.jar: run"
-          + " 'mvn process-test-resources' (the pom unpacks io.apicurio:apicurio-registry-app"
-          + " there), or pass -Dapicurio.jar=<path>", e);
+      throw new IllegalStateException(
+          folder.toAbsolutePath()
+              + " holds no *-runner.jar: run"
+              + " 'mvn process-test-resources' (the pom unpacks io.apicurio:apicurio-registry-app"
+              + " there), or pass -Dapicurio.jar=<path>",
+          e);
     }
   }
 }

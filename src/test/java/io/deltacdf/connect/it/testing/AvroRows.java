@@ -27,14 +27,19 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 public final class AvroRows {
 
   private static final String MAP_ENTRY = "io.confluent.connect.avro.MapEntry";
+
   /** temporal.precision.mode=microseconds: a long named by Connect, no Avro logical type. */
   private static final String MICRO_TIMESTAMP = "io.debezium.time.MicroTimestamp";
 
   private AvroRows() {}
 
   public static String canonical(ConsumerRecord<byte[], byte[]> record, GenericRecord value) {
-    return "v" + TopicReader.longHeader(record, "_commit_version")
-        + " @" + TopicReader.longHeader(record, "_commit_timestamp") + " " + change(record, value);
+    return "v"
+        + TopicReader.longHeader(record, "_commit_version")
+        + " @"
+        + TopicReader.longHeader(record, "_commit_timestamp")
+        + " "
+        + change(record, value);
   }
 
   /** Change type and values only: {@code insert {id=1, name="ann"}}. */
@@ -59,22 +64,26 @@ public final class AvroRows {
     return switch (schema.getType()) {
       case UNION -> value(nonNullBranch(schema), value);
       case RECORD -> struct(as(GenericRecord.class, value, schema));
-      case ARRAY -> MAP_ENTRY.equals(schema.getElementType().getFullName())
-          ? entries(schema.getElementType(), as(List.class, value, schema))
-          : list(schema.getElementType(), as(List.class, value, schema));
+      case ARRAY ->
+          MAP_ENTRY.equals(schema.getElementType().getFullName())
+              ? entries(schema.getElementType(), as(List.class, value, schema))
+              : list(schema.getElementType(), as(List.class, value, schema));
       case MAP -> map(schema.getValueType(), as(Map.class, value, schema));
       case STRING -> quoted(value.toString());
-      case BYTES -> logical instanceof LogicalTypes.Decimal decimal
-          ? decimal(as(BigDecimal.class, value, schema), decimal.getScale())
-          : hex(as(ByteBuffer.class, value, schema));
-      case INT -> logical instanceof LogicalTypes.Date
-          ? as(LocalDate.class, value, schema).toString()
-          : as(Integer.class, value, schema).toString();
-      case LONG -> logical instanceof LogicalTypes.TimestampMillis
-          ? micros(as(Instant.class, value, schema))
-          : MICRO_TIMESTAMP.equals(schema.getProp("connect.name"))
-              ? as(Long.class, value, schema) + "us"
-              : as(Long.class, value, schema).toString();
+      case BYTES ->
+          logical instanceof LogicalTypes.Decimal decimal
+              ? decimal(as(BigDecimal.class, value, schema), decimal.getScale())
+              : hex(as(ByteBuffer.class, value, schema));
+      case INT ->
+          logical instanceof LogicalTypes.Date
+              ? as(LocalDate.class, value, schema).toString()
+              : as(Integer.class, value, schema).toString();
+      case LONG ->
+          logical instanceof LogicalTypes.TimestampMillis
+              ? micros(as(Instant.class, value, schema))
+              : MICRO_TIMESTAMP.equals(schema.getProp("connect.name"))
+                  ? as(Long.class, value, schema) + "us"
+                  : as(Long.class, value, schema).toString();
       case FLOAT -> Float.toString(as(Float.class, value, schema));
       case DOUBLE -> Double.toString(as(Double.class, value, schema));
       case BOOLEAN -> as(Boolean.class, value, schema).toString();
@@ -107,7 +116,8 @@ public final class AvroRows {
     Map<String, String> sorted = new TreeMap<>();
     for (Object item : items) {
       GenericRecord pair = as(GenericRecord.class, item, entry);
-      sorted.put(value(entry.getField("key").schema(), pair.get("key")),
+      sorted.put(
+          value(entry.getField("key").schema(), pair.get("key")),
           value(entry.getField("value").schema(), pair.get("value")));
     }
     return sortedMap(sorted);
@@ -130,8 +140,9 @@ public final class AvroRows {
   }
 
   private static String micros(Instant instant) {
-    return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000L),
-        instant.getNano() / 1000) + "us";
+    return Math.addExact(
+            Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1000)
+        + "us";
   }
 
   /** The decimal must already carry the schema's scale: no rounding hides a wrong one. */
@@ -144,8 +155,15 @@ public final class AvroRows {
 
   private static <T> T as(Class<T> expected, Object value, Schema schema) {
     if (!expected.isInstance(value)) {
-      throw new IllegalArgumentException("Value " + value + " of " + value.getClass().getName()
-          + " where Avro schema " + schema + " needs " + expected.getSimpleName());
+      throw new IllegalArgumentException(
+          "Value "
+              + value
+              + " of "
+              + value.getClass().getName()
+              + " where Avro schema "
+              + schema
+              + " needs "
+              + expected.getSimpleName());
     }
     return expected.cast(value);
   }

@@ -9,10 +9,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.spark.sql.Row;
 
 /**
- * One text per change, alike for a record of the topic (its headers and JSON value) and for a
- * row of Spark's change feed, so that a test compares the two as multisets: {@code "<change
- * type> v<version> @<commit ms> <column>=<value> ..."} for the columns a test names. Tombstones
- * are described by {@link Tombstones}.
+ * One text per change, alike for a record of the topic (its headers and JSON value) and for a row
+ * of Spark's change feed, so that a test compares the two as multisets: {@code "<change type>
+ * v<version> @<commit ms> <column>=<value> ..."} for the columns a test names. Tombstones are
+ * described by {@link Tombstones}.
  */
 public final class ChangeDescriptions {
 

@@ -15,15 +15,14 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.spark.sql.Row;
 
 /**
- * A Delta table (partitioned, deletion vectors and change data feed on) that a background thread
- * of the test JVM keeps changing through Spark SQL: small inserts, updates, deletes, MERGEs with
- * all three clauses, the odd OPTIMIZE, and now and then a large version of several thousand
- * rows. Its whole change feed, as Spark reads it, is the oracle for what a connector delivered.
+ * A Delta table (partitioned, deletion vectors and change data feed on) that a background thread of
+ * the test JVM keeps changing through Spark SQL: small inserts, updates, deletes, MERGEs with all
+ * three clauses, the odd OPTIMIZE, and now and then a large version of several thousand rows. Its
+ * whole change feed, as Spark reads it, is the oracle for what a connector delivered.
  *
- * <p>Rows are {@code (id BIGINT, part INT, amount BIGINT, note STRING)} partitioned by
- * {@code part = id % 4}. Ids are never reused, so no two changes of the feed describe alike
- * (same change type, version and values): the feed is a set, which makes "lost" and
- * "duplicated" unambiguous.
+ * <p>Rows are {@code (id BIGINT, part INT, amount BIGINT, note STRING)} partitioned by {@code part
+ * = id % 4}. Ids are never reused, so no two changes of the feed describe alike (same change type,
+ * version and values): the feed is a set, which makes "lost" and "duplicated" unambiguous.
  */
 public final class ChangingTable implements AutoCloseable {
 
@@ -46,9 +45,11 @@ public final class ChangingTable implements AutoCloseable {
     this.path = path;
     this.random = new Random(seed);
     this.largeRows = largeRows;
-    sql("CREATE TABLE delta.`%s` (id BIGINT, part INT, amount BIGINT, note STRING) USING delta"
-        + " PARTITIONED BY (part) TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
-        + " 'delta.enableDeletionVectors'='true')", path);
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, part INT, amount BIGINT, note STRING) USING delta"
+            + " PARTITIONED BY (part) TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
+            + " 'delta.enableDeletionVectors'='true')",
+        path);
   }
 
   public String path() {
@@ -64,20 +65,23 @@ public final class ChangingTable implements AutoCloseable {
 
   /** Starts the background writer; it pauses up to {@code maxPauseMs} between writes. */
   public void start(long maxPauseMs) {
-    thread = new Thread(() -> {
-      try {
-        while (!stopping) {
-          writeOne();
-          if (maxPauseMs > 0) {
-            Thread.sleep(random.nextLong(maxPauseMs + 1));
-          }
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } catch (Throwable e) {
-        failure.set(e);
-      }
-    }, "delta-writer");
+    thread =
+        new Thread(
+            () -> {
+              try {
+                while (!stopping) {
+                  writeOne();
+                  if (maxPauseMs > 0) {
+                    Thread.sleep(random.nextLong(maxPauseMs + 1));
+                  }
+                }
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              } catch (Throwable e) {
+                failure.set(e);
+              }
+            },
+            "delta-writer");
     thread.setDaemon(true);
     thread.start();
   }
@@ -144,28 +148,37 @@ public final class ChangingTable implements AutoCloseable {
   }
 
   /**
-   * Spark's change feed of every version, described as {@link #describe(ConsumerRecord)}, with
-   * the tombstone that follows each delete of a table keyed by id.
+   * Spark's change feed of every version, described as {@link #describe(ConsumerRecord)}, with the
+   * tombstone that follows each delete of a table keyed by id.
    */
   public List<String> sparkChanges() {
-    List<Row> rows = spark().read().format("delta")
-        .option("readChangeFeed", "true")
-        .option("startingVersion", 0)
-        .load(path)
-        .collectAsList();
+    List<Row> rows =
+        spark()
+            .read()
+            .format("delta")
+            .option("readChangeFeed", "true")
+            .option("startingVersion", 0)
+            .load(path)
+            .collectAsList();
     return Tombstones.expected(rows, this::describeChange);
   }
 
   private String describeChange(Row row) {
-    return describe(row.getAs("_change_type"), row.<Long>getAs("_commit_version"),
-        row.<Long>getAs("id"), row.<Integer>getAs("part"), row.<Long>getAs("amount"),
+    return describe(
+        row.getAs("_change_type"),
+        row.<Long>getAs("_commit_version"),
+        row.<Long>getAs("id"),
+        row.<Integer>getAs("part"),
+        row.<Long>getAs("amount"),
         row.getAs("note"));
   }
 
   /** The newest commit version of the table. */
   public long latestVersion() {
-    return spark().sql(String.format("DESCRIBE HISTORY delta.`%s` LIMIT 1", path))
-        .first().<Long>getAs("version");
+    return spark()
+        .sql(String.format("DESCRIBE HISTORY delta.`%s` LIMIT 1", path))
+        .first()
+        .<Long>getAs("version");
   }
 
   /**
@@ -175,15 +188,31 @@ public final class ChangingTable implements AutoCloseable {
    */
   public List<String> sparkSnapshotThenChanges(long version) {
     List<String> expected = new ArrayList<>();
-    spark().read().format("delta").option("versionAsOf", version).load(path).collectAsList()
-        .forEach(row -> expected.add(describe("insert", version, row.<Long>getAs("id"),
-            row.<Integer>getAs("part"), row.<Long>getAs("amount"), row.getAs("note"))));
+    spark()
+        .read()
+        .format("delta")
+        .option("versionAsOf", version)
+        .load(path)
+        .collectAsList()
+        .forEach(
+            row ->
+                expected.add(
+                    describe(
+                        "insert",
+                        version,
+                        row.<Long>getAs("id"),
+                        row.<Integer>getAs("part"),
+                        row.<Long>getAs("amount"),
+                        row.getAs("note"))));
     if (latestVersion() > version) {
-      List<Row> changes = spark().read().format("delta")
-          .option("readChangeFeed", "true")
-          .option("startingVersion", version + 1)
-          .load(path)
-          .collectAsList();
+      List<Row> changes =
+          spark()
+              .read()
+              .format("delta")
+              .option("readChangeFeed", "true")
+              .option("startingVersion", version + 1)
+              .load(path)
+              .collectAsList();
       expected.addAll(Tombstones.expected(changes, this::describeChange));
     }
     return expected;
@@ -195,17 +224,29 @@ public final class ChangingTable implements AutoCloseable {
       return Tombstones.describe(record);
     }
     JsonNode value = TopicReader.jsonValue(record.value());
-    return describe(TopicReader.header(record, "_change_type"),
-        TopicReader.longHeader(record, "_commit_version"), value.get("id").asLong(),
+    return describe(
+        TopicReader.header(record, "_change_type"),
+        TopicReader.longHeader(record, "_commit_version"),
+        value.get("id").asLong(),
         value.get("part").isNull() ? null : value.get("part").asInt(),
         value.get("amount").isNull() ? null : value.get("amount").asLong(),
         value.get("note").isNull() ? null : value.get("note").asText());
   }
 
-  private static String describe(String type, long version, Long id, Integer part, Long amount,
-      String note) {
-    return "v" + version + " " + type + " id=" + id + " part=" + part + " amount=" + amount
-        + " note=" + note;
+  private static String describe(
+      String type, long version, Long id, Integer part, Long amount, String note) {
+    return "v"
+        + version
+        + " "
+        + type
+        + " id="
+        + id
+        + " part="
+        + part
+        + " amount="
+        + amount
+        + " note="
+        + note;
   }
 
   private void writeOne() {
@@ -231,14 +272,16 @@ public final class ChangingTable implements AutoCloseable {
     }
     if (choice < 50) {
       long[] range = existingRange(200);
-      sql("UPDATE delta.`%s` SET amount = amount + 1, note = concat(note, 'u')"
-          + " WHERE id >= %d AND id < %d AND id %% %d = %d",
+      sql(
+          "UPDATE delta.`%s` SET amount = amount + 1, note = concat(note, 'u')"
+              + " WHERE id >= %d AND id < %d AND id %% %d = %d",
           path, range[0], range[1], 3, random.nextInt(3));
       return "update";
     }
     if (choice < 65) {
       long[] range = existingRange(100);
-      sql("DELETE FROM delta.`%s` WHERE id >= %d AND id < %d AND id %% %d = %d",
+      sql(
+          "DELETE FROM delta.`%s` WHERE id >= %d AND id < %d AND id %% %d = %d",
           path, range[0], range[1], 4, random.nextInt(4));
       return "delete";
     }
@@ -263,24 +306,30 @@ public final class ChangingTable implements AutoCloseable {
         return "large merge";
       default:
         long[] range = existingRange(largeRows);
-        sql("UPDATE delta.`%s` SET amount = amount * 2, note = concat(note, 'U')"
-            + " WHERE id >= %d AND id < %d", path, range[0], range[1]);
+        sql(
+            "UPDATE delta.`%s` SET amount = amount * 2, note = concat(note, 'U')"
+                + " WHERE id >= %d AND id < %d",
+            path, range[0], range[1]);
         return "large update";
     }
   }
 
   private void insert(int rows) {
-    sql("INSERT INTO delta.`%s` SELECT id, CAST(id %% %d AS INT), id * 10, concat('n', id)"
-        + " FROM range(%d, %d)", path, PARTS, nextId, nextId + rows);
+    sql(
+        "INSERT INTO delta.`%s` SELECT id, CAST(id %% %d AS INT), id * 10, concat('n', id)"
+            + " FROM range(%d, %d)",
+        path, PARTS, nextId, nextId + rows);
     nextId += rows;
   }
 
   private void merge(long from, long to) {
-    sql("MERGE INTO delta.`%s` t USING (SELECT id, CAST(id %% %d AS INT) AS part, id * 7 AS amount,"
-        + " concat('m', id) AS note FROM range(%d, %d)) s ON t.id = s.id"
-        + " WHEN MATCHED AND s.id %% 5 = 0 THEN DELETE"
-        + " WHEN MATCHED THEN UPDATE SET amount = s.amount + t.amount, note = concat(t.note, 'M')"
-        + " WHEN NOT MATCHED THEN INSERT *", path, PARTS, from, to);
+    sql(
+        "MERGE INTO delta.`%s` t USING (SELECT id, CAST(id %% %d AS INT) AS part, id * 7 AS amount,"
+            + " concat('m', id) AS note FROM range(%d, %d)) s ON t.id = s.id"
+            + " WHEN MATCHED AND s.id %% 5 = 0 THEN DELETE"
+            + " WHEN MATCHED THEN UPDATE SET amount = s.amount + t.amount, note = concat(t.note, 'M')"
+            + " WHEN NOT MATCHED THEN INSERT *",
+        path, PARTS, from, to);
     nextId = Math.max(nextId, to);
   }
 

@@ -14,11 +14,11 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.DecoderFactory;
 
 /**
- * What a consumer without any Kafka or registry library does: reads Confluent's wire format
- * (magic byte 0, 4-byte big-endian schema id, Avro binary), fetches the writer schema by id from
- * the registry's Confluent-compatible API and decodes with plain Apache Avro. Logical types
- * become Java values (decimal → BigDecimal, date → LocalDate, timestamp-millis → Instant) only
- * when the registered schema declares them, so a schema that lost one shows up as a raw value.
+ * What a consumer without any Kafka or registry library does: reads Confluent's wire format (magic
+ * byte 0, 4-byte big-endian schema id, Avro binary), fetches the writer schema by id from the
+ * registry's Confluent-compatible API and decodes with plain Apache Avro. Logical types become Java
+ * values (decimal → BigDecimal, date → LocalDate, timestamp-millis → Instant) only when the
+ * registered schema declares them, so a schema that lost one shows up as a raw value.
  */
 public final class ConfluentAvroDecoder {
 
@@ -59,9 +59,13 @@ public final class ConfluentAvroDecoder {
     Schema writer = schema(id);
     Schema reader = readerSchema == null ? writer : readerSchema;
     try {
-      GenericRecord record = (GenericRecord) new GenericDatumReader<>(writer, reader, DATA).read(
-          null, DecoderFactory.get().binaryDecoder(
-              bytes, buffer.position(), buffer.remaining(), null));
+      GenericRecord record =
+          (GenericRecord)
+              new GenericDatumReader<>(writer, reader, DATA)
+                  .read(
+                      null,
+                      DecoderFactory.get()
+                          .binaryDecoder(bytes, buffer.position(), buffer.remaining(), null));
       return new Decoded(id, writer, record);
     } catch (IOException e) {
       throw new UncheckedIOException("Decoding a record of schema id " + id, e);

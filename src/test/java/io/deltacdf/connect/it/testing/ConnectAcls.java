@@ -13,11 +13,10 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * The ACLs a Connect cluster running this connector needs, per principal: exactly what
- * docs/acls.md lists and what {@link AclIT} grants, so that the documented list is the proven
- * one. A worker of group {@code G} keeps its state in the topics {@code G-configs},
- * {@code G-offsets} and {@code G-status} (as {@link KafkaBroker#singleNodeWorkerProperties}
- * names them).
+ * The ACLs a Connect cluster running this connector needs, per principal: exactly what docs/acls.md
+ * lists and what {@link AclIT} grants, so that the documented list is the proven one. A worker of
+ * group {@code G} keeps its state in the topics {@code G-configs}, {@code G-offsets} and {@code
+ * G-status} (as {@link KafkaBroker#singleNodeWorkerProperties} names them).
  *
  * <p>Read and Write imply Describe, so Describe is listed only where neither is granted.
  */
@@ -38,8 +37,8 @@ public final class ConnectAcls {
   }
 
   /**
-   * The worker's own principal: membership of its group, and its three internal topics, which
-   * it creates on its first start. With exactly-once, the leader writes the config topic in
+   * The worker's own principal: membership of its group, and its three internal topics, which it
+   * creates on its first start. With exactly-once, the leader writes the config topic in
    * transactions of its own id.
    */
   public static List<Acl> worker(String user, String group, boolean exactlyOnce) {
@@ -66,10 +65,10 @@ public final class ConnectAcls {
   }
 
   /**
-   * With {@code topic.creation.*} in the connector config, Connect creates the topics a task
-   * writes to before the first record; its admin client authenticates as the worker (unless
-   * {@code admin.override.*} says otherwise), so the worker's principal needs this. It looks
-   * the topics up first, and Create does not imply Describe.
+   * With {@code topic.creation.*} in the connector config, Connect creates the topics a task writes
+   * to before the first record; its admin client authenticates as the worker (unless {@code
+   * admin.override.*} says otherwise), so the worker's principal needs this. It looks the topics up
+   * first, and Create does not imply Describe.
    */
   public static List<Acl> topicCreation(String user, Collection<String> topics) {
     List<Acl> acls = new ArrayList<>();
@@ -81,9 +80,9 @@ public final class ConnectAcls {
   }
 
   /**
-   * What an exactly-once connector's producer principal needs on top of {@link
-   * #connectorProducer}: the transactional id of each task ({@code <group>-<connector>-<task>})
-   * and the offsets topic, which its tasks write in the same transactions as the records.
+   * What an exactly-once connector's producer principal needs on top of {@link #connectorProducer}:
+   * the transactional id of each task ({@code <group>-<connector>-<task>}) and the offsets topic,
+   * which its tasks write in the same transactions as the records.
    */
   public static List<Acl> exactlyOnceConnectorProducer(
       String user, String group, String connector, int tasks) {

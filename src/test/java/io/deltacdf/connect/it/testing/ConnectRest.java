@@ -78,8 +78,8 @@ public final class ConnectRest {
   }
 
   /**
-   * Creates (or reconfigures) the connector and waits until it and {@code tasks} tasks are
-   * RUNNING on this worker (see {@link #awaitRunning}).
+   * Creates (or reconfigures) the connector and waits until it and {@code tasks} tasks are RUNNING
+   * on this worker (see {@link #awaitRunning}).
    */
   public void deploy(String name, Map<String, String> config, int tasks, Duration timeout) {
     putConfig(name, config);
@@ -102,37 +102,48 @@ public final class ConnectRest {
 
   /**
    * Waits until the connector and exactly {@code tasks} tasks are RUNNING on this worker, failing
-   * at once when the connector or a task is FAILED. States are checked together with the worker
-   * id, because after a restart the status topic still reports the previous worker's RUNNING.
+   * at once when the connector or a task is FAILED. States are checked together with the worker id,
+   * because after a restart the status topic still reports the previous worker's RUNNING.
    */
   public void awaitRunning(String name, int tasks, Duration timeout) {
-    awaitStatus(name, timeout, "RUNNING with " + tasks + " task(s)", status -> {
-      failOnFailure(name, status);
-      JsonNode taskStates = status.path("tasks");
-      boolean running = isHere(status.path("connector"), "RUNNING") && taskStates.size() == tasks;
-      for (JsonNode task : taskStates) {
-        running &= isHere(task, "RUNNING");
-      }
-      return running ? status : null;
-    });
+    awaitStatus(
+        name,
+        timeout,
+        "RUNNING with " + tasks + " task(s)",
+        status -> {
+          failOnFailure(name, status);
+          JsonNode taskStates = status.path("tasks");
+          boolean running =
+              isHere(status.path("connector"), "RUNNING") && taskStates.size() == tasks;
+          for (JsonNode task : taskStates) {
+            running &= isHere(task, "RUNNING");
+          }
+          return running ? status : null;
+        });
   }
 
   /**
-   * Waits until a task is FAILED on this worker and returns its stack trace; fails at once when
-   * the connector itself is FAILED (it would never start tasks).
+   * Waits until a task is FAILED on this worker and returns its stack trace; fails at once when the
+   * connector itself is FAILED (it would never start tasks).
    */
   public String awaitTaskFailed(String name, Duration timeout) {
-    JsonNode failed = awaitStatus(name, timeout, "a FAILED task", status -> {
-      if ("FAILED".equals(status.path("connector").path("state").asText())) {
-        throw new AssertionError("Connector " + name + " failed: " + status.toPrettyString());
-      }
-      for (JsonNode task : status.path("tasks")) {
-        if (isHere(task, "FAILED")) {
-          return task;
-        }
-      }
-      return null;
-    });
+    JsonNode failed =
+        awaitStatus(
+            name,
+            timeout,
+            "a FAILED task",
+            status -> {
+              if ("FAILED".equals(status.path("connector").path("state").asText())) {
+                throw new AssertionError(
+                    "Connector " + name + " failed: " + status.toPrettyString());
+              }
+              for (JsonNode task : status.path("tasks")) {
+                if (isHere(task, "FAILED")) {
+                  return task;
+                }
+              }
+              return null;
+            });
     return failed.path("trace").asText();
   }
 
@@ -142,12 +153,17 @@ public final class ConnectRest {
   }
 
   public void awaitStopped(String name, Duration timeout) {
-    awaitStatus(name, timeout, "STOPPED", status -> {
-      failOnFailure(name, status);
-      boolean stopped = "STOPPED".equals(status.path("connector").path("state").asText())
-          && status.path("tasks").isEmpty();
-      return stopped ? status : null;
-    });
+    awaitStatus(
+        name,
+        timeout,
+        "STOPPED",
+        status -> {
+          failOnFailure(name, status);
+          boolean stopped =
+              "STOPPED".equals(status.path("connector").path("state").asText())
+                  && status.path("tasks").isEmpty();
+          return stopped ? status : null;
+        });
   }
 
   public void resume(String name) {
@@ -174,15 +190,17 @@ public final class ConnectRest {
   }
 
   /**
-   * PUT /connector-plugins/{plugin}/config/validate. Adds {@code connector.class} when absent:
-   * the worker rejects a config without it.
+   * PUT /connector-plugins/{plugin}/config/validate. Adds {@code connector.class} when absent: the
+   * worker rejects a config without it.
    */
   public JsonNode validate(String connectorClassSimpleName, Map<String, String> config) {
     Map<String, String> body = new HashMap<>(config);
     body.putIfAbsent("connector.class", connectorClassSimpleName);
-    return expectOk(send("PUT",
-        "/connector-plugins/" + encode(connectorClassSimpleName) + "/config/validate",
-        json(body)));
+    return expectOk(
+        send(
+            "PUT",
+            "/connector-plugins/" + encode(connectorClassSimpleName) + "/config/validate",
+            json(body)));
   }
 
   /** The non-empty error lists of a validate response, by config key, in response order. */
@@ -191,17 +209,19 @@ public final class ConnectRest {
     for (JsonNode config : validateResponse.path("configs")) {
       JsonNode value = config.path("value");
       if (!value.path("errors").isEmpty()) {
-        errors.put(value.path("name").asText(),
-            JSON.convertValue(value.path("errors"), JSON.getTypeFactory()
-                .constructCollectionType(List.class, String.class)));
+        errors.put(
+            value.path("name").asText(),
+            JSON.convertValue(
+                value.path("errors"),
+                JSON.getTypeFactory().constructCollectionType(List.class, String.class)));
       }
     }
     return errors;
   }
 
   /** Polls the status until {@code check} returns non-null; 404s count as "not yet". */
-  private JsonNode awaitStatus(String name, Duration timeout, String expected,
-      Function<JsonNode, JsonNode> check) {
+  private JsonNode awaitStatus(
+      String name, Duration timeout, String expected, Function<JsonNode, JsonNode> check) {
     long deadline = System.nanoTime() + timeout.toNanos();
     Response last;
     do {
@@ -214,8 +234,17 @@ public final class ConnectRest {
       }
       sleep();
     } while (System.nanoTime() < deadline);
-    throw new AssertionError("Connector " + name + " not " + expected + " on " + workerId
-        + " after " + timeout + "; last status: " + last);
+    throw new AssertionError(
+        "Connector "
+            + name
+            + " not "
+            + expected
+            + " on "
+            + workerId
+            + " after "
+            + timeout
+            + "; last status: "
+            + last);
   }
 
   private static void failOnFailure(String name, JsonNode status) {
@@ -234,12 +263,13 @@ public final class ConnectRest {
   }
 
   private Response send(String method, String path, BodyPublisher body) {
-    HttpRequest request = HttpRequest.newBuilder(base.resolve(path))
-        .timeout(REQUEST_TIMEOUT)
-        .header("Content-Type", "application/json")
-        .header("Accept", "application/json")
-        .method(method, body)
-        .build();
+    HttpRequest request =
+        HttpRequest.newBuilder(base.resolve(path))
+            .timeout(REQUEST_TIMEOUT)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json")
+            .method(method, body)
+            .build();
     try {
       var response = HTTP.send(request, BodyHandlers.ofString());
       return new Response(response.statusCode(), parse(response.body()));

@@ -31,16 +31,15 @@ import org.apache.kafka.common.Uuid;
 
 /**
  * A KRaft broker and a distributed Connect worker, each in its own JVM, run from the jars of a
- * plain Kafka installation ({@code kafka-runtime/pom.xml}) — what a user runs. The broker is
- * Kafka 4.4.0; the worker is 4.4.0 too unless a {@link WorkerRuntime} names another version or
- * JDK.
+ * plain Kafka installation ({@code kafka-runtime/pom.xml}) — what a user runs. The broker is Kafka
+ * 4.4.0; the worker is 4.4.0 too unless a {@link WorkerRuntime} names another version or JDK.
  *
- * <p>Broker and base worker settings come from {@link KafkaBroker}, as {@code KafkaCluster}'s
- * (the in-process harness most tests use, which loads the connector from the test classpath);
- * this one exists for what only separate JVMs show. The worker's classpath holds Kafka only: it loads the connector from the packaged plugin
- * folder {@code connector/} through {@code plugin.path}, with plugin isolation. A runtime jar
- * missing from {@code connector/lib} therefore fails here, while in-process tests (which load
- * the connector from the test classpath, next to Spark) would pass.
+ * <p>Broker and base worker settings come from {@link KafkaBroker}, as {@code KafkaCluster}'s (the
+ * in-process harness most tests use, which loads the connector from the test classpath); this one
+ * exists for what only separate JVMs show. The worker's classpath holds Kafka only: it loads the
+ * connector from the packaged plugin folder {@code connector/} through {@code plugin.path}, with
+ * plugin isolation. A runtime jar missing from {@code connector/lib} therefore fails here, while
+ * in-process tests (which load the connector from the test classpath, next to Spark) would pass.
  *
  * <p>The kafka-runtime classpath is resolved with {@code mvn} once and cached in {@code
  * target/kafka-runtime.classpath}, another worker version's in {@code
@@ -62,18 +61,25 @@ public final class ExternalKafka implements AutoCloseable {
 
   private final Path repo;
   private final Path workDir;
+
   /** The broker, then the worker; each killed by its own shutdown hook if the JVM exits. */
   private final List<ChildProcess> processes = new ArrayList<>();
+
   private String bootstrapServers;
   private URI connectUrl;
   private int restPort;
   private WorkerLaunch workerLaunch;
+
   /** Workers started by {@link #startAdditionalWorker}: stopped before the first worker. */
   private final List<ChildProcess> additionalWorkers = new ArrayList<>();
 
   /** How the worker was started, so that {@link #restartWorker()} starts it alike. */
-  private record WorkerLaunch(WorkerRuntime runtime, String classpath, List<String> jvm,
-      Map<String, String> props, Path config) {}
+  private record WorkerLaunch(
+      WorkerRuntime runtime,
+      String classpath,
+      List<String> jvm,
+      Map<String, String> props,
+      Path config) {}
 
   private ExternalKafka(Path repo, Path workDir) {
     this.repo = repo;
@@ -95,8 +101,8 @@ public final class ExternalKafka implements AutoCloseable {
   }
 
   /**
-   * As {@link #start(Map)}, with the broker's and the worker's JVM options instead of the lean
-   * test defaults (the benchmark runs both with the normal JIT and its own heap sizes).
+   * As {@link #start(Map)}, with the broker's and the worker's JVM options instead of the lean test
+   * defaults (the benchmark runs both with the normal JIT and its own heap sizes).
    */
   public static ExternalKafka start(
       Map<String, String> workerOverrides, List<String> brokerJvm, List<String> workerJvm) {
@@ -111,13 +117,15 @@ public final class ExternalKafka implements AutoCloseable {
     return start(worker, workerOverrides, JVM_OPTIONS, JVM_OPTIONS);
   }
 
-  private static ExternalKafka start(WorkerRuntime worker, Map<String, String> workerOverrides,
-      List<String> brokerJvm, List<String> workerJvm) {
+  private static ExternalKafka start(
+      WorkerRuntime worker,
+      Map<String, String> workerOverrides,
+      List<String> brokerJvm,
+      List<String> workerJvm) {
     Path repo = repoRoot();
     Path pluginDir = requirePluginDir(repo);
     String classpath = kafkaRuntimeClasspath(repo);
-    String workerClasspath =
-        worker.sharesBrokerJars() ? classpath : workerClasspath(repo, worker);
+    String workerClasspath = worker.sharesBrokerJars() ? classpath : workerClasspath(repo, worker);
     Path workDir;
     try {
       Path parent = Files.createDirectories(repo.resolve("target/external-kafka"));
@@ -184,8 +192,8 @@ public final class ExternalKafka implements AutoCloseable {
   }
 
   /**
-   * Kills the worker with SIGKILL (no shutdown: no offset flush, open transactions left behind)
-   * and starts it again with the same runtime and properties; returns once it is healthy again.
+   * Kills the worker with SIGKILL (no shutdown: no offset flush, open transactions left behind) and
+   * starts it again with the same runtime and properties; returns once it is healthy again.
    */
   public void killAndRestartWorker() {
     processes.remove(processes.size() - 1).kill();
@@ -194,9 +202,9 @@ public final class ExternalKafka implements AutoCloseable {
 
   /**
    * Starts one more worker in the first worker's Connect group (same properties, runtime and JVM
-   * options; its own REST port and log {@code worker-<n>.log}), so that tasks spread over two
-   * JVMs; returns once it is healthy. {@link #workerPid()} and the restarts keep meaning the
-   * first worker.
+   * options; its own REST port and log {@code worker-<n>.log}), so that tasks spread over two JVMs;
+   * returns once it is healthy. {@link #workerPid()} and the restarts keep meaning the first
+   * worker.
    *
    * @return the new worker's process id
    */
@@ -208,9 +216,15 @@ public final class ExternalKafka implements AutoCloseable {
     props.put("listeners", "http://localhost:" + port);
     Path file = write(workDir.resolve("worker-" + number + ".properties"), props);
     Path log = workDir.resolve("worker-" + number + ".log");
-    ChildProcess worker = java("Connect worker JVM " + number,
-        workerLaunch.runtime().javaExecutable(), workerLaunch.classpath(), workerLaunch.jvm(),
-        log, "org.apache.kafka.connect.cli.ConnectDistributed", file.toString());
+    ChildProcess worker =
+        java(
+            "Connect worker JVM " + number,
+            workerLaunch.runtime().javaExecutable(),
+            workerLaunch.classpath(),
+            workerLaunch.jvm(),
+            log,
+            "org.apache.kafka.connect.cli.ConnectDistributed",
+            file.toString());
     additionalWorkers.add(worker);
     awaitHealthy(worker, url, log);
     return worker.pid();
@@ -232,26 +246,45 @@ public final class ExternalKafka implements AutoCloseable {
     int controllerPort = ports[1];
     restPort = ports[2];
     Map<String, String> props =
-        KafkaBroker.singleNodeProperties(
-            workDir.resolve("kafka-data"), brokerPort, controllerPort);
+        KafkaBroker.singleNodeProperties(workDir.resolve("kafka-data"), brokerPort, controllerPort);
     Path config = write(workDir.resolve("server.properties"), props);
 
     Path formatLog = workDir.resolve("format.log");
-    ChildProcess format = java("storage format", brokerJava(), classpath, JVM_OPTIONS, formatLog,
-        "kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(),
-        "-c", config.toString());
+    ChildProcess format =
+        java(
+            "storage format",
+            brokerJava(),
+            classpath,
+            JVM_OPTIONS,
+            formatLog,
+            "kafka.tools.StorageTool",
+            "format",
+            "-t",
+            Uuid.randomUuid().toString(),
+            "-c",
+            config.toString());
     if (!format.awaitExit(FORMAT_TIMEOUT)) {
       format.kill();
-      throw new IllegalStateException("Formatting the broker's storage timed out\n"
-          + tail(formatLog));
+      throw new IllegalStateException(
+          "Formatting the broker's storage timed out\n" + tail(formatLog));
     }
     if (format.exitValue() != 0) {
-      throw new IllegalStateException("Formatting the broker's storage failed (exit "
-          + format.exitValue() + ")\n" + tail(formatLog));
+      throw new IllegalStateException(
+          "Formatting the broker's storage failed (exit "
+              + format.exitValue()
+              + ")\n"
+              + tail(formatLog));
     }
 
-    ChildProcess broker = java("broker JVM", brokerJava(), classpath, jvm, brokerLog(),
-        "kafka.Kafka", config.toString());
+    ChildProcess broker =
+        java(
+            "broker JVM",
+            brokerJava(),
+            classpath,
+            jvm,
+            brokerLog(),
+            "kafka.Kafka",
+            config.toString());
     processes.add(broker);
     bootstrapServers = "localhost:" + brokerPort;
     awaitBroker(broker);
@@ -277,8 +310,8 @@ public final class ExternalKafka implements AutoCloseable {
           throw new IllegalStateException(e);
         }
         if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("The broker did not start within " + BROKER_TIMEOUT
-              + "\n" + tail(brokerLog()));
+          throw new IllegalStateException(
+              "The broker did not start within " + BROKER_TIMEOUT + "\n" + tail(brokerLog()));
         }
         TestSupport.sleep(200);
       }
@@ -289,10 +322,15 @@ public final class ExternalKafka implements AutoCloseable {
     return WorkerRuntime.defaults().javaExecutable();
   }
 
-  private void startWorker(WorkerRuntime runtime, String classpath, Path pluginDir,
-      Map<String, String> overrides, List<String> jvm) {
-    Map<String, String> props = new LinkedHashMap<>(
-        KafkaBroker.singleNodeWorkerProperties(bootstrapServers, "external-connect"));
+  private void startWorker(
+      WorkerRuntime runtime,
+      String classpath,
+      Path pluginDir,
+      Map<String, String> overrides,
+      List<String> jvm) {
+    Map<String, String> props =
+        new LinkedHashMap<>(
+            KafkaBroker.singleNodeWorkerProperties(bootstrapServers, "external-connect"));
     props.put("listeners", "http://localhost:" + restPort);
     props.put("plugin.path", pluginDir.toString());
     props.put("offset.flush.interval.ms", "1000");
@@ -304,18 +342,23 @@ public final class ExternalKafka implements AutoCloseable {
   }
 
   private void launchWorker() {
-    ChildProcess worker = java("Connect worker JVM", workerLaunch.runtime().javaExecutable(),
-        workerLaunch.classpath(),
-        workerLaunch.jvm(), workerLog(), "org.apache.kafka.connect.cli.ConnectDistributed",
-        workerLaunch.config().toString());
+    ChildProcess worker =
+        java(
+            "Connect worker JVM",
+            workerLaunch.runtime().javaExecutable(),
+            workerLaunch.classpath(),
+            workerLaunch.jvm(),
+            workerLog(),
+            "org.apache.kafka.connect.cli.ConnectDistributed",
+            workerLaunch.config().toString());
     processes.add(worker);
     awaitHealthy(worker, connectUrl, workerLog());
   }
 
   private void awaitHealthy(ChildProcess worker, URI url, Path log) {
     long deadline = System.nanoTime() + WORKER_TIMEOUT.toNanos();
-    HttpRequest health = HttpRequest.newBuilder(url.resolve("health"))
-        .timeout(Duration.ofSeconds(5)).GET().build();
+    HttpRequest health =
+        HttpRequest.newBuilder(url.resolve("health")).timeout(Duration.ofSeconds(5)).GET().build();
     while (true) {
       requireAlive(worker);
       try {
@@ -329,20 +372,25 @@ public final class ExternalKafka implements AutoCloseable {
         throw new IllegalStateException(e);
       }
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("The Connect worker was not healthy within "
-            + WORKER_TIMEOUT + "\n" + tail(log));
+        throw new IllegalStateException(
+            "The Connect worker was not healthy within " + WORKER_TIMEOUT + "\n" + tail(log));
       }
       TestSupport.sleep(250);
     }
   }
 
-  private ChildProcess java(String name, Path java, String classpath, List<String> jvm, Path log,
-      String mainClass, String... args) {
+  private ChildProcess java(
+      String name,
+      Path java,
+      String classpath,
+      List<String> jvm,
+      Path log,
+      String mainClass,
+      String... args) {
     List<String> command = new ArrayList<>();
     command.add(java.toString());
     command.addAll(jvm);
-    command.add("-Dlog4j2.configurationFile="
-        + repo.resolve("kafka-runtime/log4j2.xml").toUri());
+    command.add("-Dlog4j2.configurationFile=" + repo.resolve("kafka-runtime/log4j2.xml").toUri());
     // Read by a Kafka 3.x worker only (log4j 1); log4j2 ignores it.
     command.add("-Dlog4j.configuration=" + repo.resolve("kafka-runtime/log4j.properties").toUri());
     command.add("-cp");
@@ -367,15 +415,16 @@ public final class ExternalKafka implements AutoCloseable {
 
   /** The folder holding pom.xml and kafka-runtime/, from the working directory upwards. */
   public static Path repoRoot() {
-    Path dir = Path.of(System.getProperty("basedir", System.getProperty("user.dir")))
-        .toAbsolutePath();
+    Path dir =
+        Path.of(System.getProperty("basedir", System.getProperty("user.dir"))).toAbsolutePath();
     for (Path d = dir; d != null; d = d.getParent()) {
       if (Files.isRegularFile(d.resolve("pom.xml"))
           && Files.isRegularFile(d.resolve("kafka-runtime/pom.xml"))) {
         return d;
       }
     }
-    throw new IllegalStateException("No folder with pom.xml and kafka-runtime/pom.xml above " + dir);
+    throw new IllegalStateException(
+        "No folder with pom.xml and kafka-runtime/pom.xml above " + dir);
   }
 
   private static Path requirePluginDir(Path repo) {
@@ -387,13 +436,15 @@ public final class ExternalKafka implements AutoCloseable {
     } catch (IOException missing) {
       // Reported below.
     }
-    throw new IllegalStateException("No packaged plugin in " + pluginDir
-        + ": run 'mvn -DskipTests package' first (mvn verify packages before integration tests)");
+    throw new IllegalStateException(
+        "No packaged plugin in "
+            + pluginDir
+            + ": run 'mvn -DskipTests package' first (mvn verify packages before integration tests)");
   }
 
   /**
-   * The Kafka runtime's classpath, resolved by Maven from kafka-runtime/pom.xml once and cached
-   * in target/kafka-runtime.classpath (re-resolved when that pom is newer than the cache).
+   * The Kafka runtime's classpath, resolved by Maven from kafka-runtime/pom.xml once and cached in
+   * target/kafka-runtime.classpath (re-resolved when that pom is newer than the cache).
    */
   public static String kafkaRuntimeClasspath(Path repo) {
     return cachedClasspath(repo, "kafka-runtime.classpath", List.of());
@@ -401,7 +452,9 @@ public final class ExternalKafka implements AutoCloseable {
 
   /** The jars of a worker of another Kafka version, without the broker (-Dworker.only). */
   private static String workerClasspath(Path repo, WorkerRuntime worker) {
-    return cachedClasspath(repo, "kafka-runtime-worker-" + worker.kafkaVersion() + ".classpath",
+    return cachedClasspath(
+        repo,
+        "kafka-runtime-worker-" + worker.kafkaVersion() + ".classpath",
         worker.mavenProperties());
   }
 
@@ -427,27 +480,38 @@ public final class ExternalKafka implements AutoCloseable {
     Files.createDirectories(cache.getParent());
     Path partial = Files.createTempFile(cache.getParent(), "kafka-runtime", ".classpath.tmp");
     Path log = cache.resolveSibling(cache.getFileName() + ".log");
-    List<String> command = new ArrayList<>(List.of(mavenCommand(), "-q", "-B", "-f",
-        pom.toString(), "dependency:build-classpath", "-Dmdep.outputFile=" + partial));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                mavenCommand(),
+                "-q",
+                "-B",
+                "-f",
+                pom.toString(),
+                "dependency:build-classpath",
+                "-Dmdep.outputFile=" + partial));
     command.addAll(mavenProperties);
-    Process mvn = new ProcessBuilder(command)
-        .directory(repo.toFile())
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile())
-        .start();
+    Process mvn =
+        new ProcessBuilder(command)
+            .directory(repo.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
     try {
       if (!mvn.waitFor(10, TimeUnit.MINUTES) || mvn.exitValue() != 0) {
         mvn.destroyForcibly();
-        throw new IllegalStateException("Resolving the Kafka runtime with Maven failed ("
-            + String.join(" ", command) + ")\n" + tail(log));
+        throw new IllegalStateException(
+            "Resolving the Kafka runtime with Maven failed ("
+                + String.join(" ", command)
+                + ")\n"
+                + tail(log));
       }
     } catch (InterruptedException e) {
       mvn.destroyForcibly();
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
-    Files.move(partial, cache, StandardCopyOption.REPLACE_EXISTING,
-        StandardCopyOption.ATOMIC_MOVE);
+    Files.move(partial, cache, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
   private static String mavenCommand() {
@@ -464,7 +528,8 @@ public final class ExternalKafka implements AutoCloseable {
     Path plugin = repo.resolve("connector").toAbsolutePath();
     for (String entry : classpath.split(java.io.File.pathSeparator)) {
       Path path = Path.of(entry).toAbsolutePath();
-      if (path.startsWith(target) || path.startsWith(plugin)
+      if (path.startsWith(target)
+          || path.startsWith(plugin)
           || path.getFileName().toString().startsWith(CONNECTOR_JAR_PREFIX)) {
         throw new IllegalStateException(
             "The Kafka runtime classpath contains the connector (" + entry + ")");
@@ -487,8 +552,8 @@ public final class ExternalKafka implements AutoCloseable {
     try {
       List<String> lines =
           new String(Files.readAllBytes(log), StandardCharsets.UTF_8).lines().toList();
-      return String.join("\n",
-          lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
+      return String.join(
+          "\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
     } catch (IOException e) {
       return "(no log at " + log + ")";
     }

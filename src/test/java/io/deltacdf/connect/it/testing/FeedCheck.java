@@ -9,18 +9,17 @@ import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
- * What a topic holds against the change feed it should hold, both as multisets of described
- * changes (see {@link ChangingTable#describe(ConsumerRecord)}): lost = expected but never
- * delivered, duplicated = delivered more often than expected, unexpected = delivered but not in
- * the feed at all.
+ * What a topic holds against the change feed it should hold, both as multisets of described changes
+ * (see {@link ChangingTable#describe(ConsumerRecord)}): lost = expected but never delivered,
+ * duplicated = delivered more often than expected, unexpected = delivered but not in the feed at
+ * all.
  *
  * <p>It also checks how duplicates came about. A task that resumes from its last committed offset
- * after a crash re-reads the feed in the same order, so in each partition of the topic a
- * duplicate run must be a contiguous stretch of what came before, ending exactly where the
- * delivery had got to (then new changes follow), unless another crash sends it back again:
- * {@link #replays} counts such runs and
- * {@link #orderProblems} lists every place where the topic departs from that shape, or where a
- * first delivery goes back to an older commit version.
+ * after a crash re-reads the feed in the same order, so in each partition of the topic a duplicate
+ * run must be a contiguous stretch of what came before, ending exactly where the delivery had got
+ * to (then new changes follow), unless another crash sends it back again: {@link #replays} counts
+ * such runs and {@link #orderProblems} lists every place where the topic departs from that shape,
+ * or where a first delivery goes back to an older commit version.
  */
 public final class FeedCheck {
 
@@ -40,7 +39,8 @@ public final class FeedCheck {
   public FeedCheck(List<String> expectedFeed, List<ConsumerRecord<byte[], byte[]>> records) {
     Map<String, Integer> want = counts(expectedFeed);
     if (want.size() != expectedFeed.size()) {
-      throw new IllegalStateException("The expected feed has repeated changes; the check needs a set");
+      throw new IllegalStateException(
+          "The expected feed has repeated changes; the check needs a set");
     }
     Map<Integer, List<String>> byPartition = new TreeMap<>();
     List<String> all = new ArrayList<>();
@@ -94,14 +94,31 @@ public final class FeedCheck {
       Integer at = position.get(change);
       if (at == null) {
         if (previous >= 0 && previous != first.size() - 1) {
-          problem("partition " + partition + " offset~" + i + ": a replay ended at "
-              + first.get(previous) + " but " + (first.size() - 1 - previous)
-              + " change(s) after it were not replayed before new ones: " + change);
+          problem(
+              "partition "
+                  + partition
+                  + " offset~"
+                  + i
+                  + ": a replay ended at "
+                  + first.get(previous)
+                  + " but "
+                  + (first.size() - 1 - previous)
+                  + " change(s) after it were not replayed before new ones: "
+                  + change);
         }
         long version = version(change);
         if (version < lastVersion) {
-          problem("partition " + partition + " offset~" + i + ": first delivery of version "
-              + version + " after version " + lastVersion + ": " + change);
+          problem(
+              "partition "
+                  + partition
+                  + " offset~"
+                  + i
+                  + ": first delivery of version "
+                  + version
+                  + " after version "
+                  + lastVersion
+                  + ": "
+                  + change);
         }
         lastVersion = Math.max(lastVersion, version);
         position.put(change, first.size());
@@ -109,8 +126,15 @@ public final class FeedCheck {
         previous = -1;
       } else {
         if (previous >= 0 && at > previous + 1) {
-          problem("partition " + partition + " offset~" + i + ": a replay skipped from "
-              + first.get(previous) + " to " + change);
+          problem(
+              "partition "
+                  + partition
+                  + " offset~"
+                  + i
+                  + ": a replay skipped from "
+                  + first.get(previous)
+                  + " to "
+                  + change);
         } else if (previous < 0 || at <= previous) {
           // A new run: after new records, or (another crash) going back again mid-replay.
           replayRuns++;
@@ -144,11 +168,22 @@ public final class FeedCheck {
   }
 
   public String summary() {
-    return String.format("expected=%d total=%d distinct=%d lost=%d duplicated=%d unexpected=%d"
-        + " replays=%d%s%s%s", expected, total, distinct, lost, duplicated, unexpected, replays,
+    return String.format(
+        "expected=%d total=%d distinct=%d lost=%d duplicated=%d unexpected=%d"
+            + " replays=%d%s%s%s",
+        expected,
+        total,
+        distinct,
+        lost,
+        duplicated,
+        unexpected,
+        replays,
         lostSamples.isEmpty() ? "" : "\n  lost e.g. " + String.join("\n    ", lostSamples),
-        unexpectedSamples.isEmpty() ? "" : "\n  unexpected e.g. "
-            + String.join("\n    ", unexpectedSamples),
-        orderProblems.isEmpty() ? "" : "\n  order problems: " + String.join("\n    ", orderProblems));
+        unexpectedSamples.isEmpty()
+            ? ""
+            : "\n  unexpected e.g. " + String.join("\n    ", unexpectedSamples),
+        orderProblems.isEmpty()
+            ? ""
+            : "\n  order problems: " + String.join("\n    ", orderProblems));
   }
 }

@@ -53,14 +53,22 @@ public final class ForkedWorker implements ConnectWorker {
     Path log = dir.resolve("worker.log");
     try (Writer writer = Files.newBufferedWriter(config)) {
       properties.store(writer, null);
-      List<String> command = new ArrayList<>(List.of(
-          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-Xmx256m",
+                  "-XX:TieredStopAtLevel=1",
+                  "-XX:+UseSerialGC"));
       if (logLevel != null) {
         command.add("-Dlog4j2.configurationFile=" + logConfig(dir, logLevel));
       }
-      command.addAll(List.of("-cp", System.getProperty("java.class.path"),
-          ConnectDistributed.class.getName(), config.toString()));
+      command.addAll(
+          List.of(
+              "-cp",
+              System.getProperty("java.class.path"),
+              ConnectDistributed.class.getName(),
+              config.toString()));
       ChildProcess process = ChildProcess.start("worker JVM", command, log);
       return new ForkedWorker(process, URI.create("http://localhost:" + port + "/"), log);
     } catch (IOException e) {
@@ -71,7 +79,9 @@ public final class ForkedWorker implements ConnectWorker {
   /** A log4j2 configuration like log4j2-test.xml, to standard output, at {@code level}. */
   private static Path logConfig(Path dir, String level) throws IOException {
     Path file = dir.resolve("worker-log4j2.xml");
-    Files.writeString(file, """
+    Files.writeString(
+        file,
+        """
         <?xml version="1.0" encoding="UTF-8"?>
         <Configuration status="WARN">
           <Appenders>
@@ -86,7 +96,8 @@ public final class ForkedWorker implements ConnectWorker {
             </Root>
           </Loggers>
         </Configuration>
-        """.replace("LEVEL", level));
+        """
+            .replace("LEVEL", level));
     return file;
   }
 

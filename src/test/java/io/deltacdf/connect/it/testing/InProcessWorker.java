@@ -19,12 +19,13 @@ public final class InProcessWorker implements ConnectWorker {
   public static InProcessWorker start(Map<String, String> props) {
     // startConnect calls exit(3) when the herder fails to start: that would end the test JVM
     // (surefire: "the forked VM terminated") instead of failing the test.
-    Exit.setExitProcedure((code, message) -> {
-      throw new IllegalStateException("Connect worker failed to start (exit " + code + ")");
-    });
+    Exit.setExitProcedure(
+        (code, message) -> {
+          throw new IllegalStateException("Connect worker failed to start (exit " + code + ")");
+        });
     // Connect registers a JVM shutdown hook per start, which would keep every stopped worker
     // reachable until the JVM exits; the cluster stops its workers itself.
-    Exit.setShutdownHookAdder((name, runnable) -> { });
+    Exit.setShutdownHookAdder((name, runnable) -> {});
     try {
       return new InProcessWorker(new ConnectDistributed().startConnect(props));
     } finally {

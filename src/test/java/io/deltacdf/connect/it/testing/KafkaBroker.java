@@ -20,9 +20,9 @@ import org.apache.kafka.common.utils.Time;
 
 /**
  * One in-process KRaft node acting as both broker and controller: the broker of {@link
- * KafkaCluster}. Its settings, and those of a Connect worker on such a one-node cluster, are
- * also what {@code external.ExternalKafka} gives its broker and worker JVMs, so the two harnesses
- * differ only in where they run Kafka.
+ * KafkaCluster}. Its settings, and those of a Connect worker on such a one-node cluster, are also
+ * what {@code external.ExternalKafka} gives its broker and worker JVMs, so the two harnesses differ
+ * only in where they run Kafka.
  */
 public final class KafkaBroker implements AutoCloseable {
 
@@ -43,13 +43,14 @@ public final class KafkaBroker implements AutoCloseable {
   }
 
   /**
-   * As {@link #start(Path)}, with the settings {@code overrides} returns for the chosen ports
-   * added or replacing those of {@link #singleNodeProperties} (e.g. a SASL listener).
+   * As {@link #start(Path)}, with the settings {@code overrides} returns for the chosen ports added
+   * or replacing those of {@link #singleNodeProperties} (e.g. a SASL listener).
    */
   public static KafkaBroker start(Path dir, Function<NodePorts, Map<String, String>> overrides) {
     int brokerPort = Ports.free();
     int controllerPort = Ports.free();
-    Map<String, String> props = singleNodeProperties(dir.resolve("kraft"), brokerPort, controllerPort);
+    Map<String, String> props =
+        singleNodeProperties(dir.resolve("kraft"), brokerPort, controllerPort);
     props.putAll(overrides.apply(new NodePorts(brokerPort, controllerPort)));
     format(dir.resolve("server.properties"), props);
     KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(props), Time.SYSTEM);
@@ -74,7 +75,8 @@ public final class KafkaBroker implements AutoCloseable {
     p.put("process.roles", "broker,controller");
     p.put("node.id", "1");
     p.put("controller.quorum.voters", "1@localhost:" + controllerPort);
-    p.put("listeners",
+    p.put(
+        "listeners",
         "PLAINTEXT://localhost:" + brokerPort + ",CONTROLLER://localhost:" + controllerPort);
     p.put("advertised.listeners", "PLAINTEXT://localhost:" + brokerPort);
     p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
@@ -109,9 +111,9 @@ public final class KafkaBroker implements AutoCloseable {
 
   /**
    * The settings every distributed worker on a one-node cluster needs: group {@code group}, its
-   * internal topics named after it with one replica (and one partition where Connect allows),
-   * JSON converters, plugins found through META-INF/services (scanning a Spark-sized classpath
-   * costs ~10 s and ~500 MB) and no delayed rebalance.
+   * internal topics named after it with one replica (and one partition where Connect allows), JSON
+   * converters, plugins found through META-INF/services (scanning a Spark-sized classpath costs ~10
+   * s and ~500 MB) and no delayed rebalance.
    */
   public static Map<String, String> singleNodeWorkerProperties(
       String bootstrapServers, String group) {

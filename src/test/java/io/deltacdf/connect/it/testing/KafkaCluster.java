@@ -26,9 +26,9 @@ import org.apache.kafka.clients.admin.NewTopic;
  * starts). Both take their broker and base worker settings from {@link KafkaBroker}.
  *
  * <p>The worker can be stopped and started again on the same broker and internal topics, so a
- * restarted worker resumes from the stored offsets. Build with {@code separateWorkerJvm(true)}
- * to also be able to {@link #killWorker() kill} it, and to {@link #startAdditionalWorker() add}
- * more workers to the same Connect group.
+ * restarted worker resumes from the stored offsets. Build with {@code separateWorkerJvm(true)} to
+ * also be able to {@link #killWorker() kill} it, and to {@link #startAdditionalWorker() add} more
+ * workers to the same Connect group.
  */
 public final class KafkaCluster implements AutoCloseable {
 
@@ -83,9 +83,10 @@ public final class KafkaCluster implements AutoCloseable {
     if (worker != null) {
       throw new IllegalStateException("The worker is already running");
     }
-    ConnectWorker started = separateWorkerJvm
-        ? ForkedWorker.start(workerProps, dir, workerLogLevel)
-        : InProcessWorker.start(workerProps);
+    ConnectWorker started =
+        separateWorkerJvm
+            ? ForkedWorker.start(workerProps, dir, workerLogLevel)
+            : InProcessWorker.start(workerProps);
     ConnectRest startedRest = new ConnectRest(started.url());
     awaitHealthy(started, startedRest);
     worker = started;
@@ -93,9 +94,9 @@ public final class KafkaCluster implements AutoCloseable {
   }
 
   /**
-   * The log file of the (forked) worker: everything it wrote to standard output and error, over
-   * all its starts. Only with {@code separateWorkerJvm(true)}; an in-process worker logs with
-   * the test JVM.
+   * The log file of the (forked) worker: everything it wrote to standard output and error, over all
+   * its starts. Only with {@code separateWorkerJvm(true)}; an in-process worker logs with the test
+   * JVM.
    */
   public Path workerLog() {
     if (!separateWorkerJvm) {
@@ -105,10 +106,10 @@ public final class KafkaCluster implements AutoCloseable {
   }
 
   /**
-   * Starts one more worker, in its own child JVM, in the same Connect group (same internal
-   * topics), and waits until it answers {@code GET /health}. It shares the load with the main
-   * worker after the next rebalance. Only with {@code separateWorkerJvm(true)}. The cluster stops
-   * it on {@link #close()} if the test has not.
+   * Starts one more worker, in its own child JVM, in the same Connect group (same internal topics),
+   * and waits until it answers {@code GET /health}. It shares the load with the main worker after
+   * the next rebalance. Only with {@code separateWorkerJvm(true)}. The cluster stops it on {@link
+   * #close()} if the test has not.
    */
   public AdditionalWorker startAdditionalWorker() {
     if (!separateWorkerJvm) {
@@ -139,11 +140,11 @@ public final class KafkaCluster implements AutoCloseable {
   }
 
   /**
-   * Crashes the worker (SIGKILL): tasks are not stopped, offsets since the last periodic flush
-   * (500 ms; widen it with {@code workerProperty("offset.flush.interval.ms", …)}) are lost, and
-   * open transactions stay open until the next task instance fences them. Only with
-   * {@code separateWorkerJvm(true)}. The next {@link #startWorker()} takes ~5 s: the group waits
-   * for the dead member's session to expire.
+   * Crashes the worker (SIGKILL): tasks are not stopped, offsets since the last periodic flush (500
+   * ms; widen it with {@code workerProperty("offset.flush.interval.ms", …)}) are lost, and open
+   * transactions stay open until the next task instance fences them. Only with {@code
+   * separateWorkerJvm(true)}. The next {@link #startWorker()} takes ~5 s: the group waits for the
+   * dead member's session to expire.
    */
   public void killWorker() {
     running().kill();
@@ -228,8 +229,8 @@ public final class KafkaCluster implements AutoCloseable {
     } catch (UnsupportedOperationException e) {
       worker.stop(); // in-process
     }
-    throw new IllegalStateException("Connect worker not healthy after " + WORKER_START_TIMEOUT
-        + ": " + last);
+    throw new IllegalStateException(
+        "Connect worker not healthy after " + WORKER_START_TIMEOUT + ": " + last);
   }
 
   private static Map<String, String> workerProps(String bootstrapServers, Builder builder) {
@@ -254,9 +255,7 @@ public final class KafkaCluster implements AutoCloseable {
     return p;
   }
 
-  /**
-   * A worker started by {@link #startAdditionalWorker()}: its own child JVM, REST port and log.
-   */
+  /** A worker started by {@link #startAdditionalWorker()}: its own child JVM, REST port and log. */
   public static final class AdditionalWorker {
 
     private final ForkedWorker worker;
@@ -322,9 +321,9 @@ public final class KafkaCluster implements AutoCloseable {
     }
 
     /**
-     * Runs the worker in a child JVM (~2 s per start instead of ~0.2 s) so that
-     * {@link #killWorker()} works. The child uses the test classpath without plugin isolation,
-     * as the in-process worker does.
+     * Runs the worker in a child JVM (~2 s per start instead of ~0.2 s) so that {@link
+     * #killWorker()} works. The child uses the test classpath without plugin isolation, as the
+     * in-process worker does.
      */
     public Builder separateWorkerJvm(boolean enabled) {
       separateWorkerJvm = enabled;

@@ -16,11 +16,11 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 
 /**
- * A one-node broker that authenticates clients with SASL/PLAIN on the loopback and authorizes
- * them with {@code StandardAuthorizer}: a principal may do only what an ACL allows, except the
- * super user {@link #ADMIN} (the test's own admin and the inter-broker principal). Topics are
- * not created on first use. Test only: the controller listener is plain text and its anonymous
- * principal a super user, so that the node need not authenticate to itself.
+ * A one-node broker that authenticates clients with SASL/PLAIN on the loopback and authorizes them
+ * with {@code StandardAuthorizer}: a principal may do only what an ACL allows, except the super
+ * user {@link #ADMIN} (the test's own admin and the inter-broker principal). Topics are not created
+ * on first use. Test only: the controller listener is plain text and its anonymous principal a
+ * super user, so that the node need not authenticate to itself.
  */
 public final class SecuredBroker implements AutoCloseable {
 
@@ -50,21 +50,32 @@ public final class SecuredBroker implements AutoCloseable {
       jaas.append(" user_").append(user).append("=\"").append(password(user)).append('"');
     }
     String listenerJaas = jaas.append(';').toString();
-    return new SecuredBroker(KafkaBroker.start(dir, ports -> Map.ofEntries(
-        Map.entry("listeners", "SASL_PLAINTEXT://localhost:" + ports.broker()
-            + ",CONTROLLER://localhost:" + ports.controller()),
-        Map.entry("advertised.listeners", "SASL_PLAINTEXT://localhost:" + ports.broker()),
-        Map.entry("listener.security.protocol.map",
-            "SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT"),
-        Map.entry("inter.broker.listener.name", "SASL_PLAINTEXT"),
-        Map.entry("sasl.enabled.mechanisms", "PLAIN"),
-        Map.entry("sasl.mechanism.inter.broker.protocol", "PLAIN"),
-        Map.entry("listener.name.sasl_plaintext.plain.sasl.jaas.config", listenerJaas),
-        Map.entry("authorizer.class.name",
-            "org.apache.kafka.metadata.authorizer.StandardAuthorizer"),
-        Map.entry("super.users", "User:" + ADMIN + ";User:ANONYMOUS"),
-        // As on a production cluster: a missing topic is an error, not a new topic.
-        Map.entry("auto.create.topics.enable", "false"))));
+    return new SecuredBroker(
+        KafkaBroker.start(
+            dir,
+            ports ->
+                Map.ofEntries(
+                    Map.entry(
+                        "listeners",
+                        "SASL_PLAINTEXT://localhost:"
+                            + ports.broker()
+                            + ",CONTROLLER://localhost:"
+                            + ports.controller()),
+                    Map.entry(
+                        "advertised.listeners", "SASL_PLAINTEXT://localhost:" + ports.broker()),
+                    Map.entry(
+                        "listener.security.protocol.map",
+                        "SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT"),
+                    Map.entry("inter.broker.listener.name", "SASL_PLAINTEXT"),
+                    Map.entry("sasl.enabled.mechanisms", "PLAIN"),
+                    Map.entry("sasl.mechanism.inter.broker.protocol", "PLAIN"),
+                    Map.entry("listener.name.sasl_plaintext.plain.sasl.jaas.config", listenerJaas),
+                    Map.entry(
+                        "authorizer.class.name",
+                        "org.apache.kafka.metadata.authorizer.StandardAuthorizer"),
+                    Map.entry("super.users", "User:" + ADMIN + ";User:ANONYMOUS"),
+                    // As on a production cluster: a missing topic is an error, not a new topic.
+                    Map.entry("auto.create.topics.enable", "false"))));
   }
 
   public String bootstrapServers() {
@@ -82,7 +93,10 @@ public final class SecuredBroker implements AutoCloseable {
   /** The {@code sasl.jaas.config} of {@code user}. */
   public static String jaasConfig(String user) {
     return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
-        + user + "\" password=\"" + password(user) + "\";";
+        + user
+        + "\" password=\""
+        + password(user)
+        + "\";";
   }
 
   /** Creates one-partition topics as a user would before deploying a connector. */

@@ -16,7 +16,8 @@ public final class Tombstones {
 
   /** A tombstone record (null value) of the topic, described. */
   public static String describe(ConsumerRecord<byte[], byte[]> record) {
-    return describe(TopicReader.longHeader(record, "_commit_version"),
+    return describe(
+        TopicReader.longHeader(record, "_commit_version"),
         TopicReader.jsonKey(record.key()).get("id").asLong());
   }
 

@@ -34,18 +34,21 @@ public final class TopicReader {
   private TopicReader() {}
 
   /**
-   * Polls until at least {@code expectedCount} records or the timeout; then returns what it has,
-   * so the test can assert on (and print) a short read. A topic that does not exist yet is waited
-   * for.
+   * Polls until at least {@code expectedCount} records or the timeout; then returns what it has, so
+   * the test can assert on (and print) a short read. A topic that does not exist yet is waited for.
    */
-  public static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrap, String topic,
-      int expectedCount, Duration timeout, boolean readCommitted) {
+  public static List<ConsumerRecord<byte[], byte[]>> readAll(
+      String bootstrap, String topic, int expectedCount, Duration timeout, boolean readCommitted) {
     return readAll(bootstrap, Map.of(), topic, expectedCount, timeout, readCommitted);
   }
 
   /** As {@link #readAll}, with more consumer settings: e.g. the credentials a broker asks for. */
-  public static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrap,
-      Map<String, String> clientSettings, String topic, int expectedCount, Duration timeout,
+  public static List<ConsumerRecord<byte[], byte[]>> readAll(
+      String bootstrap,
+      Map<String, String> clientSettings,
+      String topic,
+      int expectedCount,
+      Duration timeout,
       boolean readCommitted) {
     long deadline = System.nanoTime() + timeout.toNanos();
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
@@ -63,8 +66,7 @@ public final class TopicReader {
   /** Exactly {@code count} records, or the test fails naming the topic and what arrived. */
   public static List<ConsumerRecord<byte[], byte[]>> readExactly(
       String bootstrap, String topic, int count, Duration timeout) {
-    List<ConsumerRecord<byte[], byte[]>> records =
-        readAll(bootstrap, topic, count, timeout, false);
+    List<ConsumerRecord<byte[], byte[]>> records = readAll(bootstrap, topic, count, timeout, false);
     assertThat(records).as("records on %s", topic).hasSize(count);
     return records;
   }
@@ -73,15 +75,14 @@ public final class TopicReader {
    * Polls until no new record arrived for {@code quiet} (counted from the call when the topic is
    * empty or missing), or until the timeout.
    */
-  public static List<ConsumerRecord<byte[], byte[]>> readUntilQuiet(String bootstrap,
-      String topic, Duration quiet, Duration timeout, boolean readCommitted) {
+  public static List<ConsumerRecord<byte[], byte[]>> readUntilQuiet(
+      String bootstrap, String topic, Duration quiet, Duration timeout, boolean readCommitted) {
     long deadline = System.nanoTime() + timeout.toNanos();
     long lastProgress = System.nanoTime();
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap, readCommitted)) {
       boolean assigned = false;
-      while (System.nanoTime() - lastProgress < quiet.toNanos()
-          && System.nanoTime() < deadline) {
+      while (System.nanoTime() - lastProgress < quiet.toNanos() && System.nanoTime() < deadline) {
         assigned = assigned || assignAll(consumer, topic);
         if (poll(consumer, assigned, records) > 0) {
           lastProgress = System.nanoTime();
@@ -94,12 +95,16 @@ public final class TopicReader {
   /**
    * Polls, handing each non-empty batch of new records to {@code done}, until it returns true (or
    * the timeout); then goes on polling until no record arrived for {@code quietAfter}, so that
-   * records trailing the awaited ones (e.g. re-deliveries) are read too. Returns every record
-   * read; {@code done} decides on the batches alone, so it can keep cheap running totals.
+   * records trailing the awaited ones (e.g. re-deliveries) are read too. Returns every record read;
+   * {@code done} decides on the batches alone, so it can keep cheap running totals.
    */
-  public static List<ConsumerRecord<byte[], byte[]>> readUntil(String bootstrap, String topic,
-      Predicate<List<ConsumerRecord<byte[], byte[]>>> done, Duration quietAfter,
-      Duration timeout, boolean readCommitted) {
+  public static List<ConsumerRecord<byte[], byte[]>> readUntil(
+      String bootstrap,
+      String topic,
+      Predicate<List<ConsumerRecord<byte[], byte[]>>> done,
+      Duration quietAfter,
+      Duration timeout,
+      boolean readCommitted) {
     long deadline = System.nanoTime() + timeout.toNanos();
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap, readCommitted)) {
@@ -163,7 +168,8 @@ public final class TopicReader {
     List<Set<Long>> transactions = new ArrayList<>();
     ConsumerRecord<byte[], byte[]> previous = null;
     for (ConsumerRecord<byte[], byte[]> record : records) {
-      if (previous == null || record.partition() != previous.partition()
+      if (previous == null
+          || record.partition() != previous.partition()
           || record.offset() != previous.offset() + 1) {
         transactions.add(new TreeSet<>());
       }
@@ -186,15 +192,20 @@ public final class TopicReader {
     return consumer(bootstrap, Map.of(), readCommitted);
   }
 
-  private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap,
-      Map<String, String> clientSettings, boolean readCommitted) {
+  private static KafkaConsumer<byte[], byte[]> consumer(
+      String bootstrap, Map<String, String> clientSettings, boolean readCommitted) {
     Map<String, Object> settings = new HashMap<>(clientSettings);
-    settings.putAll(Map.of(
-        "bootstrap.servers", bootstrap,
-        "enable.auto.commit", "false",
-        "isolation.level", readCommitted ? "read_committed" : "read_uncommitted",
-        // Reading must not create the topic: the connector's topic settings would be bypassed.
-        "allow.auto.create.topics", "false"));
+    settings.putAll(
+        Map.of(
+            "bootstrap.servers",
+            bootstrap,
+            "enable.auto.commit",
+            "false",
+            "isolation.level",
+            readCommitted ? "read_committed" : "read_uncommitted",
+            // Reading must not create the topic: the connector's topic settings would be bypassed.
+            "allow.auto.create.topics",
+            "false"));
     return new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
   }
 
@@ -202,9 +213,10 @@ public final class TopicReader {
   private static boolean assignAll(KafkaConsumer<byte[], byte[]> consumer, String topic) {
     List<TopicPartition> partitions;
     try {
-      partitions = consumer.partitionsFor(topic, POLL).stream()
-          .map(info -> new TopicPartition(topic, info.partition()))
-          .toList();
+      partitions =
+          consumer.partitionsFor(topic, POLL).stream()
+              .map(info -> new TopicPartition(topic, info.partition()))
+              .toList();
     } catch (TimeoutException e) {
       return false; // e.g. no leader yet for a topic being created
     }
@@ -216,7 +228,9 @@ public final class TopicReader {
     return true;
   }
 
-  private static int poll(KafkaConsumer<byte[], byte[]> consumer, boolean assigned,
+  private static int poll(
+      KafkaConsumer<byte[], byte[]> consumer,
+      boolean assigned,
       List<ConsumerRecord<byte[], byte[]>> records) {
     if (!assigned) {
       sleep();
@@ -228,8 +242,11 @@ public final class TopicReader {
   }
 
   private static boolean isEnvelope(JsonNode node) {
-    return node != null && node.isObject() && node.size() == 2
-        && node.has("schema") && node.has("payload");
+    return node != null
+        && node.isObject()
+        && node.size() == 2
+        && node.has("schema")
+        && node.has("payload");
   }
 
   private static JsonNode readJson(byte[] bytes) {

@@ -12,16 +12,17 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 
 /**
- * The local file system under the scheme {@code flaky:}, which can be switched off: every call
- * then fails as an unreachable store does (connection refused), until it is switched on again.
+ * The local file system under the scheme {@code flaky:}, which can be switched off: every call then
+ * fails as an unreachable store does (connection refused), until it is switched on again.
  */
 public final class FlakyFileSystem extends RawLocalFileSystem {
 
   private static final String SCHEME = "flaky";
   private static final AtomicBoolean down = new AtomicBoolean();
+
   /**
-   * Files whose opening fails as if the store had gone down just for them, by name: how many
-   * more openings succeed before that.
+   * Files whose opening fails as if the store had gone down just for them, by name: how many more
+   * openings succeed before that.
    */
   private static final Map<String, AtomicInteger> unreachable = new ConcurrentHashMap<>();
 

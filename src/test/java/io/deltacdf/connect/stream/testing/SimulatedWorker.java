@@ -21,24 +21,28 @@ import org.apache.kafka.connect.storage.OffsetStorageReader;
 /**
  * Runs a task as a Connect worker would, without Kafka: every record a poll returns is delivered
  * and its offset stored (the latest per source partition, as Connect stores them), a poll that
- * throws a {@link RetriableException} loses its records (Connect drops them and polls again),
- * and any other exception fails the task, which the test may then restart from the stored
- * offsets. Each delivered record is acknowledged to the task ({@code commitRecord}). With
- * exactly-once, the transaction boundaries the task asks for are kept, so that a test can check
- * what each transaction holds, and what Connect refuses fails the poll: a commit and an abort
- * of the whole poll, or an abort when a commit at one of the poll's records has already ended
- * the transaction (Connect would have committed what the abort was meant to drop).
+ * throws a {@link RetriableException} loses its records (Connect drops them and polls again), and
+ * any other exception fails the task, which the test may then restart from the stored offsets. Each
+ * delivered record is acknowledged to the task ({@code commitRecord}). With exactly-once, the
+ * transaction boundaries the task asks for are kept, so that a test can check what each transaction
+ * holds, and what Connect refuses fails the poll: a commit and an abort of the whole poll, or an
+ * abort when a commit at one of the poll's records has already ended the transaction (Connect would
+ * have committed what the abort was meant to drop).
  */
 public final class SimulatedWorker {
 
   private final StoredOffsets offsets = new StoredOffsets();
   private final List<SourceRecord> delivered = new ArrayList<>();
+
   /** Exactly-once: the records of each committed transaction, in order. */
   private final List<List<SourceRecord>> transactions = new ArrayList<>();
+
   private final boolean exactlyOnce;
   private List<SourceRecord> openTransaction = new ArrayList<>();
+
   /** As Connect's own transaction context, a set: one poll may end several transactions. */
   private final Set<SourceRecord> commitAfter = new HashSet<>();
+
   private boolean commitAfterPoll;
   private boolean abortAfterPoll;
   private DeltaCdfSourceTask task;
@@ -72,7 +76,8 @@ public final class SimulatedWorker {
     for (SourceRecord record : records == null ? List.<SourceRecord>of() : records) {
       delivered.add(record);
       offsets.put(record.sourcePartition(), record.sourceOffset());
-      task.commitRecord(record, new RecordMetadata(new TopicPartition(record.topic(), 0), 0, 0, 0, 0, 0));
+      task.commitRecord(
+          record, new RecordMetadata(new TopicPartition(record.topic(), 0), 0, 0, 0, 0, 0));
       openTransaction.add(record);
       if (commitAfter.remove(record)) {
         commit();
@@ -163,7 +168,8 @@ public final class SimulatedWorker {
       Set<String> versions = new HashSet<>();
       for (SourceRecord record : transaction) {
         if (!record.topic().equals(heartbeatTopic)) {
-          versions.add(record.topic() + "@" + record.headers().lastWithName("_commit_version").value());
+          versions.add(
+              record.topic() + "@" + record.headers().lastWithName("_commit_version").value());
         }
       }
       assertThat(versions).as("versions in one transaction").hasSizeLessThanOrEqualTo(1);

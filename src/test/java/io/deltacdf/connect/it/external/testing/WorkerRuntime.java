@@ -10,9 +10,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What a Connect worker of {@link ExternalKafka} runs on: the Kafka version of its jars (from
- * Maven Central through {@code kafka-runtime/pom.xml}) and the JDK whose {@code bin/java} starts
- * it. The broker is always Kafka {@link #BROKER_KAFKA_VERSION} on the test JVM's JDK.
+ * What a Connect worker of {@link ExternalKafka} runs on: the Kafka version of its jars (from Maven
+ * Central through {@code kafka-runtime/pom.xml}) and the JDK whose {@code bin/java} starts it. The
+ * broker is always Kafka {@link #BROKER_KAFKA_VERSION} on the test JVM's JDK.
  */
 public record WorkerRuntime(String kafkaVersion, Path javaHome) {
 
@@ -70,9 +70,10 @@ public record WorkerRuntime(String kafkaVersion, Path javaHome) {
   /** E.g. "Connect 3.9.2 on Java 17"; a missing JDK is named by its folder. */
   @Override
   public String toString() {
-    String java = Files.isRegularFile(javaHome.resolve("release"))
-        ? "Java " + javaFeatureVersion()
-        : javaHome.toString();
+    String java =
+        Files.isRegularFile(javaHome.resolve("release"))
+            ? "Java " + javaFeatureVersion()
+            : javaHome.toString();
     return "Connect " + kafkaVersion + " on " + java;
   }
 }

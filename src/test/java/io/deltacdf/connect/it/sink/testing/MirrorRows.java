@@ -88,9 +88,12 @@ public final class MirrorRows {
   public static List<String> columnTypes(Connection connection, String table) throws SQLException {
     List<String> result = new ArrayList<>();
     try (Statement statement = connection.createStatement();
-        ResultSet rs = statement.executeQuery("SELECT column_name, data_type"
-            + " FROM information_schema.columns WHERE table_name = '" + table
-            + "' ORDER BY ordinal_position")) {
+        ResultSet rs =
+            statement.executeQuery(
+                "SELECT column_name, data_type"
+                    + " FROM information_schema.columns WHERE table_name = '"
+                    + table
+                    + "' ORDER BY ordinal_position")) {
       while (rs.next()) {
         result.add(rs.getString(1) + " " + rs.getString(2));
       }

@@ -91,22 +91,51 @@ public final class PostgresServer implements AutoCloseable {
   }
 
   private void initAndStart() {
-    run(List.of(binaries.resolve("initdb").toString(), "-D", dataDir.toString(), "-U", SYSTEM_USER,
-        "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync"));
+    run(
+        List.of(
+            binaries.resolve("initdb").toString(),
+            "-D",
+            dataDir.toString(),
+            "-U",
+            SYSTEM_USER,
+            "--auth=trust",
+            "--encoding=UTF8",
+            "--locale=C",
+            "--no-sync"));
     // Unix sockets in the cluster's own folder (the default /var/run/postgresql may not exist or
     // belong to another cluster); durability settings off: a test database, rebuilt every run.
-    String options = "-p " + port + " -c listen_addresses=127.0.0.1"
-        + " -c unix_socket_directories=" + dataDir
-        + " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
-    run(List.of(binaries.resolve("pg_ctl").toString(), "-D", dataDir.toString(),
-        "-l", dataDir.resolveSibling("postgres.log").toString(), "-o", options, "-w", "start"));
+    String options =
+        "-p "
+            + port
+            + " -c listen_addresses=127.0.0.1"
+            + " -c unix_socket_directories="
+            + dataDir
+            + " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
+    run(
+        List.of(
+            binaries.resolve("pg_ctl").toString(),
+            "-D",
+            dataDir.toString(),
+            "-l",
+            dataDir.resolveSibling("postgres.log").toString(),
+            "-o",
+            options,
+            "-w",
+            "start"));
   }
 
   private void stopQuietly() {
     if (Files.isRegularFile(dataDir.resolve("postmaster.pid"))) {
       try {
-        run(List.of(binaries.resolve("pg_ctl").toString(), "-D", dataDir.toString(),
-            "-m", "immediate", "-w", "stop"));
+        run(
+            List.of(
+                binaries.resolve("pg_ctl").toString(),
+                "-D",
+                dataDir.toString(),
+                "-m",
+                "immediate",
+                "-w",
+                "stop"));
       } catch (RuntimeException e) {
         System.err.println("Stopping PostgreSQL failed: " + e.getMessage());
       }
@@ -123,15 +152,23 @@ public final class PostgresServer implements AutoCloseable {
     try {
       Path output = Files.createTempFile("postgres-command", ".log");
       try {
-        Process process = new ProcessBuilder(full).redirectErrorStream(true)
-            .redirectOutput(output.toFile()).start();
+        Process process =
+            new ProcessBuilder(full)
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile())
+                .start();
         if (!process.waitFor(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
           process.destroyForcibly();
           throw new IllegalStateException("Timed out: " + String.join(" ", full));
         }
         if (process.exitValue() != 0) {
-          throw new IllegalStateException("Failed (exit " + process.exitValue() + "): "
-              + String.join(" ", full) + "\n" + Files.readString(output, StandardCharsets.UTF_8));
+          throw new IllegalStateException(
+              "Failed (exit "
+                  + process.exitValue()
+                  + "): "
+                  + String.join(" ", full)
+                  + "\n"
+                  + Files.readString(output, StandardCharsets.UTF_8));
         }
       } finally {
         Files.deleteIfExists(output);
@@ -148,9 +185,11 @@ public final class PostgresServer implements AutoCloseable {
   private static Path binaries() {
     if (Files.isDirectory(DEBIAN_BINARIES)) {
       try (Stream<Path> versions = Files.list(DEBIAN_BINARIES)) {
-        var newest = versions.map(v -> v.resolve("bin"))
-            .filter(bin -> Files.isExecutable(bin.resolve("initdb")))
-            .max(Comparator.comparingInt(PostgresServer::majorVersion));
+        var newest =
+            versions
+                .map(v -> v.resolve("bin"))
+                .filter(bin -> Files.isExecutable(bin.resolve("initdb")))
+                .max(Comparator.comparingInt(PostgresServer::majorVersion));
         if (newest.isPresent()) {
           return newest.get();
         }
@@ -164,8 +203,10 @@ public final class PostgresServer implements AutoCloseable {
         return Path.of(dir);
       }
     }
-    throw new IllegalStateException("No PostgreSQL binaries (initdb, pg_ctl) in "
-        + DEBIAN_BINARIES + "/*/bin or on the PATH: install PostgreSQL 15 (.ci/run does)");
+    throw new IllegalStateException(
+        "No PostgreSQL binaries (initdb, pg_ctl) in "
+            + DEBIAN_BINARIES
+            + "/*/bin or on the PATH: install PostgreSQL 15 (.ci/run does)");
   }
 
   private static int majorVersion(Path bin) {

@@ -36,6 +36,7 @@ import org.apache.spark.sql.SparkSession;
 public final class Azurite implements AutoCloseable {
 
   public static final String ACCOUNT_NAME = "devstoreaccount1";
+
   /** Azurite's well-known development key (public, the same for every installation). */
   public static final String ACCOUNT_KEY =
       "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
@@ -92,18 +93,27 @@ public final class Azurite implements AutoCloseable {
     if (process != null && process.isAlive()) {
       throw new IllegalStateException("Azurite is already running");
     }
-    List<String> command = List.of(
-        executable.toString(),
-        "--blobHost", "127.0.0.1",
-        "--blobPort", Integer.toString(port),
-        "--location", location.toString(),
-        "--silent",
-        "--disableTelemetry",
-        // Idle keep-alive connections end quickly, so a SIGTERM shutdown does not wait on them.
-        "--blobKeepAliveTimeout", "1");
+    List<String> command =
+        List.of(
+            executable.toString(),
+            "--blobHost",
+            "127.0.0.1",
+            "--blobPort",
+            Integer.toString(port),
+            "--location",
+            location.toString(),
+            "--silent",
+            "--disableTelemetry",
+            // Idle keep-alive connections end quickly, so a SIGTERM shutdown does not wait on them.
+            "--blobKeepAliveTimeout",
+            "1");
     try {
-      Files.writeString(log, "---- " + String.join(" ", command) + "\n", StandardCharsets.UTF_8,
-          java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+      Files.writeString(
+          log,
+          "---- " + String.join(" ", command) + "\n",
+          StandardCharsets.UTF_8,
+          java.nio.file.StandardOpenOption.CREATE,
+          java.nio.file.StandardOpenOption.APPEND);
       ProcessBuilder builder = new ProcessBuilder(command);
       // The one account, with the current key (Azurite's own default unless rotated).
       builder.environment().remove("AZURITE_ACCOUNTS");
@@ -112,8 +122,13 @@ public final class Azurite implements AutoCloseable {
       }
       process = ChildProcess.start("Azurite", builder, log);
     } catch (IOException e) {
-      throw new IllegalStateException("Cannot run " + executable + " (Azurite needs Node.js 20+ on"
-          + " the PATH): " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "Cannot run "
+              + executable
+              + " (Azurite needs Node.js 20+ on"
+              + " the PATH): "
+              + e.getMessage(),
+          e);
     }
     awaitAnswering();
   }
@@ -134,8 +149,8 @@ public final class Azurite implements AutoCloseable {
   }
 
   /**
-   * Restarts the emulator with another key for the account, as when an administrator rotates
-   * the account key: clients holding the old key get 403 AuthorizationFailure from then on.
+   * Restarts the emulator with another key for the account, as when an administrator rotates the
+   * account key: clients holding the old key get 403 AuthorizationFailure from then on.
    */
   public void rotateKey(String newKey) {
     stop();
@@ -180,8 +195,8 @@ public final class Azurite implements AutoCloseable {
   }
 
   /**
-   * The Hadoop settings of a writer (Spark) for abfs:// tables here, with shared-key auth.
-   * Only {@code fs.azure.*} keys: Spark's session is shared by every test in the JVM.
+   * The Hadoop settings of a writer (Spark) for abfs:// tables here, with shared-key auth. Only
+   * {@code fs.azure.*} keys: Spark's session is shared by every test in the JVM.
    *
    * <p>Hadoop caches file systems by scheme and authority ({@code container@account}), not by
    * settings: give each Azurite instance its own container names, or a file system cached for an
@@ -220,29 +235,49 @@ public final class Azurite implements AutoCloseable {
   }
 
   /**
-   * An account SAS token for the Blob service signed with {@code signingKey} (the account's key
-   * for a valid token, anything else for one the store refuses), e.g. permissions "rl" = read and
-   * list: {@code sv=…&ss=b&srt=sco&sp=…&se=…&spr=https,http&sig=…}, without a leading '?'.
+   * An account SAS token for the Blob service signed with {@code signingKey} (the account's key for
+   * a valid token, anything else for one the store refuses), e.g. permissions "rl" = read and list:
+   * {@code sv=…&ss=b&srt=sco&sp=…&se=…&spr=https,http&sig=…}, without a leading '?'.
    */
   public static String accountSas(String permissions, Instant expiry, String signingKey) {
     String version = "2020-12-06";
-    String expiryText = DateTimeFormatter.ISO_INSTANT.format(expiry.truncatedTo(ChronoUnit.SECONDS));
+    String expiryText =
+        DateTimeFormatter.ISO_INSTANT.format(expiry.truncatedTo(ChronoUnit.SECONDS));
     String protocol = "https,http";
-    String stringToSign = String.join("\n", ACCOUNT_NAME, permissions, "b", "sco", "",
-        expiryText, "", protocol, version, "", "");
+    String stringToSign =
+        String.join(
+            "\n",
+            ACCOUNT_NAME,
+            permissions,
+            "b",
+            "sco",
+            "",
+            expiryText,
+            "",
+            protocol,
+            version,
+            "",
+            "");
     String signature;
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(Base64.getDecoder().decode(signingKey), "HmacSHA256"));
-      signature = Base64.getEncoder()
-          .encodeToString(mac.doFinal(stringToSign.getBytes(StandardCharsets.UTF_8)));
+      signature =
+          Base64.getEncoder()
+              .encodeToString(mac.doFinal(stringToSign.getBytes(StandardCharsets.UTF_8)));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }
-    return "sv=" + version + "&ss=b&srt=sco&sp=" + permissions
-        + "&se=" + URLEncoder.encode(expiryText, StandardCharsets.UTF_8)
-        + "&spr=" + URLEncoder.encode(protocol, StandardCharsets.UTF_8)
-        + "&sig=" + URLEncoder.encode(signature, StandardCharsets.UTF_8);
+    return "sv="
+        + version
+        + "&ss=b&srt=sco&sp="
+        + permissions
+        + "&se="
+        + URLEncoder.encode(expiryText, StandardCharsets.UTF_8)
+        + "&spr="
+        + URLEncoder.encode(protocol, StandardCharsets.UTF_8)
+        + "&sig="
+        + URLEncoder.encode(signature, StandardCharsets.UTF_8);
   }
 
   /** The last lines Azurite printed (it runs with --silent: start, stop and errors only). */
@@ -266,8 +301,13 @@ public final class Azurite implements AutoCloseable {
     String last = "no answer";
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new IllegalStateException("Azurite exited with " + process.exitValue()
-            + " on port " + port + "; its output:\n" + logTail());
+        throw new IllegalStateException(
+            "Azurite exited with "
+                + process.exitValue()
+                + " on port "
+                + port
+                + "; its output:\n"
+                + logTail());
       }
       try {
         HttpURLConnection connection = (HttpURLConnection) probe.toURL().openConnection();
@@ -284,8 +324,15 @@ public final class Azurite implements AutoCloseable {
       TestSupport.sleep(100);
     }
     process.kill();
-    throw new IllegalStateException("Azurite not answering on " + endpoint() + " after "
-        + START_TIMEOUT + " (" + last + "); its output:\n" + logTail());
+    throw new IllegalStateException(
+        "Azurite not answering on "
+            + endpoint()
+            + " after "
+            + START_TIMEOUT
+            + " ("
+            + last
+            + "); its output:\n"
+            + logTail());
   }
 
   /** node_modules/.bin/azurite-blob in the working directory (the module) or a parent. */
@@ -297,8 +344,12 @@ public final class Azurite implements AutoCloseable {
         return candidate;
       }
     }
-    throw new IllegalStateException("Azurite is not installed: " + EXECUTABLE
-        + " is missing under " + start + ". Run `npm install` (or `npm ci`) in the repository"
-        + " root first; it installs the azurite version of package.json (.ci/run does this).");
+    throw new IllegalStateException(
+        "Azurite is not installed: "
+            + EXECUTABLE
+            + " is missing under "
+            + start
+            + ". Run `npm install` (or `npm ci`) in the repository"
+            + " root first; it installs the azurite version of package.json (.ci/run does this).");
   }
 }

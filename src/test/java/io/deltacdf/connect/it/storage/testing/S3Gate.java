@@ -19,26 +19,37 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A pass-through to S3Mock that can be switched to answer every request as S3 answers one
- * signed with a wrong secret: 403 with error code SignatureDoesNotMatch (no body for HEAD, as
- * with S3), or to answer the requests for some objects as an overloaded S3 does (503 SlowDown).
- * Enough of a proxy for reads: method, path, query, headers and body go through.
+ * A pass-through to S3Mock that can be switched to answer every request as S3 answers one signed
+ * with a wrong secret: 403 with error code SignatureDoesNotMatch (no body for HEAD, as with S3), or
+ * to answer the requests for some objects as an overloaded S3 does (503 SlowDown). Enough of a
+ * proxy for reads: method, path, query, headers and body go through.
  */
 public final class S3Gate implements AutoCloseable {
 
-  private static final Set<String> NOT_FORWARDED = Set.of("host", "connection",
-      "content-length", "expect", "upgrade", "transfer-encoding", "keep-alive", "te",
-      "trailer", "proxy-connection");
-  public static final HttpClient CLIENT = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(5))
-      .build();
+  private static final Set<String> NOT_FORWARDED =
+      Set.of(
+          "host",
+          "connection",
+          "content-length",
+          "expect",
+          "upgrade",
+          "transfer-encoding",
+          "keep-alive",
+          "te",
+          "trailer",
+          "proxy-connection");
+  public static final HttpClient CLIENT =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
 
   private final HttpServer server;
   private final String target;
   private final AtomicInteger requests = new AtomicInteger();
   private final AtomicInteger listRequests = new AtomicInteger();
   private volatile boolean denying;
+
   /** Requests whose path contains this are answered 503; null when none are. */
   private volatile String unavailable;
 
@@ -68,7 +79,9 @@ public final class S3Gate implements AutoCloseable {
     denying = deny;
   }
 
-  /** Answers 503 SlowDown to requests whose path contains {@code pathPart}, until cleared (null). */
+  /**
+   * Answers 503 SlowDown to requests whose path contains {@code pathPart}, until cleared (null).
+   */
   public void unavailable(String pathPart) {
     unavailable = pathPart;
   }
@@ -85,7 +98,8 @@ public final class S3Gate implements AutoCloseable {
   private void handle(HttpExchange exchange) throws IOException {
     requests.incrementAndGet();
     String query = exchange.getRequestURI().getRawQuery();
-    if ("GET".equals(exchange.getRequestMethod()) && query != null
+    if ("GET".equals(exchange.getRequestMethod())
+        && query != null
         && (query.contains("list-type=") || query.contains("prefix="))) {
       listRequests.incrementAndGet();
     }
@@ -112,23 +126,32 @@ public final class S3Gate implements AutoCloseable {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(target + exchange.getRequestURI()))
             .timeout(Duration.ofSeconds(30))
-            .method(exchange.getRequestMethod(), body.length == 0
-                ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofByteArray(body));
-    exchange.getRequestHeaders().forEach((name, values) -> {
-      if (!NOT_FORWARDED.contains(name.toLowerCase(Locale.ROOT))) {
-        values.forEach(value -> request.header(name, value));
-      }
-    });
+            .method(
+                exchange.getRequestMethod(),
+                body.length == 0
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofByteArray(body));
+    exchange
+        .getRequestHeaders()
+        .forEach(
+            (name, values) -> {
+              if (!NOT_FORWARDED.contains(name.toLowerCase(Locale.ROOT))) {
+                values.forEach(value -> request.header(name, value));
+              }
+            });
     HttpResponse<byte[]> response =
         CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-    response.headers().map().forEach((name, values) -> {
-      String lower = name.toLowerCase(Locale.ROOT);
-      boolean head = "HEAD".equals(exchange.getRequestMethod());
-      if (!NOT_FORWARDED.contains(lower) || (head && lower.equals("content-length"))) {
-        values.forEach(value -> exchange.getResponseHeaders().add(name, value));
-      }
-    });
+    response
+        .headers()
+        .map()
+        .forEach(
+            (name, values) -> {
+              String lower = name.toLowerCase(Locale.ROOT);
+              boolean head = "HEAD".equals(exchange.getRequestMethod());
+              if (!NOT_FORWARDED.contains(lower) || (head && lower.equals("content-length"))) {
+                values.forEach(value -> exchange.getResponseHeaders().add(name, value));
+              }
+            });
     byte[] payload = response.body();
     boolean noBody = "HEAD".equals(exchange.getRequestMethod()) || payload.length == 0;
     exchange.sendResponseHeaders(response.statusCode(), noBody ? -1 : payload.length);
@@ -138,8 +161,12 @@ public final class S3Gate implements AutoCloseable {
   }
 
   private static void deny(HttpExchange exchange) throws IOException {
-    error(exchange, 403, "SignatureDoesNotMatch", "The request signature we calculated does not"
-        + " match the signature you provided. Check your key and signing method.");
+    error(
+        exchange,
+        403,
+        "SignatureDoesNotMatch",
+        "The request signature we calculated does not"
+            + " match the signature you provided. Check your key and signing method.");
   }
 
   private static void error(HttpExchange exchange, int status, String code, String message)
@@ -151,11 +178,20 @@ public final class S3Gate implements AutoCloseable {
       exchange.sendResponseHeaders(status, -1);
       return;
     }
-    byte[] xml = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error>"
-        + "<Code>" + code + "</Code><Message>" + message + "</Message>"
-        + "<AWSAccessKeyId>" + S3Mock.ACCESS_KEY + "</AWSAccessKeyId>"
-        + "<RequestId>" + requestId + "</RequestId></Error>")
-        .getBytes(StandardCharsets.UTF_8);
+    byte[] xml =
+        ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error>"
+                + "<Code>"
+                + code
+                + "</Code><Message>"
+                + message
+                + "</Message>"
+                + "<AWSAccessKeyId>"
+                + S3Mock.ACCESS_KEY
+                + "</AWSAccessKeyId>"
+                + "<RequestId>"
+                + requestId
+                + "</RequestId></Error>")
+            .getBytes(StandardCharsets.UTF_8);
     exchange.sendResponseHeaders(status, xml.length);
     exchange.getResponseBody().write(xml);
   }
