@@ -140,23 +140,8 @@ class DocLinksTest {
   /** The relative link targets of a Markdown file, outside fenced code and code spans. */
   static List<Link> links(List<String> lines) {
     List<Link> links = new ArrayList<>();
-    String fence = null;
-    for (int i = 0; i < lines.size(); i++) {
+    for (int i : proseLines(lines)) {
       String line = lines.get(i);
-      Matcher fenceMatcher = FENCE.matcher(line);
-      if (fence == null && fenceMatcher.find()) {
-        fence = fenceMatcher.group(1);
-        continue;
-      }
-      if (fence != null) {
-        if (fenceMatcher.find()
-            && fenceMatcher.group(1).charAt(0) == fence.charAt(0)
-            && fenceMatcher.group(1).length() >= fence.length()
-            && line.strip().length() == fenceMatcher.group(1).length()) {
-          fence = null;
-        }
-        continue;
-      }
       String text = CODE_SPAN.matcher(line).replaceAll("");
       List<String> targets = new ArrayList<>();
       Matcher definition = REFERENCE_DEFINITION.matcher(text);
@@ -179,12 +164,12 @@ class DocLinksTest {
     return links;
   }
 
-  /** The anchors GitHub gives the headings of a Markdown file, in order. */
-  static Set<String> anchors(List<String> lines) {
-    Set<String> anchors = new LinkedHashSet<>();
-    Map<String, Integer> seen = new HashMap<>();
+  /** The indices of the lines outside fenced code blocks, where links and headings count. */
+  private static List<Integer> proseLines(List<String> lines) {
+    List<Integer> prose = new ArrayList<>();
     String fence = null;
-    for (String line : lines) {
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i);
       Matcher fenceMatcher = FENCE.matcher(line);
       if (fence == null && fenceMatcher.find()) {
         fence = fenceMatcher.group(1);
@@ -199,6 +184,17 @@ class DocLinksTest {
         }
         continue;
       }
+      prose.add(i);
+    }
+    return prose;
+  }
+
+  /** The anchors GitHub gives the headings of a Markdown file, in order. */
+  static Set<String> anchors(List<String> lines) {
+    Set<String> anchors = new LinkedHashSet<>();
+    Map<String, Integer> seen = new HashMap<>();
+    for (int i : proseLines(lines)) {
+      String line = lines.get(i);
       Matcher heading = ATX_HEADING.matcher(line);
       if (!heading.matches()) {
         continue;
