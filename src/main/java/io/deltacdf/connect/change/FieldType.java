@@ -10,7 +10,7 @@ import java.util.List;
  * <ul>
  *   <li>{@link Primitive}: Boolean, Byte, Short, Integer, Long, Float, Double, String, byte[],
  *       LocalDate (date), Instant (timestamp, microsecond precision), LocalDateTime (timestamp_ntz,
- *       microsecond precision);
+ *       microsecond precision), String (variant: the value's JSON text);
  *   <li>{@link Decimal}: BigDecimal with the type's scale;
  *   <li>{@link Struct}: Object[] aligned with the struct's fields;
  *   <li>{@link Array}: List of element values;
@@ -33,7 +33,8 @@ public sealed interface FieldType {
     BINARY,
     DATE,
     TIMESTAMP,
-    TIMESTAMP_NTZ
+    TIMESTAMP_NTZ,
+    VARIANT
   }
 
   record Primitive(PrimitiveKind kind) implements FieldType {}

@@ -25,7 +25,8 @@ import org.apache.kafka.connect.data.Timestamp;
  * Maps Delta types to Connect schemas and builds, once per type, the function that turns a reader
  * value into a Connect value. Dates become Connect {@code Date}, timestamps Connect {@code
  * Timestamp} in milliseconds or Debezium's {@code MicroTimestamp} (timestamp_ntz is read as UTC),
- * decimals Connect {@code Decimal} with the precision as a schema parameter. Struct schemas are
+ * decimals Connect {@code Decimal} with the precision as a schema parameter, variants a string of
+ * their JSON text named as Debezium names JSON ({@code io.debezium.data.Json}). Struct schemas are
  * named after their place in the table ({@code <base>.Value.address.geo}, {@code
  * <base>.Value.lines.element}), so that the names are stable, distinct and valid in Avro.
  */
@@ -33,6 +34,9 @@ final class ConnectTypes {
 
   static final String PRECISION_PARAMETER = "connect.decimal.precision";
   static final String MICRO_TIMESTAMP = "io.debezium.time.MicroTimestamp";
+
+  /** Debezium's name for JSON text, which Debezium-aware sinks write to JSON columns. */
+  static final String JSON = "io.debezium.data.Json";
 
   private final TemporalPrecision precision;
   private final FieldNameAdjustment names;
@@ -188,6 +192,8 @@ final class ConnectTypes {
         return plain(SchemaBuilder.string(), optional);
       case BINARY:
         return plain(SchemaBuilder.bytes(), optional);
+      case VARIANT:
+        return plain(SchemaBuilder.string().name(JSON).version(1), optional);
       case DATE:
         return new Mapped(
             optional(Date.builder(), optional),

@@ -145,7 +145,7 @@ final class JsonValues {
       case BOOLEAN, BYTE, SHORT, INT, LONG -> (out, value) -> out.append(value);
       case FLOAT -> (out, value) -> JsonText.number(out, (Float) value);
       case DOUBLE -> (out, value) -> JsonText.number(out, (Double) value);
-      case STRING -> (out, value) -> JsonText.string(out, (String) value);
+      case STRING, VARIANT -> (out, value) -> JsonText.string(out, (String) value);
       case BINARY -> (out, value) -> JsonText.bytes(out, (byte[]) value);
       case DATE -> (out, value) -> out.append(((LocalDate) value).toEpochDay());
       case TIMESTAMP -> timestamp();

@@ -34,6 +34,8 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.sql.types.VariantType;
+import org.apache.spark.unsafe.types.VariantVal;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -43,8 +45,9 @@ import scala.jdk.javaapi.CollectionConverters;
  * <p>Format: {@code v<version> @<commit ms> <change type> {col=value, ...}} with columns in schema
  * order; strings quoted, decimals at the type's scale, binary as hex, dates ISO, timestamps (with
  * or without time zone) as epoch microseconds, floats via {@code toString} (NaN and -0.0 kept), map
- * entries sorted by key. Our values are type-checked against the value model of {@link FieldType}:
- * a Long where an Integer belongs fails instead of printing the same digits.
+ * entries sorted by key, variants as their JSON text (Spark's {@code to_json} for Spark's rows).
+ * Our values are type-checked against the value model of {@link FieldType}: a Long where an Integer
+ * belongs fails instead of printing the same digits.
  */
 public final class CanonicalRows {
 
@@ -142,6 +145,7 @@ public final class CanonicalRows {
       case DATE -> as(LocalDate.class, value, type).toString();
       case TIMESTAMP -> micros(as(Instant.class, value, type));
       case TIMESTAMP_NTZ -> micros(as(LocalDateTime.class, value, type).toInstant(ZoneOffset.UTC));
+      case VARIANT -> "json " + as(String.class, value, type);
     };
   }
 
@@ -177,6 +181,9 @@ public final class CanonicalRows {
     }
     if (type instanceof DecimalType decimal) {
       return decimal((BigDecimal) value, decimal.scale());
+    }
+    if (type instanceof VariantType) {
+      return "json " + SparkVariants.toJson((VariantVal) value);
     }
     if (type instanceof StructType struct) {
       Row row = (Row) value;

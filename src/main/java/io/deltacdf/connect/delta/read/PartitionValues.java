@@ -67,6 +67,7 @@ public final class PartitionValues {
       case DATE -> LocalDate.parse(raw);
       case TIMESTAMP -> parseTimestamp(raw);
       case TIMESTAMP_NTZ -> parseLocalTimestamp(raw);
+      case VARIANT -> throw new IllegalArgumentException("Partition column of type variant");
     };
   }
 

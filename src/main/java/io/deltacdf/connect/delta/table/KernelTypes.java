@@ -18,6 +18,7 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
+import io.delta.kernel.types.VariantType;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.FieldType.PrimitiveKind;
 import io.deltacdf.connect.delta.kernel.KernelColumns;
@@ -80,10 +81,11 @@ public final class KernelTypes {
     if (type instanceof DateType) return PrimitiveKind.DATE;
     if (type instanceof TimestampType) return PrimitiveKind.TIMESTAMP;
     if (type instanceof TimestampNTZType) return PrimitiveKind.TIMESTAMP_NTZ;
+    if (type instanceof VariantType) return PrimitiveKind.VARIANT;
     throw new UnsupportedColumnTypeException(path, type.toString());
   }
 
-  /** A column whose Delta type the connector cannot represent yet (e.g. variant, geometry). */
+  /** A column whose Delta type the connector cannot represent yet (e.g. geometry). */
   public static final class UnsupportedColumnTypeException extends IllegalArgumentException {
     public UnsupportedColumnTypeException(String column, String type) {
       super(

@@ -73,13 +73,16 @@ public final class TableSchema {
     return physical.at(column).getName();
   }
 
-  /** The Parquet read schema for the non-partition columns, in logical column order. */
+  /**
+   * The Parquet read schema for the non-partition columns, in logical column order, with each
+   * variant as the group it is stored as.
+   */
   public StructType physicalDataSchema() {
     StructType result = new StructType();
     for (int i = 0; i < partition.length; i++) {
       if (!partition[i]) {
         StructField field = physical.at(i);
-        result = result.add(field);
+        result = result.add(field.withDataType(VariantColumns.readType(field.getDataType())));
       }
     }
     return result;

@@ -59,6 +59,7 @@ public interface ValueReader {
       case TIMESTAMP -> (v, r) -> instantOfMicros(v.getLong(r));
       case TIMESTAMP_NTZ ->
           (v, r) -> LocalDateTime.ofInstant(instantOfMicros(v.getLong(r)), ZoneOffset.UTC);
+      case VARIANT -> VariantColumns::json;
     };
   }
 

@@ -1,0 +1,46 @@
+package io.deltacdf.connect.delta.variant;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A variant's key dictionary: a header byte (version 1, offset size), the key count, the keys'
+ * offsets and their UTF-8 bytes. Keys are decoded when an object names them.
+ */
+final class VariantMetadata {
+
+  private static final int VERSION = 1;
+
+  private final byte[] bytes;
+  private final int offsetSize;
+  private final int count;
+  private final int offsets;
+  private final int keys;
+
+  private VariantMetadata(byte[] bytes) {
+    this.bytes = bytes;
+    int header = VariantJson.unsigned(bytes, 0);
+    if ((header & 0xF) != VERSION) {
+      throw VariantJson.malformed("metadata version " + (header & 0xF) + ", expected " + VERSION);
+    }
+    this.offsetSize = ((header >>> 6) & 0x3) + 1;
+    this.count = VariantJson.readUnsigned(bytes, 1, offsetSize);
+    this.offsets = 1 + offsetSize;
+    this.keys = offsets + (count + 1) * offsetSize;
+  }
+
+  static VariantMetadata of(byte[] bytes) {
+    return new VariantMetadata(bytes);
+  }
+
+  String key(int id) {
+    if (id >= count) {
+      throw VariantJson.malformed("key id " + id + " not in a dictionary of " + count);
+    }
+    int start = VariantJson.readUnsigned(bytes, offsets + id * offsetSize, offsetSize);
+    int end = VariantJson.readUnsigned(bytes, offsets + (id + 1) * offsetSize, offsetSize);
+    if (end < start || keys + end > bytes.length) {
+      throw VariantJson.malformed("key " + id + " outside the dictionary");
+    }
+    return new String(bytes, keys + start, end - start, StandardCharsets.UTF_8);
+  }
+}
