@@ -1,0 +1,101 @@
+package io.deltacdf.connect.delta;
+
+import static io.deltacdf.connect.testing.SparkHarness.sql;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.delta.testing.FeedReads;
+import io.deltacdf.connect.delta.variant.testing.RandomJson;
+import io.deltacdf.connect.testing.SparkHarness;
+import io.deltacdf.connect.testing.SparkOracle;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Variant columns (top level, in a struct, in an array) stream row-exact against Spark's {@code
+ * table_changes}: random documents inserted, updated, deleted and merged, with and without column
+ * mapping and deletion vectors. {@code -Dvariant.rows=2000} runs a larger table.
+ */
+class VariantFeedTest {
+
+  private static final int ROWS = Integer.getInteger("variant.rows", 60);
+
+  @TempDir Path dir;
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"plain", "column mapping and deletion vectors"})
+  void variantChangesMatchSpark(String layout) {
+    String path = dir.resolve("variant").toString();
+    String properties =
+        layout.equals("plain")
+            ? "'delta.enableChangeDataFeed' = 'true', 'delta.enableDeletionVectors' = 'false'"
+            : "'delta.enableChangeDataFeed' = 'true', 'delta.enableDeletionVectors' = 'true',"
+                + " 'delta.columnMapping.mode' = 'name'";
+    sql(
+        "CREATE TABLE delta.`%s` (id INT, v VARIANT, s STRUCT<w: VARIANT, n: INT>,"
+            + " a ARRAY<VARIANT>) USING delta TBLPROPERTIES (%s)",
+        path, properties);
+    RandomJson random = new RandomJson(Long.getLong("variant.seed", 4242L));
+    documents(random, 0, ROWS).createOrReplaceTempView("docs");
+    sql(
+        "INSERT INTO delta.`%s` SELECT id, parse_json(doc),"
+            + " IF(id %% 7 = 0, NULL, named_struct('w', parse_json(other), 'n', id)),"
+            + " array(parse_json(other), CAST(NULL AS VARIANT), parse_json(doc))"
+            + " FROM docs",
+        path);
+    sql(
+        "INSERT INTO delta.`%s` VALUES (-1, NULL, NULL, NULL), (-2, parse_json('null'), NULL, array())",
+        path);
+    documents(random, 0, ROWS).createOrReplaceTempView("updates");
+    sql(
+        "UPDATE delta.`%s` SET v = parse_json((SELECT doc FROM updates u WHERE u.id = 3))"
+            + " WHERE id %% 3 = 0",
+        path);
+    sql("DELETE FROM delta.`%s` WHERE id %% 5 = 1", path);
+    sql(
+        "MERGE INTO delta.`%s` t USING updates u ON t.id = u.id AND u.id %% 4 = 0"
+            + " WHEN MATCHED THEN UPDATE SET t.s = named_struct('w', parse_json(u.other), 'n', 0)",
+        path);
+
+    long latest = SparkOracle.latestVersion(path);
+    Map<Long, List<String>> expected = SparkOracle.changesByVersion(path, 0, latest);
+    DeltaTable table = DeltaTable.open(path, Map.of(), false);
+    Map<Long, List<String>> actual =
+        FeedReads.byVersion(
+            FeedReads.readAll(table, ChangePosition.InVersion.start(0), 100),
+            FeedReads.schemaAt(table, latest));
+    assertThat(expected.values().stream().flatMap(List::stream))
+        .as("Spark's feed holds variant objects, SQL NULLs and JSON nulls")
+        .anyMatch(row -> row.contains("v=json {"))
+        .anyMatch(row -> row.contains("v=null"))
+        .anyMatch(row -> row.contains("v=json null"));
+    assertThat(actual.keySet()).isEqualTo(expected.keySet());
+    for (long version = 0; version <= latest; version++) {
+      assertThat(actual.getOrDefault(version, List.of()))
+          .as("version %d (%s)", version, layout)
+          .isEqualTo(expected.getOrDefault(version, List.of()));
+    }
+  }
+
+  private static org.apache.spark.sql.Dataset<Row> documents(RandomJson random, int from, int to) {
+    List<Row> rows = new ArrayList<>();
+    for (int id = from; id < to; id++) {
+      rows.add(RowFactory.create(id, random.value(4), random.value(2)));
+    }
+    StructType schema =
+        new StructType()
+            .add("id", DataTypes.IntegerType)
+            .add("doc", DataTypes.StringType)
+            .add("other", DataTypes.StringType);
+    return SparkHarness.spark().createDataFrame(rows, schema);
+  }
+}
