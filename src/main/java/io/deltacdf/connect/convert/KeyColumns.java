@@ -75,6 +75,8 @@ final class KeyColumns {
   /**
    * The key fields in {@code schema}, the schema of rows of {@code version}, in configured order. A
    * name not resolved yet stands for the column it names in this schema.
+   *
+   * @throws VariantKeyColumnException for a key column that is or holds a variant
    */
   List<KeyField> in(FieldType.Struct schema, long version) {
     List<KeyField> fields = new ArrayList<>(names.size());
@@ -94,6 +96,9 @@ final class KeyColumns {
       }
       if (index < 0) {
         throw new UnknownKeyColumnException(table, name, schema);
+      }
+      if (holdsVariant(schema.fields().get(index).type())) {
+        throw new VariantKeyColumnException(table, name);
       }
       fields.add(new KeyField(name, index));
     }
@@ -119,6 +124,22 @@ final class KeyColumns {
       }
     }
     throw new IllegalStateException("No schema has column " + physicalName);
+  }
+
+  private static boolean holdsVariant(FieldType type) {
+    if (type instanceof FieldType.Primitive primitive) {
+      return primitive.kind() == FieldType.PrimitiveKind.VARIANT;
+    }
+    if (type instanceof FieldType.Struct struct) {
+      return struct.fields().stream().anyMatch(field -> holdsVariant(field.type()));
+    }
+    if (type instanceof FieldType.Array array) {
+      return holdsVariant(array.elementType());
+    }
+    if (type instanceof FieldType.MapType map) {
+      return holdsVariant(map.keyType()) || holdsVariant(map.valueType());
+    }
+    return false;
   }
 
   private static int indexOf(FieldType.Struct schema, String physicalName) {

@@ -5,6 +5,7 @@ import io.deltacdf.connect.config.UnknownKeys;
 import io.deltacdf.connect.convert.FieldNameCollisionException;
 import io.deltacdf.connect.convert.KeyColumnDroppedException;
 import io.deltacdf.connect.convert.UnknownKeyColumnException;
+import io.deltacdf.connect.convert.VariantKeyColumnException;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.LatestSnapshot;
@@ -19,9 +20,9 @@ import org.apache.kafka.common.config.ConfigValue;
 /**
  * What the connector's validation reports: each setting checked, then what needs several settings
  * or the tables themselves: that each path holds a Delta table whose change data feed can be read
- * from the configured start, that the key columns exist and that the column names make distinct
- * field names; also settings nobody reads. Each problem is reported on the key the user has to
- * change.
+ * from the configured start, that the key columns exist and are no variants, and that the column
+ * names make distinct field names; also settings nobody reads. Each problem is reported on the key
+ * the user has to change.
  */
 public final class ConfigValidation {
 
@@ -78,7 +79,7 @@ public final class ConfigValidation {
       values
           .get(errorSettings.settingFor(e, table))
           .addErrorMessage(redaction.redact(e.getMessage()));
-    } catch (UnknownKeyColumnException | KeyColumnDroppedException e) {
+    } catch (UnknownKeyColumnException | KeyColumnDroppedException | VariantKeyColumnException e) {
       String key =
           config.getString(DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE).isBlank()
               ? DeltaCdfSourceConfig.KEY_COLUMNS

@@ -3,11 +3,14 @@ package io.deltacdf.connect.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.testing.ConnectorConfig;
+import io.deltacdf.connect.testing.SparkHarness;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigValue;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The order of validation: single settings and unknown keys first, then what needs several
@@ -47,6 +50,26 @@ class ConfigValidationTest {
         .singleElement()
         .asString()
         .contains("start.mode=version");
+    assertThat(errors(values, "delta.table.paths")).isEmpty();
+  }
+
+  @Test
+  void aVariantKeyColumnIsRefusedOnTheKeyColumns(@TempDir Path dir) {
+    String table = dir.resolve("events").toString();
+    SparkHarness.sql(
+        "CREATE TABLE delta.`%s` (id INT, payload VARIANT) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')",
+        table);
+    Map<String, ConfigValue> values = new HashMap<>();
+    ConfigValidation.validate(
+            ConnectorConfig.forTables(table).with("key.columns", "id,payload").build(), "test")
+        .configValues()
+        .forEach(v -> values.put(v.name(), v));
+
+    assertThat(errors(values, "key.columns"))
+        .singleElement()
+        .asString()
+        .contains("Key column 'payload'", "variant", "choose other key columns");
     assertThat(errors(values, "delta.table.paths")).isEmpty();
   }
 
