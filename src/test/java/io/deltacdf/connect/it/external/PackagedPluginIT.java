@@ -3,17 +3,22 @@ package io.deltacdf.connect.it.external;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.deltacdf.connect.delta.variant.testing.RandomJson;
 import io.deltacdf.connect.demo.DemoTable;
 import io.deltacdf.connect.it.testing.ConnectRest;
 import io.deltacdf.connect.it.testing.ExternalKafka;
 import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
+import io.deltacdf.connect.testing.SparkHarness;
+import io.deltacdf.connect.testing.SparkOracle;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.spark.sql.Encoders;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -103,5 +108,89 @@ class PackagedPluginIT {
     // The delete's tombstone: the same key, no value.
     assertThat(all.get(9).value()).isNull();
     assertThat(TopicReader.jsonKey(all.get(9).key()).path("id").asLong()).isEqualTo(2L);
+  }
+
+  /**
+   * Random JSON documents in a variant column, inserted, updated and deleted by Spark, arrive as
+   * Spark's {@code to_json} text, with Debezium's JSON schema name. One document is {@code
+   * -Dvariant.largest.bytes} of JSON text (200 KB here, 1 MiB with {@code
+   * -Dvariant.largest.bytes=1048576}), so records may exceed Kafka's default request size.
+   */
+  @Test
+  void streamsVariantDocumentsAsSparkWritesThem() {
+    String table = tables.resolve("events").toString();
+    SparkHarness.sql(
+        "CREATE TABLE delta.`%s` (id INT, doc VARIANT) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')",
+        table);
+    RandomJson random = new RandomJson(Long.getLong("variant.seed", 7L));
+    List<String> documents = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      documents.add(random.value(4));
+    }
+    documents.add(random.document(5, Integer.getInteger("variant.largest.bytes", 200_000)));
+    SparkHarness.spark()
+        .createDataset(documents, Encoders.STRING())
+        .selectExpr("CAST(monotonically_increasing_id() AS INT) AS id", "parse_json(value) AS doc")
+        .write()
+        .format("delta")
+        .mode("append")
+        .save(table);
+    SparkHarness.sql(
+        "UPDATE delta.`%s` SET doc = parse_json('{\"updated\": [1, 2.5, null]}') WHERE id %% 4 = 0",
+        table);
+    SparkHarness.sql("DELETE FROM delta.`%s` WHERE id %% 5 = 1", table);
+    long latest = SparkOracle.latestVersion(table);
+    List<String> expected =
+        SparkHarness.spark()
+            .read()
+            .format("delta")
+            .option("readChangeFeed", "true")
+            .option("startingVersion", 0)
+            .load(table)
+            .selectExpr("concat_ws(' ', _commit_version, _change_type, id, to_json(doc)) AS line")
+            .as(Encoders.STRING())
+            .collectAsList();
+
+    Map<String, String> config =
+        ConnectorConfig.fromExample("local-table.json")
+            .with("delta.table.paths", table)
+            .startMode("earliest")
+            .with("value.converter.schemas.enable", "true")
+            .with("producer.override.max.request.size", "16777216")
+            .with("topic.creation.default.max.message.bytes", "16777216")
+            .build();
+    rest.deploy("events", config, TIMEOUT);
+    List<ConsumerRecord<byte[], byte[]>> records =
+        TopicReader.readAll(
+            kafka.bootstrapServers(),
+            "events",
+            expected.size() + deletes(expected),
+            TIMEOUT,
+            false);
+
+    List<String> got = new ArrayList<>();
+    for (ConsumerRecord<byte[], byte[]> record : records) {
+      if (record.value() == null) {
+        continue;
+      }
+      JsonNode value = TopicReader.jsonValue(record.value());
+      assertThat(TopicReader.jsonSchema(record.value()).path("fields").findValuesAsText("name"))
+          .contains("io.debezium.data.Json");
+      got.add(
+          String.join(
+              " ",
+              Long.toString(TopicReader.longHeader(record, "_commit_version")),
+              TopicReader.header(record, "_change_type"),
+              value.path("id").asText(),
+              value.path("doc").asText()));
+    }
+    assertThat(latest).as("create, insert, update, delete").isEqualTo(3);
+    assertThat(got).as(kafka.workerLogTail()).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  /** Each delete is followed by its tombstone. */
+  private static int deletes(List<String> changes) {
+    return (int) changes.stream().filter(line -> line.contains(" delete ")).count();
   }
 }
