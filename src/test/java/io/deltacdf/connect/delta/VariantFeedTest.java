@@ -2,6 +2,7 @@ package io.deltacdf.connect.delta;
 
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.delta.testing.FeedReads;
@@ -16,6 +17,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -84,6 +86,28 @@ class VariantFeedTest {
           .as("version %d (%s)", version, layout)
           .isEqualTo(expected.getOrDefault(version, List.of()));
     }
+  }
+
+  /**
+   * Shredded variants are not read yet: a table that lets writers shred them fails with the column
+   * and the property named, rather than reading the residual value bytes as the whole value.
+   */
+  @Test
+  void aTableThatShredsVariantsIsRefusedNamingTheColumn() {
+    String path = dir.resolve("shredded").toString();
+    sql(
+        "CREATE TABLE delta.`%s` (id INT, v VARIANT) USING delta TBLPROPERTIES"
+            + " ('delta.enableChangeDataFeed' = 'true', 'delta.enableVariantShredding' = 'true')",
+        path);
+    sql(
+        "INSERT INTO delta.`%s` SELECT id, parse_json('{\"a\": 1, \"b\": \"x\"}') FROM range(3)",
+        path);
+    DeltaTable table = DeltaTable.open(path, Map.of(), false);
+
+    assertThatThrownBy(() -> FeedReads.readAll(table, ChangePosition.InVersion.start(0), 100))
+        .hasMessageContaining("Column 'v'")
+        .hasMessageContaining("delta.enableVariantShredding=true")
+        .hasMessageContaining("does not read yet");
   }
 
   private static org.apache.spark.sql.Dataset<Row> documents(RandomJson random, int from, int to) {

@@ -84,7 +84,7 @@ class AvroIT {
             // A different struct where a naive naming scheme puts address.geo's record name.
             + " address_geo STRUCT<code: STRING>,"
             + " tags ARRAY<STRING>, lines ARRAY<STRUCT<sku: STRING, qty: INT>>,"
-            + " attrs MAP<STRING, DECIMAL(10,2)>, by_day MAP<INT, STRING>)"
+            + " attrs MAP<STRING, DECIMAL(10,2)>, by_day MAP<INT, STRING>, doc VARIANT)"
             + " USING delta TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
         path);
     sql(
@@ -95,15 +95,16 @@ class AvroIT {
             + "  named_struct('street', 'Main St 1', 'geo', named_struct('lat', 52.52, 'lon', 13.405)),"
             + "  named_struct('code', 'DE-BE'),"
             + "  array('a', null, 'c'), array(named_struct('sku', 'x-1', 'qty', 2)),"
-            + "  map('net', 10.50, 'tax', null), map(1, 'mon', 7, null)),"
+            + "  map('net', 10.50, 'tax', null), map(1, 'mon', 7, null),"
+            + "  parse_json('{\"b\": [1, 2.50, \"é\"], \"a\": {\"n\": null}}')),"
             + " (2, null, null, null, null, null, null, null, null, null, null, null, null, null,"
-            + "  null, null, null, null, null, null, null),"
+            + "  null, null, null, null, null, null, null, null),"
             + " (3, false, -128, -32768, -2147483648, -9223372036854775808, float('NaN'),"
             + "  double('-0.0'), -99999999.99, -99999999999999999999.999999999999999999, 'héllo 日本 😀',"
             + "  X'', DATE'0001-01-01', TIMESTAMP'1969-07-20 20:17:40.123',"
             + "  TIMESTAMP_NTZ'9999-12-31 23:59:59.999', named_struct('street', null, 'geo', null),"
             + "  named_struct('code', null),"
-            + "  array(), array(), map(), map())",
+            + "  array(), array(), map(), map(), parse_json('null'))",
         path);
     sql(
         "UPDATE delta.`%s` SET amount = 0.000000000000000001, born = DATE'1970-01-01' WHERE id = 1",
@@ -138,6 +139,8 @@ class AvroIT {
     assertThat(nullable(value, "local_at").getLogicalType())
         .isEqualTo(LogicalTypes.timestampMillis());
     assertThat(nullable(value, "attrs").getType()).isEqualTo(Schema.Type.MAP);
+    assertThat(nullable(value, "doc").getType()).isEqualTo(Schema.Type.STRING);
+    assertThat(nullable(value, "doc").getProp("connect.name")).isEqualTo("io.debezium.data.Json");
     assertThat(nullable(value, "by_day").getElementType().getFullName())
         .isEqualTo("io.confluent.connect.avro.MapEntry");
     for (Schema.Field field : value.getFields().subList(1, value.getFields().size())) {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * as a JDBC sink or a compacted topic would, ends up with the table Spark reads.
  *
  * <p>The table sees a snapshot, updates, deletes, a MERGE and an update of the key column, and has
- * a column name (with a space) that Avro would refuse.
+ * a column name (with a space) that Avro would refuse, and a variant column.
  */
 class RecordFormatsIT {
 
@@ -43,14 +43,16 @@ class RecordFormatsIT {
     cluster = KafkaCluster.builder().start();
     path = dir.resolve("people").toString();
     sql(
-        "CREATE TABLE delta.`%s` (id BIGINT, name STRING, `home city` STRING, seen TIMESTAMP)"
+        "CREATE TABLE delta.`%s` (id BIGINT, name STRING, `home city` STRING, seen TIMESTAMP,"
+            + " doc VARIANT)"
             + " USING delta TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
             + " 'delta.columnMapping.mode'='name', 'delta.minReaderVersion'='2',"
             + " 'delta.minWriterVersion'='5')",
         path);
     sql(
         "INSERT INTO delta.`%s` SELECT id, concat('n', id), 'Oslo',"
-            + " timestamp'2024-05-01 12:00:00.123456' FROM range(1, 21)",
+            + " timestamp'2024-05-01 12:00:00.123456',"
+            + " parse_json(concat('{\"tags\": [\"a\"], \"id\": ', id, '}')) FROM range(1, 21)",
         path);
   }
 
@@ -128,6 +130,9 @@ class RecordFormatsIT {
     assertThat(first.get("after").has("home_city")).isTrue();
     assertThat(first.get("after").get("seen").asLong()).isEqualTo(1_714_564_800_123_456L);
     assertThat(first.get("source").get("table").asText()).isEqualTo("people");
+    assertThat(first.get("after").get("doc").asText())
+        .as("a variant as Spark's to_json text")
+        .isEqualTo("{\"id\":" + first.get("after").get("id").asLong() + ",\"tags\":[\"a\"]}");
 
     List<ConsumerRecord<byte[], byte[]>> rows = read("rows.people");
     assertThat(applyRows(rows)).isEqualTo(expected);

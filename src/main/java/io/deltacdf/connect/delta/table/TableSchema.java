@@ -17,6 +17,9 @@ public final class TableSchema {
 
   public static final String CDF_PROPERTY = "delta.enableChangeDataFeed";
 
+  /** Lets writers store variants shredded into typed columns, which the reader cannot read yet. */
+  static final String VARIANT_SHREDDING_PROPERTY = "delta.enableVariantShredding";
+
   private final TableMetadata metadata;
   private final FieldType.Struct logical;
   private final StructType physical;
@@ -26,6 +29,7 @@ public final class TableSchema {
   private TableSchema(TableMetadata metadata) {
     this.metadata = metadata;
     this.logical = KernelTypes.toStruct(metadata.schema());
+    requireUnshreddedVariants(metadata);
     this.physical = metadata.physicalSchema();
     Set<String> partitionColumns =
         metadata.partitionColumns().stream()
@@ -37,6 +41,23 @@ public final class TableSchema {
     for (int i = 0; i < schema.length(); i++) {
       partition[i] = partitionColumns.contains(schema.at(i).getName().toLowerCase(Locale.ROOT));
       readers[i] = ValueReader.forType(logical.fields().get(i).type());
+    }
+  }
+
+  private static void requireUnshreddedVariants(TableMetadata metadata) {
+    if (!Boolean.parseBoolean(
+        metadata.configuration().getOrDefault(VARIANT_SHREDDING_PROPERTY, "false"))) {
+      return;
+    }
+    String column = VariantColumns.firstVariant(metadata.schema(), "");
+    if (column != null) {
+      throw new IllegalArgumentException(
+          "Column '"
+              + column
+              + "' is a variant of a table with "
+              + VARIANT_SHREDDING_PROPERTY
+              + "=true, so its values may be stored shredded (in typed columns), which this"
+              + " connector does not read yet; exclude the table (see docs/limitations.md)");
     }
   }
 

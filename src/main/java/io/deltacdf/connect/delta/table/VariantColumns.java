@@ -47,12 +47,40 @@ final class VariantColumns {
     return type;
   }
 
+  /**
+   * The first column (dotted path) of {@code type} that is or holds a variant, or null for none.
+   */
+  static String firstVariant(DataType type, String path) {
+    if (type instanceof VariantType) {
+      return path;
+    }
+    if (type instanceof StructType struct) {
+      for (StructField field : struct.fields()) {
+        String prefix = path.isEmpty() ? field.getName() : path + "." + field.getName();
+        String found = firstVariant(field.getDataType(), prefix);
+        if (found != null) {
+          return found;
+        }
+      }
+    }
+    if (type instanceof ArrayType array) {
+      return firstVariant(array.getElementType(), path + ".element");
+    }
+    if (type instanceof MapType map) {
+      return firstVariant(map.getValueType(), path + ".value");
+    }
+    return null;
+  }
+
   /** The JSON text of the variant at {@code row} of a vector read as {@link #readType}. */
   static String json(ColumnVector variant, int row) {
     ColumnVector value = variant.getChild(0);
     ColumnVector metadata = variant.getChild(1);
     if (value.isNullAt(row) || metadata.isNullAt(row)) {
-      throw new IllegalStateException("A variant value without its value or metadata bytes");
+      // Only a shredded variant (its value in typed columns) lacks the value bytes.
+      throw new IllegalStateException(
+          "A variant value is stored shredded (in typed columns), which this connector does not"
+              + " read yet; see docs/limitations.md");
     }
     return VariantJson.toJson(value.getBinary(row), metadata.getBinary(row));
   }

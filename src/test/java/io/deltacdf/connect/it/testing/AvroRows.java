@@ -69,7 +69,11 @@ public final class AvroRows {
               ? entries(schema.getElementType(), as(List.class, value, schema))
               : list(schema.getElementType(), as(List.class, value, schema));
       case MAP -> map(schema.getValueType(), as(Map.class, value, schema));
-      case STRING -> quoted(value.toString());
+      // A variant's JSON text, which the canonical form marks as such.
+      case STRING ->
+          "io.debezium.data.Json".equals(schema.getProp("connect.name"))
+              ? "json " + value
+              : quoted(value.toString());
       case BYTES ->
           logical instanceof LogicalTypes.Decimal decimal
               ? decimal(as(BigDecimal.class, value, schema), decimal.getScale())
