@@ -73,7 +73,7 @@ public final class DeltaTable implements AutoCloseable {
       throw KernelErrors.translate(uri, "its root path", e);
     }
     return new DeltaTable(
-        new FeedContext(engine, uri, root, filesOutsideTableAllowed),
+        new FeedContext(engine, uri, root, filesOutsideTableAllowed, fileIO),
         DEFAULT_SNAPSHOT_WINDOW,
         fileIO,
         ChangeRules.CDF_ONLY);

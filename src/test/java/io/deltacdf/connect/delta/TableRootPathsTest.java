@@ -67,13 +67,14 @@ class TableRootPathsTest {
 
   @Test
   void aLogPathLeavingARootWithASpaceIsStillRefused() {
-    FeedContext context = new FeedContext(null, "my lake/orders", "s3a://b/my lake/orders", false);
+    FeedContext context =
+        new FeedContext(null, "my lake/orders", "s3a://b/my lake/orders", false, null);
     assertThatThrownBy(() -> TablePaths.resolve(context, 4, "../other%20table/part-0.parquet"))
         .isInstanceOf(DeltaFeedException.class)
         .hasMessageContaining("outside the table's folder");
   }
 
   private static String resolve(String root, String logPath) {
-    return TablePaths.resolve(new FeedContext(null, root, root, false), 1, logPath);
+    return TablePaths.resolve(new FeedContext(null, root, root, false, null), 1, logPath);
   }
 }

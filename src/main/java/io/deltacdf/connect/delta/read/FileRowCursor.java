@@ -20,6 +20,7 @@ import io.deltacdf.connect.delta.table.TableSchema;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Optional;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * Streams the change rows of one {@link ChangeFile}, one Parquet batch at a time, starting at a
@@ -92,7 +93,7 @@ public final class FileRowCursor implements Closeable {
     this.location = TablePaths.resolve(context, version, file.path());
     this.schema = schema;
     this.partitionValues = PartitionValues.resolve(schema, file.partitionValues());
-    StructType readSchema = schema.physicalDataSchema();
+    StructType readSchema = schema.physicalDataSchema(schema.hasVariants() ? fileSchema() : null);
     this.dataOrdinal = new int[schema.columnCount()];
     int next = 0;
     for (int i = 0; i < dataOrdinal.length; i++) {
@@ -281,6 +282,15 @@ public final class FileRowCursor implements Closeable {
     } catch (RuntimeException e) {
       String named = location != null ? location : "the inline deletion vector of " + file.path();
       throw KernelErrors.translate(context.table(), version, named, e);
+    }
+  }
+
+  /** The file's own schema: where its variants are shredded, into which typed columns. */
+  private MessageType fileSchema() {
+    try {
+      return ParquetFooters.schema(context.files(), location, file.size());
+    } catch (IOException | RuntimeException e) {
+      throw KernelErrors.translate(context.table(), version, location, e);
     }
   }
 

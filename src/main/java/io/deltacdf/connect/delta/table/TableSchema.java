@@ -7,6 +7,8 @@ import io.deltacdf.connect.delta.kernel.TableMetadata;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
 
 /**
  * The table's shape at one version: logical and physical columns, partitioning, and whether the
@@ -17,19 +19,17 @@ public final class TableSchema {
 
   public static final String CDF_PROPERTY = "delta.enableChangeDataFeed";
 
-  /** Lets writers store variants shredded into typed columns, which the reader cannot read yet. */
-  static final String VARIANT_SHREDDING_PROPERTY = "delta.enableVariantShredding";
-
   private final TableMetadata metadata;
   private final FieldType.Struct logical;
   private final StructType physical;
   private final boolean[] partition;
   private final ValueReader[] readers;
+  private final boolean variants;
 
   private TableSchema(TableMetadata metadata) {
     this.metadata = metadata;
     this.logical = KernelTypes.toStruct(metadata.schema());
-    requireUnshreddedVariants(metadata);
+    this.variants = VariantColumns.firstVariant(metadata.schema(), "") != null;
     this.physical = metadata.physicalSchema();
     Set<String> partitionColumns =
         metadata.partitionColumns().stream()
@@ -41,23 +41,6 @@ public final class TableSchema {
     for (int i = 0; i < schema.length(); i++) {
       partition[i] = partitionColumns.contains(schema.at(i).getName().toLowerCase(Locale.ROOT));
       readers[i] = ValueReader.forType(logical.fields().get(i).type());
-    }
-  }
-
-  private static void requireUnshreddedVariants(TableMetadata metadata) {
-    if (!Boolean.parseBoolean(
-        metadata.configuration().getOrDefault(VARIANT_SHREDDING_PROPERTY, "false"))) {
-      return;
-    }
-    String column = VariantColumns.firstVariant(metadata.schema(), "");
-    if (column != null) {
-      throw new IllegalArgumentException(
-          "Column '"
-              + column
-              + "' is a variant of a table with "
-              + VARIANT_SHREDDING_PROPERTY
-              + "=true, so its values may be stored shredded (in typed columns), which this"
-              + " connector does not read yet; exclude the table (see docs/limitations.md)");
     }
   }
 
@@ -94,16 +77,28 @@ public final class TableSchema {
     return physical.at(column).getName();
   }
 
+  /** Whether a column is or holds a variant, whose read schema depends on the file. */
+  public boolean hasVariants() {
+    return variants;
+  }
+
   /**
-   * The Parquet read schema for the non-partition columns, in logical column order, with each
-   * variant as the group it is stored as.
+   * The Parquet read schema for the non-partition columns of a file, in logical column order, with
+   * each variant as the group it is stored as in that file.
+   *
+   * @param file the file's own schema, needed only when {@link #hasVariants()} (null otherwise)
    */
-  public StructType physicalDataSchema() {
+  public StructType physicalDataSchema(MessageType file) {
     StructType result = new StructType();
     for (int i = 0; i < partition.length; i++) {
       if (!partition[i]) {
         StructField field = physical.at(i);
-        result = result.add(field.withDataType(VariantColumns.readType(field.getDataType())));
+        Type fileField =
+            file != null && file.containsField(field.getName())
+                ? file.getType(field.getName())
+                : null;
+        result =
+            result.add(field.withDataType(VariantColumns.readType(field.getDataType(), fileField)));
       }
     }
     return result;

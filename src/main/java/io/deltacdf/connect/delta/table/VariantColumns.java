@@ -8,7 +8,10 @@ import io.delta.kernel.types.MapType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.VariantType;
+import io.deltacdf.connect.delta.variant.MalformedVariantException;
 import io.deltacdf.connect.delta.variant.VariantJson;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.Type;
 
 /**
  * Variant columns as Kernel's Parquet reader can return them. The reader has no variant type of its
@@ -25,24 +28,47 @@ final class VariantColumns {
 
   private VariantColumns() {}
 
-  /** The type to ask the Parquet reader for: {@code type} with each variant as its group. */
-  static DataType readType(DataType type) {
+  /**
+   * The type to ask the Parquet reader for: {@code type} with each variant as its group, and with
+   * the {@code typed_value} columns the file ({@code file}, null when unknown) shreds it into.
+   */
+  static DataType readType(DataType type, Type file) {
     if (type instanceof VariantType) {
-      return ENCODED;
+      GroupType group = file == null || file.isPrimitive() ? null : file.asGroupType();
+      return group == null || !group.containsField(ShreddedTypes.TYPED_VALUE)
+          ? ENCODED
+          : ENCODED.add(
+              ShreddedTypes.TYPED_VALUE,
+              ShreddedTypes.typed(group.getType(ShreddedTypes.TYPED_VALUE)),
+              true);
     }
+    GroupType group = file == null || file.isPrimitive() ? null : file.asGroupType();
     if (type instanceof StructType struct) {
       StructType result = new StructType();
       for (StructField field : struct.fields()) {
-        result = result.add(field.withDataType(readType(field.getDataType())));
+        Type child =
+            group != null && group.containsField(field.getName())
+                ? group.getType(field.getName())
+                : null;
+        result = result.add(field.withDataType(readType(field.getDataType(), child)));
       }
       return result;
     }
+    // Standard three-level lists and maps: <group> { repeated group <list|key_value> { ... } }.
+    GroupType repeated =
+        group != null && group.getFieldCount() == 1 && !group.getType(0).isPrimitive()
+            ? group.getType(0).asGroupType()
+            : null;
     if (type instanceof ArrayType array) {
-      return new ArrayType(readType(array.getElementType()), array.containsNull());
+      Type element = repeated != null && repeated.getFieldCount() == 1 ? repeated.getType(0) : null;
+      return new ArrayType(readType(array.getElementType(), element), array.containsNull());
     }
     if (type instanceof MapType map) {
+      Type value = repeated != null && repeated.getFieldCount() == 2 ? repeated.getType(1) : null;
       return new MapType(
-          readType(map.getKeyType()), readType(map.getValueType()), map.isValueContainsNull());
+          readType(map.getKeyType(), null),
+          readType(map.getValueType(), value),
+          map.isValueContainsNull());
     }
     return type;
   }
@@ -76,11 +102,14 @@ final class VariantColumns {
   static String json(ColumnVector variant, int row) {
     ColumnVector value = variant.getChild(0);
     ColumnVector metadata = variant.getChild(1);
-    if (value.isNullAt(row) || metadata.isNullAt(row)) {
-      // Only a shredded variant (its value in typed columns) lacks the value bytes.
-      throw new IllegalStateException(
-          "A variant value is stored shredded (in typed columns), which this connector does not"
-              + " read yet; see docs/limitations.md");
+    if (metadata.isNullAt(row)) {
+      throw new MalformedVariantException("a variant without its metadata");
+    }
+    if (((StructType) variant.getDataType()).length() > 2) {
+      return ShreddedVariants.json(value, variant.getChild(2), metadata.getBinary(row), row);
+    }
+    if (value.isNullAt(row)) {
+      throw new MalformedVariantException("an unshredded variant without its value");
     }
     return VariantJson.toJson(value.getBinary(row), metadata.getBinary(row));
   }

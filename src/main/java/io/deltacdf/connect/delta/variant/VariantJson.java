@@ -10,7 +10,9 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 
@@ -53,7 +55,7 @@ public final class VariantJson {
   }
 
   /** Appends the JSON text of the value that starts at {@code pos} of {@code value}. */
-  static void append(byte[] value, int pos, VariantMetadata metadata, StringBuilder out) {
+  public static void append(byte[] value, int pos, VariantMetadata metadata, StringBuilder out) {
     int header = unsigned(value, pos);
     int basicType = header & 0x3;
     int typeInfo = header >>> 2;
@@ -63,6 +65,37 @@ public final class VariantJson {
       case OBJECT -> appendObject(value, pos, typeInfo, metadata, out);
       default -> appendArray(value, pos, typeInfo, metadata, out);
     }
+  }
+
+  /** A field of an encoded object: its key and where its value starts. */
+  public record ObjectField(String key, int pos) {}
+
+  /**
+   * The fields of the object that starts at {@code pos}, in stored (key) order.
+   *
+   * @throws MalformedVariantException when the value there is not an object
+   */
+  public static List<ObjectField> objectFields(byte[] value, int pos, VariantMetadata metadata) {
+    int header = unsigned(value, pos);
+    if ((header & 0x3) != OBJECT) {
+      throw malformed("a shredded object's leftover value is not an object");
+    }
+    int typeInfo = header >>> 2;
+    int offsetSize = (typeInfo & 0x3) + 1;
+    int idSize = ((typeInfo >>> 2) & 0x3) + 1;
+    int sizeBytes = (typeInfo & 0x10) != 0 ? 4 : 1;
+    int count = readUnsigned(value, pos + 1, sizeBytes);
+    int ids = pos + 1 + sizeBytes;
+    int offsets = ids + count * idSize;
+    int data = offsets + (count + 1) * offsetSize;
+    List<ObjectField> fields = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      fields.add(
+          new ObjectField(
+              metadata.key(readUnsigned(value, ids + i * idSize, idSize)),
+              data + readUnsigned(value, offsets + i * offsetSize, offsetSize)));
+    }
+    return fields;
   }
 
   private static void appendObject(
@@ -118,14 +151,17 @@ public final class VariantJson {
       case 5 -> out.append((int) readLong(value, at, 4));
       case 6 -> out.append(readLong(value, at, 8));
       case 7 -> appendDouble(Double.longBitsToDouble(readLong(value, at, 8)), out);
-      case 8 -> appendDecimal(BigInteger.valueOf((int) readLong(value, at + 1, 4)), value, at, out);
-      case 9 -> appendDecimal(BigInteger.valueOf(readLong(value, at + 1, 8)), value, at, out);
-      case 10 -> appendDecimal(littleEndianInteger(value, at + 1, 16), value, at, out);
-      case 11 -> appendQuoted(LocalDate.ofEpochDay((int) readLong(value, at, 4)).toString(), out);
-      case 12 -> appendQuoted(UTC_TIMESTAMP.format(utc(readLong(value, at, 8), 1_000)), out);
-      case 13 -> appendQuoted(LOCAL_TIMESTAMP.format(utc(readLong(value, at, 8), 1_000)), out);
+      case 8 ->
+          appendDecimal(
+              decimal(BigInteger.valueOf((int) readLong(value, at + 1, 4)), value, at), out);
+      case 9 ->
+          appendDecimal(decimal(BigInteger.valueOf(readLong(value, at + 1, 8)), value, at), out);
+      case 10 -> appendDecimal(decimal(littleEndianInteger(value, at + 1, 16), value, at), out);
+      case 11 -> appendDate((int) readLong(value, at, 4), out);
+      case 12 -> appendTimestamp(readLong(value, at, 8), out);
+      case 13 -> appendLocalTimestamp(readLong(value, at, 8), out);
       case 14 -> appendFloat(Float.intBitsToFloat((int) readLong(value, at, 4)), out);
-      case 15 -> appendQuoted(Base64.getEncoder().encodeToString(lengthPrefixed(value, at)), out);
+      case 15 -> appendBinary(lengthPrefixed(value, at), out);
       case 16 -> appendString(new String(lengthPrefixed(value, at), StandardCharsets.UTF_8), out);
       case 17 ->
           appendQuoted(LocalTime.ofNanoOfDay(readLong(value, at, 8) * 1_000).toString(), out);
@@ -137,7 +173,7 @@ public final class VariantJson {
   }
 
   /** Spark writes what Java writes, but JSON has no NaN or Infinity: those are quoted. */
-  private static void appendDouble(double d, StringBuilder out) {
+  public static void appendDouble(double d, StringBuilder out) {
     if (Double.isFinite(d)) {
       out.append(d);
     } else {
@@ -145,7 +181,7 @@ public final class VariantJson {
     }
   }
 
-  private static void appendFloat(float f, StringBuilder out) {
+  public static void appendFloat(float f, StringBuilder out) {
     if (Float.isFinite(f)) {
       out.append(f);
     } else {
@@ -153,10 +189,32 @@ public final class VariantJson {
     }
   }
 
-  /** A decimal's scale is one byte before its unscaled value; trailing zeros are not written. */
-  private static void appendDecimal(BigInteger unscaled, byte[] value, int at, StringBuilder out) {
-    BigDecimal decimal = new BigDecimal(unscaled, unsigned(value, at));
+  /** A decimal's scale is the byte before its unscaled value. */
+  private static BigDecimal decimal(BigInteger unscaled, byte[] value, int at) {
+    return new BigDecimal(unscaled, unsigned(value, at));
+  }
+
+  /** Decimals are written without trailing zeros, as Spark writes them. */
+  public static void appendDecimal(BigDecimal decimal, StringBuilder out) {
     out.append(decimal.stripTrailingZeros().toPlainString());
+  }
+
+  public static void appendDate(int epochDay, StringBuilder out) {
+    appendQuoted(LocalDate.ofEpochDay(epochDay).toString(), out);
+  }
+
+  /** A timestamp with time zone, in microseconds since the epoch, written in UTC. */
+  public static void appendTimestamp(long micros, StringBuilder out) {
+    appendQuoted(UTC_TIMESTAMP.format(utc(micros, 1_000)), out);
+  }
+
+  /** A timestamp without time zone, in microseconds since the epoch. */
+  public static void appendLocalTimestamp(long micros, StringBuilder out) {
+    appendQuoted(LOCAL_TIMESTAMP.format(utc(micros, 1_000)), out);
+  }
+
+  public static void appendBinary(byte[] bytes, StringBuilder out) {
+    appendQuoted(Base64.getEncoder().encodeToString(bytes), out);
   }
 
   /** A time stamp in {@code unitNanos}-nanosecond units since the epoch, in UTC. */
@@ -200,7 +258,7 @@ public final class VariantJson {
    * characters ({@code \b \t \n \f \r} short, the others as {@code \}{@code u00XX}); other
    * characters as they are.
    */
-  static void appendString(String s, StringBuilder out) {
+  public static void appendString(String s, StringBuilder out) {
     out.append('"');
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);

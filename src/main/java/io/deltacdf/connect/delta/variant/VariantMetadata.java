@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
  * A variant's key dictionary: a header byte (version 1, offset size), the key count, the keys'
  * offsets and their UTF-8 bytes. Keys are decoded when an object names them.
  */
-final class VariantMetadata {
+public final class VariantMetadata {
 
   private static final int VERSION = 1;
 
@@ -28,7 +28,7 @@ final class VariantMetadata {
     this.keys = offsets + (count + 1) * offsetSize;
   }
 
-  static VariantMetadata of(byte[] bytes) {
+  public static VariantMetadata of(byte[] bytes) {
     return new VariantMetadata(bytes);
   }
 

@@ -35,6 +35,34 @@ public final class RandomJson {
     return random.nextBoolean() ? out.toString() : "{\"doc\":" + out + ",\"id\":1}";
   }
 
+  /**
+   * An event-like object whose fields mostly keep their types, as bronze tables hold, so that
+   * writers shred it: typed fields, a nested object, a list of objects, a field whose type varies,
+   * and rare fields left in the leftover value.
+   */
+  public String record(int id) {
+    StringBuilder out = new StringBuilder("{\"id\":").append(id).append(",\"name\":");
+    string(out, text());
+    out.append(",\"score\":").append(random.nextInt(4) == 0 ? "\"n/a\"" : decimal());
+    out.append(",\"ratio\":").append(random.nextDouble());
+    out.append(",\"ok\":").append(random.nextBoolean());
+    out.append(",\"address\":{\"city\":");
+    string(out, text());
+    out.append(",\"zip\":").append(random.nextInt(99999)).append('}');
+    out.append(",\"lines\":[");
+    for (int i = 0, n = random.nextInt(4); i < n; i++) {
+      out.append(i > 0 ? "," : "").append("{\"sku\":");
+      string(out, text());
+      out.append(",\"qty\":").append(random.nextInt(10)).append('}');
+    }
+    out.append(']');
+    if (random.nextInt(5) == 0) {
+      out.append(",\"rare_").append(random.nextInt(3)).append("\":");
+      value(out, 2);
+    }
+    return out.append('}').toString();
+  }
+
   /** One value of any kind, containers to {@code depth} levels. */
   public String value(int depth) {
     StringBuilder out = new StringBuilder();
