@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * as a JDBC sink or a compacted topic would, ends up with the table Spark reads.
  *
  * <p>The table sees a snapshot, updates, deletes, a MERGE and an update of the key column, and has
- * a column name (with a space) that Avro would refuse, and a variant column.
+ * a column name (with a space) that Avro would refuse, and a variant column that Spark shreds into
+ * typed columns.
  */
 class RecordFormatsIT {
 
@@ -47,7 +48,7 @@ class RecordFormatsIT {
             + " doc VARIANT)"
             + " USING delta TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
             + " 'delta.columnMapping.mode'='name', 'delta.minReaderVersion'='2',"
-            + " 'delta.minWriterVersion'='5')",
+            + " 'delta.minWriterVersion'='5', 'delta.enableVariantShredding'='true')",
         path);
     sql(
         "INSERT INTO delta.`%s` SELECT id, concat('n', id), 'Oslo',"

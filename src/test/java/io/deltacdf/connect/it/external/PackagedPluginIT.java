@@ -23,6 +23,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The packaged plugin folder {@code connector/} in a Kafka 4.4.0 worker JVM whose classpath holds
@@ -116,19 +118,26 @@ class PackagedPluginIT {
    * -Dvariant.largest.bytes} of JSON text (200 KB here, 1 MiB with {@code
    * -Dvariant.largest.bytes=1048576}), so records may exceed Kafka's default request size.
    */
-  @Test
-  void streamsVariantDocumentsAsSparkWritesThem() {
-    String table = tables.resolve("events").toString();
+  @ParameterizedTest(name = "shredded {0}")
+  @ValueSource(booleans = {false, true})
+  void streamsVariantDocumentsAsSparkWritesThem(boolean shredded) {
+    String name = shredded ? "shredded-events" : "events";
+    String table = tables.resolve(name).toString();
     SparkHarness.sql(
         "CREATE TABLE delta.`%s` (id INT, doc VARIANT) USING delta"
-            + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')",
-        table);
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true',"
+            + " 'delta.enableVariantShredding' = '%s')",
+        table, shredded);
     RandomJson random = new RandomJson(Long.getLong("variant.seed", 7L));
     List<String> documents = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
-      documents.add(random.value(4));
+      // Records of stable shape are what a writer shreds; random values mostly are not.
+      documents.add(shredded ? random.record(i) : random.value(4));
     }
-    documents.add(random.document(5, Integer.getInteger("variant.largest.bytes", 200_000)));
+    if (!shredded) {
+      // Size is the plain table's concern: one document a writer would not shred anyway.
+      documents.add(random.document(5, Integer.getInteger("variant.largest.bytes", 200_000)));
+    }
     SparkHarness.spark()
         .createDataset(documents, Encoders.STRING())
         .selectExpr("CAST(monotonically_increasing_id() AS INT) AS id", "parse_json(value) AS doc")
@@ -160,14 +169,10 @@ class PackagedPluginIT {
             .with("producer.override.max.request.size", "16777216")
             .with("topic.creation.default.max.message.bytes", "16777216")
             .build();
-    rest.deploy("events", config, TIMEOUT);
+    rest.deploy(name, config, TIMEOUT);
     List<ConsumerRecord<byte[], byte[]>> records =
         TopicReader.readAll(
-            kafka.bootstrapServers(),
-            "events",
-            expected.size() + deletes(expected),
-            TIMEOUT,
-            false);
+            kafka.bootstrapServers(), name, expected.size() + deletes(expected), TIMEOUT, false);
 
     List<String> got = new ArrayList<>();
     for (ConsumerRecord<byte[], byte[]> record : records) {

@@ -101,7 +101,7 @@ public final class RandomJson {
   }
 
   private void object(StringBuilder out, int depth) {
-    int size = random.nextInt(10) == 0 ? 300 : random.nextInt(6);
+    int size = wide(depth) ? 300 : random.nextInt(6);
     out.append('{');
     for (int i = 0; i < size; i++) {
       if (i > 0) {
@@ -116,7 +116,7 @@ public final class RandomJson {
   }
 
   private void array(StringBuilder out, int depth) {
-    int size = random.nextInt(10) == 0 ? 300 : random.nextInt(6);
+    int size = wide(depth) ? 300 : random.nextInt(6);
     out.append('[');
     for (int i = 0; i < size; i++) {
       if (i > 0) {
@@ -125,6 +125,14 @@ public final class RandomJson {
       value(out, depth);
     }
     out.append(']');
+  }
+
+  /**
+   * Whether a container gets more than 255 members (the encoding's large form). Only innermost
+   * containers, whose members are scalars, are made wide, which keeps documents near their size.
+   */
+  private boolean wide(int depth) {
+    return depth == 0 && random.nextInt(10) == 0;
   }
 
   private String text() {
