@@ -17,17 +17,14 @@ import java.util.Set;
  */
 final class ReaderFeatureDocs {
 
-  private static final String SHREDDING =
-      "no: with `delta.enableVariantShredding=true`, a `variant` column fails the task, naming the"
-          + " column";
-
   /** Where the connector differs from Kernel for a feature Kernel reads; otherwise "yes". */
   private static final Map<String, String> CONNECTOR_LIMITS =
       Map.of(
           "variantType", "yes; values as JSON text (docs/records-and-formats.md)",
           "variantType-preview", "yes; values as JSON text (docs/records-and-formats.md)",
-          "variantShredding", SHREDDING,
-          "variantShredding-preview", SHREDDING,
+          "variantShredding", "yes; shredded values are merged back into the same JSON text",
+          "variantShredding-preview",
+              "yes; shredded values are merged back into the same JSON text",
           "geospatial", "yes; a `geometry` or `geography` column fails the task, naming the column",
           "catalogManaged", "no: tables are read by path, without their catalog");
 
