@@ -14,7 +14,8 @@ import java.util.List;
  *   <li>{@link Decimal}: BigDecimal with the type's scale;
  *   <li>{@link Struct}: Object[] aligned with the struct's fields;
  *   <li>{@link Array}: List of element values;
- *   <li>{@link MapType}: Map (insertion-ordered) of key to value.
+ *   <li>{@link MapType}: Map (insertion-ordered) of key to value;
+ *   <li>{@link Geospatial}: byte[], the shape as Well-Known Binary (WKB).
  * </ul>
  *
  * A null column value is always Java {@code null}.
@@ -57,6 +58,13 @@ public sealed interface FieldType {
   }
 
   record Array(FieldType elementType, boolean containsNull) implements FieldType {}
+
+  /**
+   * A geometry (planar) or geography (on the sphere or spheroid) column.
+   *
+   * @param crs the coordinate reference system as Delta names it, e.g. {@code OGC:CRS84}
+   */
+  record Geospatial(boolean geography, String crs) implements FieldType {}
 
   record MapType(FieldType keyType, FieldType valueType, boolean valueContainsNull)
       implements FieldType {}

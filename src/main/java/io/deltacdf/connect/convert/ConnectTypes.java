@@ -26,7 +26,8 @@ import org.apache.kafka.connect.data.Timestamp;
  * value into a Connect value. Dates become Connect {@code Date}, timestamps Connect {@code
  * Timestamp} in milliseconds or Debezium's {@code MicroTimestamp} (timestamp_ntz is read as UTC),
  * decimals Connect {@code Decimal} with the precision as a schema parameter, variants a string of
- * their JSON text named as Debezium names JSON ({@code io.debezium.data.Json}). Struct schemas are
+ * their JSON text named as Debezium names JSON ({@code io.debezium.data.Json}), geometries and
+ * geographies Debezium's struct of WKB and SRID ({@link GeospatialValues}). Struct schemas are
  * named after their place in the table ({@code <base>.Value.address.geo}, {@code
  * <base>.Value.lines.element}), so that the names are stable, distinct and valid in Avro.
  */
@@ -87,6 +88,11 @@ final class ConnectTypes {
                         key.converter().apply(k), v == null ? null : value.converter().apply(v)));
             return out;
           });
+    }
+    if (type instanceof FieldType.Geospatial geospatial) {
+      Schema schema = GeospatialValues.schema(geospatial, optional);
+      Integer srid = GeospatialValues.srid(geospatial.crs());
+      return new Mapped(schema, value -> GeospatialValues.struct(schema, srid, (byte[]) value));
     }
     if (type instanceof FieldType.Decimal decimal) {
       SchemaBuilder builder =

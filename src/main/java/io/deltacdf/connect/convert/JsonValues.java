@@ -63,6 +63,15 @@ final class JsonValues {
     if (type instanceof FieldType.MapType map) {
       return map(map);
     }
+    if (type instanceof FieldType.Geospatial geospatial) {
+      // As JsonConverter writes the struct: bytes in base64, then the SRID or null.
+      Integer srid = GeospatialValues.srid(geospatial.crs());
+      return (out, value) -> {
+        out.append("{\"" + GeospatialValues.WKB + "\":");
+        JsonText.bytes(out, (byte[]) value);
+        out.append(",\"" + GeospatialValues.SRID + "\":").append(srid).append('}');
+      };
+    }
     if (type instanceof FieldType.Decimal decimal) {
       int scale = decimal.scale();
       return (out, value) -> JsonText.number(out, ((BigDecimal) value).setScale(scale));

@@ -41,7 +41,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * records agree in everything else (offsets, headers, timestamps, tombstones): over a Spark-written
  * table of every Delta type with awkward values, in both record formats, both temporal precisions,
  * with metadata fields and adjusted field names, from a snapshot and from a version; and over
- * hand-made rows with values Spark cannot write as easily.
+ * hand-made rows with values Spark cannot write as easily (variants' JSON text, geometries with and
+ * without an SRID).
  */
 class JsonOutputTest {
 
@@ -60,7 +61,7 @@ class JsonOutputTest {
             + " local TIMESTAMP_NTZ,"
             + " address STRUCT<street: STRING, geo: ARRAY<DOUBLE>, inner: STRUCT<x: INT>>,"
             + " tags ARRAY<STRING>, prices MAP<STRING, DECIMAL(10,3)>,"
-            + " by_day MAP<DATE, ARRAY<STRUCT<k: STRING>>>, `odd name` STRING)"
+            + " by_day MAP<DATE, ARRAY<STRUCT<k: STRING>>>, `odd name` STRING, doc VARIANT)"
             + " USING delta TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
             + " 'delta.columnMapping.mode'='name', 'delta.minReaderVersion'='2',"
             + " 'delta.minWriterVersion'='5')",
@@ -75,14 +76,14 @@ class JsonOutputTest {
             + " named_struct('x', 7)),"
             + " array('a', NULL, ''), map('k\"1', 1.5, 'k2', NULL),"
             + " map(DATE'2024-02-29', array(named_struct('k', 'v')), DATE'1900-01-01', NULL),"
-            + " 'x'),"
+            + " 'x', parse_json('{\"b\": [1, null, 2.50], \"a\": \"ü \\\\\"q\\\\\" 😀\"}')),"
             + " (2, false, 0Y, 0S, 0, -0.0F, 1.0E-300D, 0.000000000000000001, -0.01, 1234567890,"
             + " '', X'', DATE'9999-12-31', TIMESTAMP'2024-05-01 12:00:00', TIMESTAMP_NTZ'1900-01-01"
             + " 00:00:00.000001', named_struct('street', NULL, 'geo', NULL, 'inner', NULL),"
-            + " array(), map(), map(), NULL),"
+            + " array(), map(), map(), NULL, parse_json('null')),"
             + " (3, NULL, NULL, NULL, NULL, float('Infinity'), 3.4028234663852886E38D,"
             + " -12345678901234567890.123456789012345678, NULL, NULL, NULL, NULL, NULL, NULL,"
-            + " NULL, NULL, NULL, NULL, NULL, NULL)",
+            + " NULL, NULL, NULL, NULL, NULL, NULL, NULL)",
         path);
     sql("UPDATE delta.`%s` SET name = concat(name, '+'), score = 1e21 WHERE id < 3", path);
     sql("UPDATE delta.`%s` SET id = 30 WHERE id = 3", path);
@@ -153,6 +154,9 @@ class JsonOutputTest {
                 new Field("dec", new FieldType.Decimal(38, 0), true),
                 new Field("small", new FieldType.Decimal(9, 9), true),
                 new Field("ts", new Primitive(PrimitiveKind.TIMESTAMP), true),
+                new Field("doc", new Primitive(PrimitiveKind.VARIANT), true),
+                new Field("shape", new FieldType.Geospatial(false, "OGC:CRS84"), true),
+                new Field("place", new FieldType.Geospatial(true, "ENGCRS:local"), true),
                 new Field(
                     "m",
                     new FieldType.MapType(
@@ -178,6 +182,9 @@ class JsonOutputTest {
               new BigDecimal("99999999999999999999999999999999999999"),
               new BigDecimal("1E-9"),
               Instant.parse("-1000-01-01T00:00:00.999999Z"),
+              "{\"a\":\"\\u0001 ü\",\"b\":[1.0E20,\"NaN\"]}",
+              new byte[] {1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+              new byte[0],
               outer
             },
             new Object[] {
@@ -187,6 +194,9 @@ class JsonOutputTest {
               BigDecimal.ZERO,
               BigDecimal.ZERO,
               Instant.parse("1970-01-01T00:00:00.000001Z"),
+              null,
+              null,
+              null,
               Map.of()
             });
     for (List<String> settings :

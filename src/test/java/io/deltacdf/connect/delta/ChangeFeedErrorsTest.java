@@ -189,22 +189,6 @@ class ChangeFeedErrorsTest {
     assertThat(error.getMessage()).contains(path).contains("timeTravelToTheFuture");
   }
 
-  @Test
-  void variantColumnIsNamed() {
-    String path = dir.resolve("variant").toString();
-    sql(
-        "CREATE TABLE delta.`%s` (id BIGINT, payload VARIANT) USING delta"
-            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
-        path);
-    sql("INSERT INTO delta.`%s` SELECT 1, parse_json('{\"a\": 1}')", path);
-    DeltaTable table = DeltaTable.open(path, Map.of(), false);
-
-    RuntimeException error =
-        assertThrows(
-            RuntimeException.class, () -> readAll(table, ChangePosition.InVersion.start(0)));
-    assertThat(error.getMessage()).contains("payload").contains("variant");
-  }
-
   /** Reads a feed until it has caught up, keeping it open for later commits. */
   private static void drain(DeltaChangeFeed feed) {
     while (feed.next(1000) != null) {

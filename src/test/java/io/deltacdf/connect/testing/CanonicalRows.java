@@ -25,6 +25,8 @@ import org.apache.spark.sql.types.DateType;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.sql.types.Geography;
+import org.apache.spark.sql.types.Geometry;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
 import org.apache.spark.sql.types.MapType;
@@ -45,9 +47,10 @@ import scala.jdk.javaapi.CollectionConverters;
  * <p>Format: {@code v<version> @<commit ms> <change type> {col=value, ...}} with columns in schema
  * order; strings quoted, decimals at the type's scale, binary as hex, dates ISO, timestamps (with
  * or without time zone) as epoch microseconds, floats via {@code toString} (NaN and -0.0 kept), map
- * entries sorted by key, variants as their JSON text (Spark's {@code to_json} for Spark's rows).
- * Our values are type-checked against the value model of {@link FieldType}: a Long where an Integer
- * belongs fails instead of printing the same digits.
+ * entries sorted by key, variants as their JSON text (Spark's {@code to_json} for Spark's rows),
+ * geometries and geographies as their WKB in hex. Our values are type-checked against the value
+ * model of {@link FieldType}: a Long where an Integer belongs fails instead of printing the same
+ * digits.
  */
 public final class CanonicalRows {
 
@@ -122,6 +125,9 @@ public final class CanonicalRows {
     if (type instanceof FieldType.Struct struct) {
       return ours(struct, as(Object[].class, value, type));
     }
+    if (type instanceof FieldType.Geospatial) {
+      return "wkb " + binary(as(byte[].class, value, type));
+    }
     if (type instanceof FieldType.Array array) {
       return list(as(List.class, value, type), element -> ours(array.elementType(), element));
     }
@@ -181,6 +187,12 @@ public final class CanonicalRows {
     }
     if (type instanceof DecimalType decimal) {
       return decimal((BigDecimal) value, decimal.scale());
+    }
+    if (value instanceof Geometry geometry) {
+      return "wkb " + binary(geometry.getBytes());
+    }
+    if (value instanceof Geography geography) {
+      return "wkb " + binary(geography.getBytes());
     }
     if (type instanceof VariantType) {
       return "json " + SparkVariants.toJson((VariantVal) value);

@@ -9,6 +9,8 @@ import io.delta.kernel.types.DateType;
 import io.delta.kernel.types.DecimalType;
 import io.delta.kernel.types.DoubleType;
 import io.delta.kernel.types.FloatType;
+import io.delta.kernel.types.GeographyType;
+import io.delta.kernel.types.GeometryType;
 import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.MapType;
@@ -65,6 +67,12 @@ public final class KernelTypes {
     if (type instanceof DecimalType decimal) {
       return new FieldType.Decimal(decimal.getPrecision(), decimal.getScale());
     }
+    if (type instanceof GeometryType geometry) {
+      return new FieldType.Geospatial(false, geometry.getCRS());
+    }
+    if (type instanceof GeographyType geography) {
+      return new FieldType.Geospatial(true, geography.getCRS());
+    }
     return new FieldType.Primitive(primitiveKind(type, path));
   }
 
@@ -85,7 +93,7 @@ public final class KernelTypes {
     throw new UnsupportedColumnTypeException(path, type.toString());
   }
 
-  /** A column whose Delta type the connector cannot represent yet (e.g. geometry). */
+  /** A column whose Delta type the connector cannot represent yet (e.g. one Kernel adds later). */
   public static final class UnsupportedColumnTypeException extends IllegalArgumentException {
     public UnsupportedColumnTypeException(String column, String type) {
       super(

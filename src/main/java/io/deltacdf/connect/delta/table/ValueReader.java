@@ -41,6 +41,9 @@ public interface ValueReader {
     if (type instanceof FieldType.MapType m) {
       return forMap(m);
     }
+    if (type instanceof FieldType.Geospatial) {
+      return ColumnVector::getBinary;
+    }
     return ColumnVector::getDecimal;
   }
 

@@ -4,6 +4,7 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.deltacdf.connect.delta.variant.testing.RandomJson;
 import io.deltacdf.connect.it.sink.testing.MirrorRows;
 import io.deltacdf.connect.it.sink.testing.PostgresServer;
 import io.deltacdf.connect.it.testing.ConnectRest;
@@ -15,9 +16,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -26,14 +30,18 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.locationtech.jts.io.WKBWriter;
+import org.locationtech.jts.io.WKTReader;
 
 /**
  * A Spark-written Delta table mirrored into PostgreSQL as docs/sinks.md describes: our connector
@@ -199,6 +207,91 @@ class PostgresMirrorIT {
         .as("records of the large version written before the kill")
         .isLessThan(LARGE_VERSION);
     assertMirrors(COLUMNS_WITH_NOTE);
+  }
+
+  /**
+   * Variants and geometries reach Debezium-aware columns: the JDBC sink writes the JSON text into
+   * {@code jsonb} and the WKB with its SRID into a PostGIS {@code geometry}, in a table created as
+   * a user would. Skipped where PostGIS is not installed (CI installs it).
+   */
+  @Test
+  @Order(6)
+  void variantsAndGeometriesMirrorIntoJsonbAndPostgis() throws Exception {
+    Assumptions.assumeTrue(
+        postgisAvailable(), "PostGIS (Debian package postgresql-15-postgis-3) is not installed");
+    try (Statement statement = db.createStatement()) {
+      statement.execute("CREATE EXTENSION IF NOT EXISTS postgis");
+      statement.execute(
+          "CREATE TABLE places_envelope (id BIGINT PRIMARY KEY, doc JSONB,"
+              + " shape geometry(Geometry, 4326))");
+    }
+    String places = lake.resolve("places").toString();
+    RandomJson random = new RandomJson(5L);
+    List<String> rows = new ArrayList<>();
+    for (int id = 1; id <= 20; id++) {
+      String point = String.format("POINT(%d.25 %d.5)", id, -id);
+      rows.add(
+          String.format(
+              "(%d, parse_json('%s'), st_geomfromwkb(X'%s', 4326))",
+              id,
+              random.record(id).replace("\\", "\\\\").replace("'", "\\'"),
+              HexFormat.of().formatHex(new WKBWriter().write(new WKTReader().read(point)))));
+    }
+    List<String> expected;
+    sql("SET spark.databricks.delta.geo.preview.enabled = true");
+    try {
+      sql(
+          "CREATE TABLE delta.`%s` (id BIGINT, doc VARIANT, shape GEOMETRY(4326)) USING delta"
+              + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+          places);
+      sql("INSERT INTO delta.`%s` VALUES %s", places, String.join(", ", rows));
+      sql(
+          "UPDATE delta.`%s` SET doc = parse_json('{\"moved\": true}'),"
+              + " shape = st_geomfromwkb(X'%s', 4326) WHERE id %% 3 = 0",
+          places,
+          HexFormat.of().formatHex(new WKBWriter().write(new WKTReader().read("POINT(0 0)"))));
+      sql("DELETE FROM delta.`%s` WHERE id %% 5 = 0", places);
+      expected =
+          SparkHarness.spark()
+              .sql(
+                  "SELECT concat_ws(' ', id, st_srid(shape), hex(st_asbinary(shape)), to_json(doc))"
+                      + " FROM delta.`"
+                      + places
+                      + "`")
+              .as(Encoders.STRING())
+              .collectAsList();
+    } finally {
+      sql("RESET spark.databricks.delta.geo.preview.enabled");
+    }
+
+    register(
+        "source-places",
+        ConnectorConfig.fromExample("postgres-source-envelope.json")
+            .with("delta.table.paths", places)
+            .startMode("earliest")
+            .build());
+    Map<String, String> sinkConfig = sink("postgres-sink-envelope.json");
+    sinkConfig.put("topics", "places_envelope");
+    register("sink-places", sinkConfig);
+
+    Map<Long, String> want = MirrorRows.canonicalShapes(expected);
+    long deadline = System.nanoTime() + CONVERGE.toNanos();
+    Map<Long, String> got = MirrorRows.placesOfPostgres(db, "places_envelope");
+    while (!got.equals(want) && System.nanoTime() < deadline) {
+      TestSupport.sleep(500);
+      got = MirrorRows.placesOfPostgres(db, "places_envelope");
+    }
+    assertThat(got).as(kafka.workerLogTail()).isEqualTo(want).hasSize(16);
+  }
+
+  private static boolean postgisAvailable() throws SQLException {
+    try (Statement statement = db.createStatement();
+        ResultSet result =
+            statement.executeQuery(
+                "SELECT count(*) FROM pg_available_extensions WHERE name = 'postgis'")) {
+      result.next();
+      return result.getInt(1) > 0;
+    }
   }
 
   // ---- pipeline ----

@@ -1,5 +1,9 @@
 package io.deltacdf.connect.it.sink.testing;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -13,9 +17,14 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.StringJoiner;
+import java.util.TreeMap;
 import org.apache.spark.sql.Row;
+import org.locationtech.jts.io.ParseException;
+import org.locationtech.jts.io.WKBReader;
 
 /**
  * Rows of a Delta table (read by Spark) and of its PostgreSQL mirror in one comparable form: one
@@ -141,5 +150,73 @@ public final class MirrorRows {
       return Long.toString(((Number) value).longValue());
     }
     return value.toString();
+  }
+
+  /**
+   * Spark's rows of a table of variants and geometries, each line {@code id srid wkb-hex json}, as
+   * id → {@link #place}.
+   */
+  public static Map<Long, String> canonicalShapes(List<String> lines) {
+    Map<Long, String> result = new TreeMap<>();
+    for (String line : lines) {
+      String[] parts = line.split(" ", 4);
+      result.put(
+          Long.parseLong(parts[0]),
+          place(Integer.parseInt(parts[1]), HexFormat.of().parseHex(parts[2]), parts[3]));
+    }
+    return result;
+  }
+
+  /** The same of a PostgreSQL table with {@code doc jsonb} and a PostGIS {@code shape}. */
+  public static Map<Long, String> placesOfPostgres(Connection connection, String table)
+      throws SQLException {
+    Map<Long, String> result = new TreeMap<>();
+    try (Statement statement = connection.createStatement();
+        ResultSet rs =
+            statement.executeQuery(
+                "SELECT id, ST_SRID(shape), ST_AsBinary(shape), doc::text FROM " + table)) {
+      while (rs.next()) {
+        result.put(rs.getLong(1), place(rs.getInt(2), rs.getBytes(3), rs.getString(4)));
+      }
+    }
+    return result;
+  }
+
+  /**
+   * A place as text that does not depend on how each side spells it: the shape as JTS writes it
+   * (WKB byte order aside), the JSON with sorted keys and numbers by value (jsonb reorders keys and
+   * keeps numbers as numeric).
+   */
+  private static String place(int srid, byte[] wkb, String json) {
+    try {
+      return "srid="
+          + srid
+          + " shape="
+          + new WKBReader().read(wkb).toText()
+          + " doc="
+          + canonicalJson(JSON.readTree(json));
+    } catch (ParseException | IOException e) {
+      throw new IllegalArgumentException("Unreadable place " + json, e);
+    }
+  }
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+
+  private static String canonicalJson(JsonNode node) {
+    if (node.isObject()) {
+      Map<String, String> fields = new TreeMap<>();
+      node.fields().forEachRemaining(f -> fields.put(f.getKey(), canonicalJson(f.getValue())));
+      return fields.toString();
+    }
+    if (node.isArray()) {
+      List<String> elements = new ArrayList<>();
+      node.elements().forEachRemaining(e -> elements.add(canonicalJson(e)));
+      return elements.toString();
+    }
+    if (node.isNumber()) {
+      return node.decimalValue().stripTrailingZeros().toPlainString();
+    }
+    return node.toString();
   }
 }
