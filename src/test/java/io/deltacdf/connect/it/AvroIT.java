@@ -12,10 +12,12 @@ import io.deltacdf.connect.it.testing.KafkaCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.SparkOracle;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -150,6 +152,56 @@ class AvroIT {
     }
     assertThat(registry.versions(topic + "-value")).containsExactly(1);
     assertThat(registry.versions(topic + "-key")).containsExactly(1);
+  }
+
+  /**
+   * Geometry and geography columns (Spark's geospatial preview) reach the registry as Debezium's
+   * shape records: the WKB Spark stores and the SRID of the column's reference system.
+   */
+  @Test
+  void shapesAreDebeziumGeometryRecords() {
+    String path = dir.resolve("shapes").toString();
+    String point = "0101000000000000000000F03F0000000000000040"; // POINT(1 2), little-endian
+    sql("SET spark.databricks.delta.geo.preview.enabled = true");
+    try {
+      sql(
+          "CREATE TABLE delta.`%s` (id BIGINT NOT NULL, shape GEOMETRY(4326), plane GEOMETRY(0),"
+              + " place GEOGRAPHY(4326)) USING delta"
+              + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+          path);
+      sql(
+          "INSERT INTO delta.`%s` VALUES (1, st_geomfromwkb(X'%s', 4326),"
+              + " st_geomfromwkb(X'%s', 0), st_geogfromwkb(X'%s')), (2, NULL, NULL, NULL)",
+          path, point, point, point);
+    } finally {
+      sql("RESET spark.databricks.delta.geo.preview.enabled");
+    }
+
+    String topic = "avro.shapes";
+    cluster.rest().deploy("shapes", config(path, topic), WAIT);
+    List<ConsumerRecord<byte[], byte[]>> records = read(topic, 2);
+
+    List<Decoded> decoded =
+        records.stream()
+            .map(r -> decoder.decode(r.value()))
+            .sorted(java.util.Comparator.comparing(d -> (Long) d.record().get("id")))
+            .toList();
+    Decoded first = decoded.get(0);
+    Schema shape = nullable(first.schema(), "shape");
+    assertThat(shape.getProp("connect.name")).isEqualTo("io.debezium.data.geometry.Geometry");
+    assertThat(nullable(first.schema(), "place").getProp("connect.name"))
+        .isEqualTo("io.debezium.data.geometry.Geography");
+    assertThat(shape.getField("wkb").schema().getType()).isEqualTo(Schema.Type.BYTES);
+    assertThat(shape.getField("srid").schema().getType()).isEqualTo(Schema.Type.UNION);
+    for (String column : List.of("shape", "plane", "place")) {
+      GenericRecord value = (GenericRecord) first.record().get(column);
+      ByteBuffer wkb = (ByteBuffer) value.get("wkb");
+      byte[] bytes = new byte[wkb.remaining()];
+      wkb.get(bytes);
+      assertThat(HexFormat.of().withUpperCase().formatHex(bytes)).as(column).isEqualTo(point);
+      assertThat(value.get("srid")).as(column).isEqualTo(column.equals("plane") ? 0 : 4326);
+    }
+    assertThat(decoded.get(1).record().get("shape")).isNull();
   }
 
   /**

@@ -25,7 +25,7 @@ final class ReaderFeatureDocs {
           "variantShredding", "yes; shredded values are merged back into the same JSON text",
           "variantShredding-preview",
               "yes; shredded values are merged back into the same JSON text",
-          "geospatial", "yes; a `geometry` or `geography` column fails the task, naming the column",
+          "geospatial", "yes; shapes as WKB with their SRID (docs/records-and-formats.md)",
           "catalogManaged", "no: tables are read by path, without their catalog");
 
   /** A name no Kernel knows: stands for the reader features of later Delta releases. */
