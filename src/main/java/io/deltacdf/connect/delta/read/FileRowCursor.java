@@ -259,12 +259,17 @@ public final class FileRowCursor implements Closeable {
 
   private Object[] readValues(int rowInBatch) {
     Object[] row = partitionValues.clone();
-    for (int i = 0; i < row.length; i++) {
-      int ordinal = dataOrdinal[i];
-      if (ordinal >= 0) {
-        ColumnVector vector = batch.getColumnVector(ordinal);
-        row[i] = schema.reader(i).readNullable(vector, rowInBatch);
+    try {
+      for (int i = 0; i < row.length; i++) {
+        int ordinal = dataOrdinal[i];
+        if (ordinal >= 0) {
+          ColumnVector vector = batch.getColumnVector(ordinal);
+          row[i] = schema.reader(i).readNullable(vector, rowInBatch);
+        }
       }
+    } catch (RuntimeException e) {
+      // A value that cannot be decoded (a malformed variant): name the file it is in.
+      throw KernelErrors.translate(context.table(), version, location, e);
     }
     return row;
   }

@@ -29,7 +29,7 @@ public final class TableSchema {
   private TableSchema(TableMetadata metadata) {
     this.metadata = metadata;
     this.logical = KernelTypes.toStruct(metadata.schema());
-    this.variants = VariantColumns.firstVariant(metadata.schema(), "") != null;
+    this.variants = VariantColumns.holdsVariant(metadata.schema());
     this.physical = metadata.physicalSchema();
     Set<String> partitionColumns =
         metadata.partitionColumns().stream()

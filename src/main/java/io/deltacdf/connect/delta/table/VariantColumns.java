@@ -15,8 +15,9 @@ import org.apache.parquet.schema.Type;
 
 /**
  * Variant columns as Kernel's Parquet reader can return them. The reader has no variant type of its
- * own, so a variant is read as what it is in the file, a group of two binaries ({@code value} and
- * {@code metadata}), and decoded to JSON text here.
+ * own, so a variant is read as what it is in the file: a group of two binaries ({@code value} and
+ * {@code metadata}) and, where the file shreds it, its {@code typed_value} columns; it is decoded
+ * to JSON text here.
  */
 final class VariantColumns {
 
@@ -73,29 +74,18 @@ final class VariantColumns {
     return type;
   }
 
-  /**
-   * The first column (dotted path) of {@code type} that is or holds a variant, or null for none.
-   */
-  static String firstVariant(DataType type, String path) {
+  /** Whether {@code type} is or holds a variant. */
+  static boolean holdsVariant(DataType type) {
     if (type instanceof VariantType) {
-      return path;
+      return true;
     }
     if (type instanceof StructType struct) {
-      for (StructField field : struct.fields()) {
-        String prefix = path.isEmpty() ? field.getName() : path + "." + field.getName();
-        String found = firstVariant(field.getDataType(), prefix);
-        if (found != null) {
-          return found;
-        }
-      }
+      return struct.fields().stream().anyMatch(field -> holdsVariant(field.getDataType()));
     }
     if (type instanceof ArrayType array) {
-      return firstVariant(array.getElementType(), path + ".element");
+      return holdsVariant(array.getElementType());
     }
-    if (type instanceof MapType map) {
-      return firstVariant(map.getValueType(), path + ".value");
-    }
-    return null;
+    return type instanceof MapType map && holdsVariant(map.getValueType());
   }
 
   /** The JSON text of the variant at {@code row} of a vector read as {@link #readType}. */
