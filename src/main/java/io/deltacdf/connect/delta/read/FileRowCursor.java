@@ -93,7 +93,7 @@ public final class FileRowCursor implements Closeable {
     this.location = TablePaths.resolve(context, version, file.path());
     this.schema = schema;
     this.partitionValues = PartitionValues.resolve(schema, file.partitionValues());
-    StructType readSchema = schema.physicalDataSchema(schema.hasVariants() ? fileSchema() : null);
+    StructType readSchema = dataReadSchema();
     this.dataOrdinal = new int[schema.columnCount()];
     int next = 0;
     for (int i = 0; i < dataOrdinal.length; i++) {
@@ -290,10 +290,17 @@ public final class FileRowCursor implements Closeable {
     }
   }
 
-  /** The file's own schema: where its variants are shredded, into which typed columns. */
-  private MessageType fileSchema() {
+  /**
+   * The data columns to read. Where variants may be shredded, the file's own schema (its footer)
+   * says into which typed columns.
+   */
+  private StructType dataReadSchema() {
+    if (!schema.hasVariants()) {
+      return schema.physicalDataSchema(null);
+    }
     try {
-      return ParquetFooters.schema(context.files(), location, file.size());
+      MessageType fileSchema = ParquetFooters.schema(context.files(), location, file.size());
+      return schema.physicalDataSchema(fileSchema);
     } catch (IOException | RuntimeException e) {
       throw KernelErrors.translate(context.table(), version, location, e);
     }
