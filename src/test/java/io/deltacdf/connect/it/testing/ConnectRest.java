@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A small client for the Connect REST API of one worker.
@@ -46,11 +47,22 @@ public final class ConnectRest {
 
   private final URI base;
   private final String workerId;
+  private final Supplier<String> deathReport;
 
   public ConnectRest(URI base) {
+    this(base, () -> null);
+  }
+
+  /**
+   * A client whose unreachable-worker errors carry {@code deathReport} (the exit code and log tail
+   * of a worker process that died; null while it lives), so a crash is not reported as a refused
+   * connection alone.
+   */
+  public ConnectRest(URI base, Supplier<String> deathReport) {
     this.base = base;
     // Connect names a worker host:port of its advertised URL, and reports it in statuses.
     this.workerId = base.getHost() + ":" + base.getPort();
+    this.deathReport = deathReport;
   }
 
   public URI baseUrl() {
@@ -274,7 +286,9 @@ public final class ConnectRest {
       var response = HTTP.send(request, BodyHandlers.ofString());
       return new Response(response.statusCode(), parse(response.body()));
     } catch (IOException e) {
-      throw new UncheckedIOException(method + " " + request.uri() + ": " + e, e);
+      String death = deathReport.get();
+      throw new UncheckedIOException(
+          method + " " + request.uri() + ": " + e + (death == null ? "" : "; " + death), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

@@ -47,6 +47,9 @@ public final class ForkedWorker implements ConnectWorker {
   public static ForkedWorker start(Map<String, String> props, Path dir, String logLevel) {
     int port = Ports.free();
     Properties properties = new Properties();
+    // docs/performance.md's recipe for small heaps: each task's producer may hold buffer.memory,
+    // and a worker that takes over a killed one's tasks runs five of them in 256 MiB.
+    properties.put("producer.buffer.memory", Integer.toString(8 << 20));
     properties.putAll(props);
     properties.put("listeners", "http://localhost:" + port);
     Path config = dir.resolve("worker.properties");

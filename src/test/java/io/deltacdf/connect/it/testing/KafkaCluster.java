@@ -87,7 +87,7 @@ public final class KafkaCluster implements AutoCloseable {
         separateWorkerJvm
             ? ForkedWorker.start(workerProps, dir, workerLogLevel)
             : InProcessWorker.start(workerProps);
-    ConnectRest startedRest = new ConnectRest(started.url());
+    ConnectRest startedRest = new ConnectRest(started.url(), started::deathReport);
     awaitHealthy(started, startedRest);
     worker = started;
     rest = startedRest;
@@ -123,7 +123,7 @@ public final class KafkaCluster implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     ForkedWorker started = ForkedWorker.start(workerProps, workerDir, workerLogLevel);
-    ConnectRest startedRest = new ConnectRest(started.url());
+    ConnectRest startedRest = new ConnectRest(started.url(), started::deathReport);
     awaitHealthy(started, startedRest);
     AdditionalWorker added = new AdditionalWorker(started, startedRest);
     additionalWorkers.add(added);
