@@ -1,7 +1,9 @@
 package io.deltacdf.connect.config;
 
 import io.deltacdf.connect.change.ChangeSource;
+import io.deltacdf.connect.change.ColumnSelection;
 import io.deltacdf.connect.change.StartSpec;
+import io.deltacdf.connect.convert.ColumnMasks;
 import io.deltacdf.connect.convert.RecordSettings;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,6 +51,14 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   public static final String CHANGE_SOURCE = "change.source";
   public static final String DERIVED_DIFF_MEMORY_ROWS = "derived.diff.memory.rows";
   public static final String SNAPSHOT_MAX_TASKS = "snapshot.max.tasks";
+  public static final String COLUMN_INCLUDE = "column.include.list";
+  public static final String COLUMN_EXCLUDE = "column.exclude.list";
+  public static final String COLUMN_MASK_HASH = "column.mask.hash.list";
+  public static final String COLUMN_MASK_HASH_SALT = "column.mask.hash.salt";
+  public static final String COLUMN_MASK_HASH_ENCODING = "column.mask.hash.encoding";
+  public static final String COLUMN_MASK_TRUNCATE = "column.mask.truncate.list";
+  public static final String COLUMN_MASK_TRUNCATE_CHARS = "column.mask.truncate.chars";
+  public static final String COLUMN_MASK_NULL = "column.mask.null.list";
 
   /** The largest snapshot.max.tasks: the connector looks up the offsets of every slice count. */
   public static final int SNAPSHOT_MAX_TASKS_LIMIT = 64;
@@ -73,6 +83,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   private static final String GROUP_START = "Start position";
   private static final String GROUP_POLLING = "Polling and transactions";
   private static final String GROUP_RECORDS = "Records";
+  private static final String GROUP_COLUMNS = "Columns";
   private static final String GROUP_VALIDATION = "Validation";
 
   private static final ConfigDef CONFIG_DEF = buildConfigDef();
@@ -91,6 +102,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     StartOptions.define(def, GROUP_START);
     PollingOptions.define(def, GROUP_POLLING);
     RecordOptions.define(def, GROUP_RECORDS);
+    ColumnOptions.define(def, GROUP_COLUMNS);
     StorageSettings.define(def);
     def.define(
         UNKNOWN_KEYS,
@@ -162,6 +174,16 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
       return override;
     }
     return getList(KEY_COLUMNS).stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
+  }
+
+  /** The columns {@code tablePath}'s records carry; the others are not read. */
+  public ColumnSelection columnsFor(String tablePath) {
+    return ColumnOptions.selection(this, tablePath);
+  }
+
+  /** The masks of {@code tablePath}'s columns, new for each caller (they are not thread-safe). */
+  public ColumnMasks columnMasksFor(String tablePath) {
+    return ColumnOptions.masks(this, tablePath);
   }
 
   public ChangeSource changeSource() {
@@ -301,7 +323,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
 
   /**
    * Problems that involve several settings, by the key they belong to: start options that do not
-   * fit the start mode, and tables whose topics collide.
+   * fit the start mode, column rules that do not fit the keys, and tables whose topics collide.
    */
   public Map<String, List<String>> crossFieldProblems() {
     Map<String, List<String>> problems = new LinkedHashMap<>();
@@ -309,6 +331,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     StorageSettings.crossFieldProblems(this, problems);
     StoreEndpoints.crossFieldProblems(this, problems);
     RecordOptions.problems(this, problems);
+    ColumnOptions.problems(this, problems);
     Map<String, String> tableByTopic = new HashMap<>();
     for (String table : tablePaths()) {
       String previous = tableByTopic.putIfAbsent(topicFor(table), table);

@@ -1,5 +1,6 @@
 package io.deltacdf.connect.config;
 
+import io.deltacdf.connect.change.ColumnPatterns;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -10,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.PatternSyntaxException;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 
@@ -80,6 +82,31 @@ final class Validators {
         return validValues;
       }
     };
+  }
+
+  /** A list of regular expressions that each compile (an empty list is valid). */
+  static ConfigDef.Validator regexList() {
+    return described(
+        "comma-separated regular expressions on table:column",
+        (name, value) -> {
+          for (Object item : value == null ? List.of() : (List<?>) value) {
+            String expression = item.toString().trim();
+            try {
+              ColumnPatterns.compile(expression);
+            } catch (PatternSyntaxException e) {
+              throw new ConfigException(
+                  name,
+                  value,
+                  "'"
+                      + expression
+                      + "' is not a regular expression: "
+                      + e.getDescription()
+                      + " near index "
+                      + e.getIndex()
+                      + " (items are separated by commas, so an expression cannot hold one)");
+            }
+          }
+        });
   }
 
   static ConfigDef.Validator nonEmptyList() {

@@ -35,11 +35,13 @@ public final class RecordConverter {
   private final String topic;
   private final Map<String, ?> sourcePartition;
   private final KeyColumns keyColumns;
+  private final ColumnMasks masks;
   private final RecordSettings settings;
   private final ConnectTypes types;
   private final String schemaBase;
   private final JsonValues jsonValues;
   private final Map<FieldType.Struct, RowShape> shapes = new HashMap<>();
+  private final Map<FieldType.Struct, ColumnMasks.MaskedSchema> maskedSchemas = new HashMap<>();
   private final EnvelopeEvents events;
 
   /** The current row's records before their offsets are set; reused from row to row. */
@@ -48,6 +50,8 @@ public final class RecordConverter {
   private final RecordHeaders headers = new RecordHeaders();
   private FieldType.Struct lastSchema;
   private RowShape lastShape;
+  private FieldType.Struct lastRowSchema;
+  private ColumnMasks.MaskedSchema lastMasked;
 
   /**
    * @param table the table's URI
@@ -60,7 +64,20 @@ public final class RecordConverter {
       Map<String, ?> sourcePartition,
       List<String> keyColumns,
       RecordSettings settings) {
+    this(table, tableName, topic, sourcePartition, keyColumns, settings, ColumnMasks.NONE);
+  }
+
+  /** As above, with the values of masked columns masked before the key is taken. */
+  public RecordConverter(
+      String table,
+      String tableName,
+      String topic,
+      Map<String, ?> sourcePartition,
+      List<String> keyColumns,
+      RecordSettings settings,
+      ColumnMasks masks) {
     this.table = table;
+    this.masks = masks;
     this.tableName = tableName;
     this.topic = topic;
     this.sourcePartition = sourcePartition;
@@ -81,11 +98,12 @@ public final class RecordConverter {
    * @param wholeLog every schema the log holds: read only for a key column named as it was called
    *     before the feed's start, or one that was dropped
    * @throws IllegalArgumentException naming the column at fault
+   * @throws MaskTypeException for a mask on a column it cannot mask
    */
   public void requireConvertible(List<LoggedSchema> ends, Supplier<List<LoggedSchema>> wholeLog) {
     keyColumns.resolve(ends, wholeLog);
     LoggedSchema latest = ends.get(ends.size() - 1);
-    shape(latest.schema(), latest.version());
+    shape(masked(latest.schema()).schema(), latest.version());
   }
 
   /**
@@ -94,7 +112,10 @@ public final class RecordConverter {
    * @param before the feed position the row starts at: the previous row's {@link
    *     ChangeRow#after()}, or where the feed (re)started
    */
-  public Converted convert(ChangeRow row, ChangePosition before, FieldType.Struct schema) {
+  public Converted convert(ChangeRow unmasked, ChangePosition before, FieldType.Struct rowSchema) {
+    ColumnMasks.MaskedSchema masked = masked(rowSchema);
+    ChangeRow row = masked.apply(unmasked);
+    FieldType.Struct schema = masked.schema();
     ChangePosition safeBefore = orElse(events.earliestWaitingImage(), before);
     RowShape shape = shape(schema, row.version());
     pending.clear();
@@ -191,6 +212,15 @@ public final class RecordConverter {
         pending.value(),
         pending.change().commitTimestampMs(),
         headers.of(pending.change()));
+  }
+
+  /** How rows of {@code rowSchema} are masked, and the schema they have then. */
+  private ColumnMasks.MaskedSchema masked(FieldType.Struct rowSchema) {
+    if (rowSchema != lastRowSchema) {
+      lastMasked = maskedSchemas.computeIfAbsent(rowSchema, masks::masked);
+      lastRowSchema = rowSchema;
+    }
+    return lastMasked;
   }
 
   /** The shape of rows of {@code schema}, the schema of rows of {@code version}. */

@@ -5,6 +5,7 @@ import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
+import io.deltacdf.connect.change.ColumnSelection;
 import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.change.StartSpec;
@@ -16,8 +17,8 @@ import io.deltacdf.connect.delta.storage.TableFileIO;
 import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.KernelErrors;
-import io.deltacdf.connect.delta.table.KernelTypes;
 import io.deltacdf.connect.delta.table.TableAccess;
+import io.deltacdf.connect.delta.table.TableSchema;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -99,6 +100,14 @@ public final class DeltaTable implements AutoCloseable {
   }
 
   /**
+   * The same table, its rows carrying only the columns {@code columns} keeps: the others are not
+   * read from the data files, and schemas leave them out.
+   */
+  public DeltaTable withColumns(ColumnSelection columns) {
+    return new DeltaTable(context, snapshotWindow, fileIO, rules.withColumns(columns));
+  }
+
+  /**
    * The same table, diffing up to {@code rows} candidate rows of a derived version on the heap;
    * larger rewrites spill to temp files.
    */
@@ -117,7 +126,8 @@ public final class DeltaTable implements AutoCloseable {
         context,
         snapshotWindow,
         fileIO,
-        new ChangeRules(rules.source(), rules.keyColumns(), spill, rules.planMemoryFiles()));
+        new ChangeRules(
+            rules.source(), rules.keyColumns(), spill, rules.planMemoryFiles(), rules.columns()));
   }
 
   /**
@@ -182,13 +192,16 @@ public final class DeltaTable implements AutoCloseable {
           oldest.getVersion() + 1,
           latestVersion,
           (version, metadata) ->
-              schemas.add(new LoggedSchema(version, KernelTypes.toStruct(metadata.schema()))));
+              schemas.add(
+                  new LoggedSchema(
+                      version, TableSchema.logicalOf(metadata.schema(), rules.columns()))));
     }
     return schemas;
   }
 
-  private static LoggedSchema schemaOf(Snapshot snapshot) {
-    return new LoggedSchema(snapshot.getVersion(), KernelTypes.toStruct(snapshot.getSchema()));
+  private LoggedSchema schemaOf(Snapshot snapshot) {
+    return new LoggedSchema(
+        snapshot.getVersion(), TableSchema.logicalOf(snapshot.getSchema(), rules.columns()));
   }
 
   /** Opens a feed that yields every change after {@code position}. */

@@ -2,8 +2,10 @@ package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.config.UnknownKeys;
+import io.deltacdf.connect.convert.ColumnMasks;
 import io.deltacdf.connect.convert.FieldNameCollisionException;
 import io.deltacdf.connect.convert.KeyColumnDroppedException;
+import io.deltacdf.connect.convert.MaskTypeException;
 import io.deltacdf.connect.convert.UnknownKeyColumnException;
 import io.deltacdf.connect.convert.VariantKeyColumnException;
 import io.deltacdf.connect.delta.DeltaFeedException;
@@ -85,6 +87,8 @@ public final class ConfigValidation {
               ? DeltaCdfSourceConfig.KEY_COLUMNS
               : DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE;
       values.get(key).addErrorMessage(e.getMessage());
+    } catch (MaskTypeException e) {
+      values.get(maskSetting(e.kind())).addErrorMessage(e.getMessage());
     } catch (FieldNameCollisionException e) {
       values
           .get(DeltaCdfSourceConfig.FIELD_NAME_ADJUSTMENT)
@@ -95,5 +99,13 @@ public final class ConfigValidation {
           .addErrorMessage(
               redaction.redact("Table " + table + " cannot be read: " + e.getMessage()));
     }
+  }
+
+  private static String maskSetting(ColumnMasks.Kind kind) {
+    return switch (kind) {
+      case NULL -> DeltaCdfSourceConfig.COLUMN_MASK_NULL;
+      case HASH -> DeltaCdfSourceConfig.COLUMN_MASK_HASH;
+      case TRUNCATE -> DeltaCdfSourceConfig.COLUMN_MASK_TRUNCATE;
+    };
   }
 }

@@ -24,6 +24,7 @@ final class ConfiguredTables {
   DeltaTable open(String table) {
     return DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed())
         .withChangeSource(config.changeSource(), config.keyColumnsFor(table))
+        .withColumns(config.columnsFor(table))
         .withDiffMemoryRows(config.derivedDiffMemoryRows());
   }
 

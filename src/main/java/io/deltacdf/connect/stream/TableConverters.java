@@ -25,7 +25,8 @@ final class TableConverters {
    * The converter of the rows of {@code partition} from {@code start} on, once it has checked that
    * they convert, up to the table's {@code latest} snapshot.
    *
-   * @throws IllegalArgumentException naming the column at fault
+   * @throws IllegalArgumentException naming the column at fault (a {@link
+   *     io.deltacdf.connect.convert.MaskTypeException} for a mask on a column it cannot mask)
    */
   RecordConverter checked(
       TablePartition partition,
@@ -40,7 +41,8 @@ final class TableConverters {
             config.topicFor(table),
             partition.toMap(),
             config.keyColumnsFor(table),
-            config.recordSettings(connectorName, connectorVersion));
+            config.recordSettings(connectorName, connectorVersion),
+            config.columnMasksFor(table));
     converter.requireConvertible(
         deltaTable.schemasAtStartAndLatest(start, latest), deltaTable::loggedSchemas);
     return converter;

@@ -54,7 +54,8 @@ class SecretsIT {
           "s3.session.token",
           "azure.account.key",
           "azure.sas.token",
-          "azure.oauth.client.secret");
+          "azure.oauth.client.secret",
+          "column.mask.hash.salt");
 
   @TempDir static Path dir;
   private static KafkaCluster cluster;
@@ -132,7 +133,8 @@ class SecretsIT {
         .contains(
             "DeltaCdfSourceConfig values:",
             "s3.secret.access.key = [hidden]",
-            "azure.oauth.client.secret = [hidden]");
+            "azure.oauth.client.secret = [hidden]",
+            "column.mask.hash.salt = [hidden]");
 
     Set<String> echoes =
         Set.of(
@@ -179,8 +181,16 @@ class SecretsIT {
     scan.rest("validate (unreachable S3)", validateFailing(unreachableS3(references), null));
 
     cluster.rest().deploy("provided-ok", config(good, references), WAIT);
-    assertThat(TopicReader.readAll(cluster.bootstrapServers(), "provided-good", 2, WAIT, false))
-        .hasSize(2);
+    List<String> names = new ArrayList<>();
+    for (var record :
+        TopicReader.readAll(cluster.bootstrapServers(), "provided-good", 2, WAIT, false)) {
+      names.add(TopicReader.jsonValue(record.value()).path("name").asText());
+    }
+    // The names were hashed with the salt the provider resolved.
+    assertThat(names)
+        .containsExactlyInAnyOrder(
+            hmacHex(marker + "-column.mask.hash.salt", "a"),
+            hmacHex(marker + "-column.mask.hash.salt", "b"));
     scanConnector(scan, "provided-ok");
     JsonNode echoed = cluster.rest().get("/connectors/provided-ok/config").body();
     references.forEach((key, value) -> assertThat(echoed.path(key).asText()).isEqualTo(value));
@@ -313,6 +323,8 @@ class SecretsIT {
         .with("s3.access.key.id", "AKIAEXAMPLEKEYID")
         .with("azure.account.name", "secretsit")
         .with("azure.auth.type", "shared-key")
+        // ... and the salt hashes the names.
+        .with("column.mask.hash.list", ".*:name")
         .build();
   }
 
@@ -370,6 +382,13 @@ class SecretsIT {
       Thread.sleep(200);
     }
     throw new AssertionError("No new failure of " + name + " after the restart; still " + trace);
+  }
+
+  private static String hmacHex(String salt, String value) throws Exception {
+    javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+    mac.init(
+        new javax.crypto.spec.SecretKeySpec(salt.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+    return java.util.HexFormat.of().formatHex(mac.doFinal(value.getBytes(StandardCharsets.UTF_8)));
   }
 
   private static String firstLine(String trace) {

@@ -82,4 +82,71 @@ class ConfigValidationTest {
         .asString()
         .contains(MISSING_TABLE);
   }
+
+  @Test
+  void columnRulesThatDoNotFitTheKeysAreRefusedBeforeTheTablesAreOpened() {
+    Map<String, ConfigValue> values =
+        validate(
+            "key.columns", "id,email",
+            "column.exclude.list", "table:e.*",
+            "column.mask.null.list", "table:id",
+            "column.mask.hash.list", "table:ssn",
+            "column.mask.truncate.list", "table:name");
+
+    assertThat(errors(values, "column.exclude.list"))
+        .singleElement()
+        .asString()
+        .contains("Key column 'email'", "table:email");
+    assertThat(errors(values, "column.mask.null.list"))
+        .singleElement()
+        .asString()
+        .contains("Key column 'id'", "hash it");
+    assertThat(errors(values, "column.mask.hash.salt")).singleElement().asString().contains("salt");
+    assertThat(errors(values, "column.mask.truncate.chars"))
+        .singleElement()
+        .asString()
+        .contains("1");
+    assertThat(errors(values, "delta.table.paths")).as("tables not opened").isEmpty();
+  }
+
+  @Test
+  void bothColumnListsAndABadPatternAreRefusedOnTheirKeys() {
+    assertThat(
+            errors(
+                validate("column.include.list", "table:a(", "column.mask.hash.list", "[x"),
+                "column.include.list"))
+        .singleElement()
+        .asString()
+        .contains("'table:a('", "not a regular expression");
+    assertThat(
+            errors(
+                validate("column.include.list", "table:a", "column.exclude.list", "table:b"),
+                "column.exclude.list"))
+        .singleElement()
+        .asString()
+        .contains("not both");
+  }
+
+  @Test
+  void aMaskOnAColumnItCannotMaskIsRefusedOnThatMask(@TempDir Path dir) {
+    String table = dir.resolve("accounts").toString();
+    SparkHarness.sql(
+        "CREATE TABLE delta.`%s` (id INT, active BOOLEAN) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')",
+        table);
+    Map<String, ConfigValue> values = new HashMap<>();
+    ConfigValidation.validate(
+            ConnectorConfig.forTables(table)
+                .with("column.mask.hash.list", "accounts:active", "column.mask.hash.salt", "s")
+                .build(),
+            "test")
+        .configValues()
+        .forEach(v -> values.put(v.name(), v));
+
+    assertThat(errors(values, "column.mask.hash.list"))
+        .singleElement()
+        .asString()
+        .contains("'active'", "boolean", "hash mask");
+    assertThat(errors(values, "delta.table.paths")).isEmpty();
+  }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.delta.DeltaLog;
 import scala.Option;
@@ -19,15 +20,29 @@ public final class SparkOracle {
    */
   public static Map<Long, List<String>> changesByVersion(
       String tablePath, long fromVersion, long toVersion) {
-    List<Row> rows =
+    return changesByVersion(tablePath, fromVersion, toVersion, List.of());
+  }
+
+  /**
+   * As {@link #changesByVersion(String, long, long)}, each row cut down to {@code columns} (SQL
+   * expressions, as in a {@code SELECT} list over {@code table_changes}; empty for all columns).
+   */
+  public static Map<Long, List<String>> changesByVersion(
+      String tablePath, long fromVersion, long toVersion, List<String> columns) {
+    Dataset<Row> feed =
         SparkHarness.spark()
             .read()
             .format("delta")
             .option("readChangeFeed", "true")
             .option("startingVersion", fromVersion)
             .option("endingVersion", toVersion)
-            .load(tablePath)
-            .collectAsList();
+            .load(tablePath);
+    if (!columns.isEmpty()) {
+      List<String> selected = new ArrayList<>(columns);
+      selected.addAll(List.of("_change_type", "_commit_version", "_commit_timestamp"));
+      feed = feed.selectExpr(selected.toArray(String[]::new));
+    }
+    List<Row> rows = feed.collectAsList();
     Map<Long, List<String>> byVersion = new TreeMap<>();
     for (Row row : rows) {
       long version = row.getAs("_commit_version");

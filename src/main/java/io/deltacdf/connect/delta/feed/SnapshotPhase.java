@@ -128,7 +128,7 @@ public final class SnapshotPhase implements Phase {
 
   private void load() {
     Snapshot snapshot = TableAccess.snapshotAt(context, version);
-    schema = TableSchema.of(TableMetadata.of(snapshot));
+    schema = rules.schemaOf(TableMetadata.of(snapshot));
     if (rules.source() == ChangeSource.CDF) {
       TableAccess.requireChangeDataFeed(context, schema, version);
     }

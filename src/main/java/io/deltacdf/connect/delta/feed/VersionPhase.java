@@ -174,8 +174,8 @@ public final class VersionPhase implements Phase {
           context.table(), "version " + commit.version(), log.commitFile(commit.version()), e);
     }
     planTimestamp = timestamps.next(commit, plan.inCommitTimestamp());
-    if (plan.newSchema().isPresent()) {
-      schema = checkedSameTable(version, plan.newSchema().get());
+    if (plan.newMetadata().isPresent()) {
+      schema = checkedSameTable(version, rules.schemaOf(plan.newMetadata().get()));
     }
     if (schema == null) {
       throw new DeltaFeedException(
@@ -240,7 +240,7 @@ public final class VersionPhase implements Phase {
       // own metadata, which the version's commit re-applies anyway.
       snapshot = TableAccess.snapshotAt(context, version);
     }
-    return TableSchema.of(TableMetadata.of(snapshot));
+    return rules.schemaOf(TableMetadata.of(snapshot));
   }
 
   private TableSchema checkedSameTable(long version, TableSchema next) {

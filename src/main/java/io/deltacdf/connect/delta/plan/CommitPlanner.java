@@ -9,7 +9,6 @@ import io.deltacdf.connect.delta.kernel.LogAction;
 import io.deltacdf.connect.delta.kernel.LogActions;
 import io.deltacdf.connect.delta.kernel.TableMetadata;
 import io.deltacdf.connect.delta.log.CommitReader;
-import io.deltacdf.connect.delta.table.TableSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -171,7 +170,7 @@ public final class CommitPlanner {
           files,
           dataFiles,
           needsDiff,
-          Optional.ofNullable(metadata).map(TableSchema::of),
+          Optional.ofNullable(metadata),
           Optional.ofNullable(commitInfo).flatMap(LogAction.CommitInfo::inCommitTimestamp));
     }
 

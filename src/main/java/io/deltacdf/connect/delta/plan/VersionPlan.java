@@ -1,6 +1,6 @@
 package io.deltacdf.connect.delta.plan;
 
-import io.deltacdf.connect.delta.table.TableSchema;
+import io.deltacdf.connect.delta.kernel.TableMetadata;
 import java.util.Optional;
 
 /**
@@ -12,7 +12,7 @@ import java.util.Optional;
  *     from (cdc files ignored); empty for versions without row changes
  * @param derivationNeedsDiff whether deriving this version's changes needs a diff: rows leave the
  *     table and rows enter it in the same version, so some may be the same rows rewritten
- * @param newSchema the schema this version installs, when it has a metadata action
+ * @param newMetadata the metadata (schema included) this version installs, when it has any
  * @param inCommitTimestamp the commit's in-commit timestamp, when it has one
  */
 public record VersionPlan(
@@ -20,7 +20,7 @@ public record VersionPlan(
     ChangeFiles files,
     ChangeFiles dataFiles,
     boolean derivationNeedsDiff,
-    Optional<TableSchema> newSchema,
+    Optional<TableMetadata> newMetadata,
     Optional<Long> inCommitTimestamp)
     implements AutoCloseable {
 

@@ -1,7 +1,9 @@
 package io.deltacdf.connect.delta.table;
 
 import io.deltacdf.connect.change.ChangeSource;
+import io.deltacdf.connect.change.ColumnSelection;
 import io.deltacdf.connect.delta.derived.DiffSpill;
+import io.deltacdf.connect.delta.kernel.TableMetadata;
 import java.util.List;
 
 /**
@@ -13,9 +15,14 @@ import java.util.List;
  * @param diffSpill when a derived version's diff leaves the heap for temp files
  * @param planMemoryFiles the most file actions of one commit planned on the heap; a larger commit's
  *     files are read from its log as they are needed ({@link CommitPlanner})
+ * @param columns the columns rows carry; the others are not read
  */
 public record ChangeRules(
-    ChangeSource source, List<String> keyColumns, DiffSpill diffSpill, int planMemoryFiles) {
+    ChangeSource source,
+    List<String> keyColumns,
+    DiffSpill diffSpill,
+    int planMemoryFiles,
+    ColumnSelection columns) {
 
   /** The setting users choose the source with, as error messages name it. */
   public static final String SETTING = "change.source";
@@ -24,7 +31,12 @@ public record ChangeRules(
   public static final int HELD_FILE_ACTIONS = 10_000;
 
   public static final ChangeRules CDF_ONLY =
-      new ChangeRules(ChangeSource.CDF, List.of(), DiffSpill.defaults(), HELD_FILE_ACTIONS);
+      new ChangeRules(
+          ChangeSource.CDF,
+          List.of(),
+          DiffSpill.defaults(),
+          HELD_FILE_ACTIONS,
+          ColumnSelection.ALL);
 
   public ChangeRules {
     keyColumns = List.copyOf(keyColumns);
@@ -33,17 +45,27 @@ public record ChangeRules(
   /** The same rules, diffing up to {@code rows} candidate rows of a version on the heap. */
   public ChangeRules withDiffMemoryRows(int rows) {
     return new ChangeRules(
-        source, keyColumns, new DiffSpill(rows, diffSpill.directory()), planMemoryFiles);
+        source, keyColumns, new DiffSpill(rows, diffSpill.directory()), planMemoryFiles, columns);
   }
 
   /** The same rules, planning commits of up to {@code files} file actions on the heap. */
   public ChangeRules withPlanMemoryFiles(int files) {
-    return new ChangeRules(source, keyColumns, diffSpill, files);
+    return new ChangeRules(source, keyColumns, diffSpill, files, columns);
   }
 
   /** The same rules, reading changes from {@code changeSource} with {@code keys}. */
   public ChangeRules withChangeSource(ChangeSource changeSource, List<String> keys) {
-    return new ChangeRules(changeSource, keys, diffSpill, planMemoryFiles);
+    return new ChangeRules(changeSource, keys, diffSpill, planMemoryFiles, columns);
+  }
+
+  /** The same rules, rows carrying only the columns {@code selection} keeps. */
+  public ChangeRules withColumns(ColumnSelection selection) {
+    return new ChangeRules(source, keyColumns, diffSpill, planMemoryFiles, selection);
+  }
+
+  /** The schema rows of a version governed by {@code metadata} are read with. */
+  public TableSchema schemaOf(TableMetadata metadata) {
+    return TableSchema.of(metadata, columns);
   }
 
   /** Whether a version governed by {@code schema} is read from its change data (else derived). */

@@ -2,6 +2,7 @@ package io.deltacdf.connect.delta.table;
 
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
+import io.deltacdf.connect.change.ColumnSelection;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.delta.kernel.TableMetadata;
 import java.util.Locale;
@@ -11,9 +12,9 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
 /**
- * The table's shape at one version: logical and physical columns, partitioning, and whether the
- * change data feed is on. Built once per metadata action, shared by every file of the versions it
- * governs.
+ * The table's shape at one version: logical and physical columns (those the column selection
+ * keeps), partitioning, and whether the change data feed is on. Built once per metadata action,
+ * shared by every file of the versions it governs.
  */
 public final class TableSchema {
 
@@ -26,16 +27,18 @@ public final class TableSchema {
   private final ValueReader[] readers;
   private final boolean variants;
 
-  private TableSchema(TableMetadata metadata) {
+  private TableSchema(TableMetadata metadata, ColumnSelection columns) {
     this.metadata = metadata;
-    this.logical = KernelTypes.toStruct(metadata.schema());
-    this.variants = VariantColumns.holdsVariant(metadata.schema());
-    this.physical = metadata.physicalSchema();
+    ProjectedColumns kept =
+        ProjectedColumns.of(metadata.schema(), metadata.physicalSchema(), columns);
+    StructType schema = kept.logical();
+    this.logical = KernelTypes.toStruct(schema);
+    this.variants = VariantColumns.holdsVariant(schema);
+    this.physical = kept.physical();
     Set<String> partitionColumns =
         metadata.partitionColumns().stream()
             .map(name -> name.toLowerCase(Locale.ROOT))
             .collect(Collectors.toSet());
-    StructType schema = metadata.schema();
     this.partition = new boolean[schema.length()];
     this.readers = new ValueReader[schema.length()];
     for (int i = 0; i < schema.length(); i++) {
@@ -44,8 +47,19 @@ public final class TableSchema {
     }
   }
 
+  /** Every column of the table. */
   public static TableSchema of(TableMetadata metadata) {
-    return new TableSchema(metadata);
+    return new TableSchema(metadata, ColumnSelection.ALL);
+  }
+
+  /** The columns {@code columns} keeps. */
+  public static TableSchema of(TableMetadata metadata, ColumnSelection columns) {
+    return new TableSchema(metadata, columns);
+  }
+
+  /** The logical schema of the columns {@code columns} keeps of {@code schema}. */
+  public static FieldType.Struct logicalOf(StructType schema, ColumnSelection columns) {
+    return KernelTypes.toStruct(ProjectedColumns.logical(schema, columns));
   }
 
   public String tableId() {

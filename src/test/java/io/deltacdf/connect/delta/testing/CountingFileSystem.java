@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
@@ -23,6 +24,7 @@ public final class CountingFileSystem extends RawLocalFileSystem {
   private static final AtomicLong listedEntries = new AtomicLong();
   private static final AtomicLong statuses = new AtomicLong();
   private static final AtomicLong opens = new AtomicLong();
+  private static final AtomicLong bytesRead = new AtomicLong();
 
   /** The local listing stats each entry: those are part of the listing, not calls of their own. */
   private static final ThreadLocal<Boolean> listing = ThreadLocal.withInitial(() -> false);
@@ -37,6 +39,12 @@ public final class CountingFileSystem extends RawLocalFileSystem {
     listedEntries.set(0);
     statuses.set(0);
     opens.set(0);
+    bytesRead.set(0);
+  }
+
+  /** The bytes read from opened files since the last {@link #reset()}. */
+  public static long bytesRead() {
+    return bytesRead.get();
   }
 
   /** The calls since the last {@link #reset()}, by kind. */
@@ -83,6 +91,58 @@ public final class CountingFileSystem extends RawLocalFileSystem {
   @Override
   public FSDataInputStream open(Path path, int bufferSize) throws IOException {
     opens.incrementAndGet();
-    return super.open(path, bufferSize);
+    return new FSDataInputStream(new CountingStream(super.open(path, bufferSize)));
+  }
+
+  /** A file's stream, counting the bytes read through it. */
+  private static final class CountingStream extends FSInputStream {
+    private final FSDataInputStream in;
+
+    CountingStream(FSDataInputStream in) {
+      this.in = in;
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = in.read();
+      if (b >= 0) {
+        bytesRead.incrementAndGet();
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+      int n = in.read(buffer, offset, length);
+      if (n > 0) {
+        bytesRead.addAndGet(n);
+      }
+      return n;
+    }
+
+    @Override
+    public void seek(long position) throws IOException {
+      in.seek(position);
+    }
+
+    @Override
+    public long getPos() throws IOException {
+      return in.getPos();
+    }
+
+    @Override
+    public boolean seekToNewSource(long target) throws IOException {
+      return in.seekToNewSource(target);
+    }
+
+    @Override
+    public int available() throws IOException {
+      return in.available();
+    }
+
+    @Override
+    public void close() throws IOException {
+      in.close();
+    }
   }
 }
