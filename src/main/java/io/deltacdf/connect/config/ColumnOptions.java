@@ -8,9 +8,11 @@ import static io.deltacdf.connect.config.DeltaCdfSourceConfig.COLUMN_MASK_HASH_S
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.COLUMN_MASK_NULL;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.COLUMN_MASK_TRUNCATE;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.COLUMN_MASK_TRUNCATE_CHARS;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.ROW_FILTER;
 
 import io.deltacdf.connect.change.ColumnPatterns;
 import io.deltacdf.connect.change.ColumnSelection;
+import io.deltacdf.connect.change.RowFilter;
 import io.deltacdf.connect.convert.ColumnMasks;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +23,9 @@ import org.apache.kafka.common.config.ConfigDef.Width;
 import org.apache.kafka.common.config.types.Password;
 
 /**
- * The settings of the Columns group: which columns leave the lake, and which of them masked. Each
- * names columns by regular expressions on {@code table:column}, as Debezium's column lists do.
+ * The settings of the Columns and rows group: which columns leave the lake, which of them masked,
+ * and which partitions' rows. Column settings name columns by regular expressions on {@code
+ * table:column}, as Debezium's column lists do.
  */
 final class ColumnOptions {
 
@@ -141,6 +144,32 @@ final class ColumnOptions {
         ++order,
         Width.LONG,
         "Nulled columns");
+    defineRowFilter(def, group, ++order);
+  }
+
+  static void defineRowFilter(ConfigDef def, String group, int order) {
+    def.define(
+        ROW_FILTER,
+        Type.STRING,
+        "",
+        Validators.rowFilter(),
+        Importance.MEDIUM,
+        "Only rows of the partitions this predicate passes, for every table: a SQL subset on"
+            + " partition columns (=, !=, <, <=, >, >=, [NOT] IN (...), IS [NOT] NULL, AND, OR,"
+            + " NOT, parentheses; 'quoted' strings, dates and timestamps, numbers, TRUE, FALSE),"
+            + " e.g. region IN ('eu', 'uk') AND day >= '2026-01-01'. Files of other partitions"
+            + " are never read. An update that moves a row out of the filter shows its pre-image"
+            + " only, one that moves it in its post-image only, as Spark's table_changes with"
+            + " the same WHERE. Empty = every row.",
+        group,
+        order,
+        Width.LONG,
+        "Row filter");
+  }
+
+  /** The partitions whose rows are read. */
+  static RowFilter rowFilter(DeltaCdfSourceConfig config) {
+    return RowFilter.parse(config.getString(ROW_FILTER));
   }
 
   /** The columns {@code tablePath}'s records carry. */

@@ -2,6 +2,7 @@ package io.deltacdf.connect.config;
 
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ColumnSelection;
+import io.deltacdf.connect.change.RowFilter;
 import io.deltacdf.connect.change.StartSpec;
 import io.deltacdf.connect.convert.ColumnMasks;
 import io.deltacdf.connect.convert.RecordSettings;
@@ -59,6 +60,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   public static final String COLUMN_MASK_TRUNCATE = "column.mask.truncate.list";
   public static final String COLUMN_MASK_TRUNCATE_CHARS = "column.mask.truncate.chars";
   public static final String COLUMN_MASK_NULL = "column.mask.null.list";
+  public static final String ROW_FILTER = "row.filter";
 
   /** The largest snapshot.max.tasks: the connector looks up the offsets of every slice count. */
   public static final int SNAPSHOT_MAX_TASKS_LIMIT = 64;
@@ -83,7 +85,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   private static final String GROUP_START = "Start position";
   private static final String GROUP_POLLING = "Polling and transactions";
   private static final String GROUP_RECORDS = "Records";
-  private static final String GROUP_COLUMNS = "Columns";
+  private static final String GROUP_COLUMNS = "Columns and rows";
   private static final String GROUP_VALIDATION = "Validation";
 
   private static final ConfigDef CONFIG_DEF = buildConfigDef();
@@ -184,6 +186,11 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   /** The masks of {@code tablePath}'s columns, new for each caller (they are not thread-safe). */
   public ColumnMasks columnMasksFor(String tablePath) {
     return ColumnOptions.masks(this, tablePath);
+  }
+
+  /** The partitions whose rows are read, for every table. */
+  public RowFilter rowFilter() {
+    return ColumnOptions.rowFilter(this);
   }
 
   public ChangeSource changeSource() {

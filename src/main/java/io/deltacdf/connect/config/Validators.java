@@ -1,6 +1,7 @@
 package io.deltacdf.connect.config;
 
 import io.deltacdf.connect.change.ColumnPatterns;
+import io.deltacdf.connect.change.RowFilter;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -105,6 +106,19 @@ final class Validators {
                       + e.getIndex()
                       + " (items are separated by commas, so an expression cannot hold one)");
             }
+          }
+        });
+  }
+
+  /** A row filter that parses (blank: none). */
+  static ConfigDef.Validator rowFilter() {
+    return described(
+        "a predicate on partition columns, or empty",
+        (name, value) -> {
+          try {
+            RowFilter.parse(value == null ? "" : value.toString());
+          } catch (IllegalArgumentException e) {
+            throw new ConfigException(name, value, e.getMessage());
           }
         });
   }

@@ -24,6 +24,8 @@ public final class DeltaFeedException extends RuntimeException {
     UNSUPPORTED_TABLE,
     /** A file of the table cannot be parsed (corrupt or truncated): retrying cannot help. */
     CORRUPT_FILE,
+    /** The row filter does not fit the table: no such partition column, or a mistyped literal. */
+    ROW_FILTER_MISFIT,
     /** Storage failed in a way that may pass: retrying later can succeed. */
     TRANSIENT
   }

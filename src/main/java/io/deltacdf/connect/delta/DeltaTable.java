@@ -7,12 +7,15 @@ import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ColumnSelection;
 import io.deltacdf.connect.change.LoggedSchema;
+import io.deltacdf.connect.change.RowFilter;
 import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.change.StartSpec;
 import io.deltacdf.connect.delta.derived.DiffSpill;
+import io.deltacdf.connect.delta.kernel.TableMetadata;
 import io.deltacdf.connect.delta.log.DeltaLog;
 import io.deltacdf.connect.delta.log.StartResolver;
 import io.deltacdf.connect.delta.log.TableHistory;
+import io.deltacdf.connect.delta.read.PartitionFilter;
 import io.deltacdf.connect.delta.storage.TableFileIO;
 import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.table.FeedContext;
@@ -108,6 +111,25 @@ public final class DeltaTable implements AutoCloseable {
   }
 
   /**
+   * The same table, its rows only those of the partitions {@code filter} passes: files of other
+   * partitions are not read.
+   */
+  public DeltaTable withRowFilter(RowFilter filter) {
+    return new DeltaTable(context, snapshotWindow, fileIO, rules.withRowFilter(filter));
+  }
+
+  /**
+   * Checks that the row filter fits the table's latest schema: it names partition columns only,
+   * each compared with literals of its type.
+   *
+   * @throws DeltaFeedException of kind {@link DeltaFeedException.Kind#ROW_FILTER_MISFIT} if not
+   */
+  public void requireRowFilterFits(LatestSnapshot latest) {
+    PartitionFilter.of(
+        rules.rowFilter(), rules.schemaOf(TableMetadata.of(latest.get())), context.table());
+  }
+
+  /**
    * The same table, diffing up to {@code rows} candidate rows of a derived version on the heap;
    * larger rewrites spill to temp files.
    */
@@ -127,7 +149,12 @@ public final class DeltaTable implements AutoCloseable {
         snapshotWindow,
         fileIO,
         new ChangeRules(
-            rules.source(), rules.keyColumns(), spill, rules.planMemoryFiles(), rules.columns()));
+            rules.source(),
+            rules.keyColumns(),
+            spill,
+            rules.planMemoryFiles(),
+            rules.columns(),
+            rules.rowFilter()));
   }
 
   /**

@@ -75,6 +75,7 @@ public final class ConfigValidation {
     }
     try (deltaTable) {
       LatestSnapshot latest = deltaTable.latestSnapshot();
+      deltaTable.requireRowFilterFits(latest);
       new TableConverters(config, "validate", connectorVersion)
           .checked(new TablePartition(table), deltaTable, tables.start(deltaTable, latest), latest);
     } catch (DeltaFeedException e) {

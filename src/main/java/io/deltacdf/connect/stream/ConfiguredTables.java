@@ -25,6 +25,7 @@ final class ConfiguredTables {
     return DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed())
         .withChangeSource(config.changeSource(), config.keyColumnsFor(table))
         .withColumns(config.columnsFor(table))
+        .withRowFilter(config.rowFilter())
         .withDiffMemoryRows(config.derivedDiffMemoryRows());
   }
 

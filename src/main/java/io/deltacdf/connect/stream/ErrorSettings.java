@@ -30,13 +30,17 @@ final class ErrorSettings {
   }
 
   /**
-   * The setting validation reports {@code error} on: the store setting, else the start option for
-   * an error about where the feed starts, else the table paths.
+   * The setting validation reports {@code error} on: the store setting, the row filter for a filter
+   * that does not fit the table, else the start option for an error about where the feed starts,
+   * else the table paths.
    */
   String settingFor(DeltaFeedException error, String table) {
     String storeSetting = storeSetting(error, table);
     if (storeSetting != null) {
       return storeSetting;
+    }
+    if (error.kind() == DeltaFeedException.Kind.ROW_FILTER_MISFIT) {
+      return DeltaCdfSourceConfig.ROW_FILTER;
     }
     boolean aboutStart =
         error.kind() == DeltaFeedException.Kind.INVALID_START

@@ -149,4 +149,29 @@ class ConfigValidationTest {
         .contains("'active'", "boolean", "hash mask");
     assertThat(errors(values, "delta.table.paths")).isEmpty();
   }
+
+  @Test
+  void aRowFilterThatDoesNotParseOrFitIsRefusedOnTheFilter(@TempDir Path dir) {
+    assertThat(errors(validate("row.filter", "region = 'eu' AND"), "row.filter"))
+        .singleElement()
+        .asString()
+        .contains("Expected a partition column, found the end of the filter");
+
+    String table = dir.resolve("orders").toString();
+    SparkHarness.sql(
+        "CREATE TABLE delta.`%s` (id INT, region STRING) USING delta PARTITIONED BY (region)"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')",
+        table);
+    Map<String, ConfigValue> values = new HashMap<>();
+    ConfigValidation.validate(
+            ConnectorConfig.forTables(table).with("row.filter", "id = 3").build(), "test")
+        .configValues()
+        .forEach(v -> values.put(v.name(), v));
+
+    assertThat(errors(values, "row.filter"))
+        .singleElement()
+        .asString()
+        .contains("'id', which is not a partition column", "region");
+    assertThat(errors(values, "delta.table.paths")).isEmpty();
+  }
 }

@@ -29,6 +29,15 @@ public final class SparkOracle {
    */
   public static Map<Long, List<String>> changesByVersion(
       String tablePath, long fromVersion, long toVersion, List<String> columns) {
+    return changesByVersion(tablePath, fromVersion, toVersion, columns, "");
+  }
+
+  /**
+   * As {@link #changesByVersion(String, long, long, List)}, only the rows {@code where} (a SQL
+   * predicate, as in a {@code WHERE} over {@code table_changes}; blank for all) passes.
+   */
+  public static Map<Long, List<String>> changesByVersion(
+      String tablePath, long fromVersion, long toVersion, List<String> columns, String where) {
     Dataset<Row> feed =
         SparkHarness.spark()
             .read()
@@ -37,6 +46,9 @@ public final class SparkOracle {
             .option("startingVersion", fromVersion)
             .option("endingVersion", toVersion)
             .load(tablePath);
+    if (!where.isBlank()) {
+      feed = feed.where(where);
+    }
     if (!columns.isEmpty()) {
       List<String> selected = new ArrayList<>(columns);
       selected.addAll(List.of("_change_type", "_commit_version", "_commit_timestamp"));

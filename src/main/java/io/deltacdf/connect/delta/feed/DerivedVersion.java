@@ -8,6 +8,7 @@ import io.deltacdf.connect.delta.derived.RowFingerprints;
 import io.deltacdf.connect.delta.plan.ChangeFiles;
 import io.deltacdf.connect.delta.read.DerivedRows;
 import io.deltacdf.connect.delta.read.FileRowCursor;
+import io.deltacdf.connect.delta.read.PartitionFilter;
 import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.TableSchema;
@@ -38,14 +39,24 @@ public final class DerivedVersion implements DerivedRows, AutoCloseable {
   private final TableSchema schema;
   private final int[] keyColumns;
   private final DiffSpill spill;
+  private final PartitionFilter partitions;
   private final RowFingerprints fingerprints = new RowFingerprints();
   private RowDiff diff;
 
   /** Decisions were made for every row of the files before this one, and for none after. */
   private int decidedFiles;
 
+  /**
+   * @param partitions which files are read: the others take no part in the diff
+   */
   public DerivedVersion(
-      FeedContext context, long version, ChangeFiles files, TableSchema schema, ChangeRules rules) {
+      FeedContext context,
+      long version,
+      ChangeFiles files,
+      TableSchema schema,
+      ChangeRules rules,
+      PartitionFilter partitions) {
+    this.partitions = partitions;
     this.context = context;
     this.version = version;
     this.files = files;
@@ -79,7 +90,9 @@ public final class DerivedVersion implements DerivedRows, AutoCloseable {
       decidedFiles = 0;
     }
     for (; decidedFiles < fileIndex; decidedFiles++) {
-      replay(decidedFiles, Long.MAX_VALUE);
+      if (read(decidedFiles)) {
+        replay(decidedFiles, Long.MAX_VALUE);
+      }
     }
     if (fromRow > 0) {
       replay(fileIndex, fromRow);
@@ -110,6 +123,9 @@ public final class DerivedVersion implements DerivedRows, AutoCloseable {
   private RowDiff firstPass() {
     try (RowDiff.Builder builder = new RowDiff.Builder(keyColumns.length > 0, spill)) {
       for (int file = 0; file < files.size(); file++) {
+        if (!read(file)) {
+          continue;
+        }
         try (FileRowCursor candidates = cursor(file, 0, Long.MAX_VALUE, null)) {
           while (candidates.hasNext()) {
             candidates.next();
@@ -123,6 +139,11 @@ public final class DerivedVersion implements DerivedRows, AutoCloseable {
       }
       return builder.build();
     }
+  }
+
+  /** Whether file {@code fileIndex} is of a partition the row filter lets through. */
+  private boolean read(int fileIndex) {
+    return partitions.test(files.get(fileIndex).partitionValues());
   }
 
   /** Makes the decisions for the rows of file {@code fileIndex} before {@code untilRow}. */

@@ -12,6 +12,7 @@ import io.deltacdf.connect.delta.plan.ChangeFile;
 import io.deltacdf.connect.delta.plan.SnapshotFiles;
 import io.deltacdf.connect.delta.read.FileRowCursor;
 import io.deltacdf.connect.delta.read.OpenedFile;
+import io.deltacdf.connect.delta.read.PartitionFilter;
 import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.TableAccess;
@@ -132,7 +133,13 @@ public final class SnapshotPhase implements Phase {
     if (rules.source() == ChangeSource.CDF) {
       TableAccess.requireChangeDataFeed(context, schema, version);
     }
-    files = new SnapshotFiles(context, snapshot, windowSize, slice);
+    files =
+        new SnapshotFiles(
+            context,
+            snapshot,
+            windowSize,
+            slice,
+            PartitionFilter.of(rules.rowFilter(), schema, context.table()));
     timestamps = CommitTimestamps.startingAt(log, version);
     commitTimestamp = commitTimestamp(snapshot);
   }

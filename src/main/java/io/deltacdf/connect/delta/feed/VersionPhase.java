@@ -14,6 +14,7 @@ import io.deltacdf.connect.delta.plan.CommitPlanner;
 import io.deltacdf.connect.delta.plan.VersionPlan;
 import io.deltacdf.connect.delta.read.FileRowCursor;
 import io.deltacdf.connect.delta.read.OpenedFile;
+import io.deltacdf.connect.delta.read.PartitionFilter;
 import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.KernelErrors;
@@ -41,6 +42,11 @@ public final class VersionPhase implements Phase {
 
   /** The schema in force before the planned version; null until known (or at version 0). */
   private TableSchema schema;
+
+  /** The row filter on the partitions of {@link #schema}; rebuilt when the schema changes. */
+  private PartitionFilter partitions;
+
+  private TableSchema partitionsSchema;
 
   /** Null until the first version is listed, unless a snapshot before it handed one over. */
   private CommitTimestamps timestamps;
@@ -101,6 +107,10 @@ public final class VersionPhase implements Phase {
       }
       plan.close(); // a streamed commit's log is read to its end: let it go
       return FeedStep.moveTo(ChangePosition.InVersion.start(at.version() + 1));
+    }
+    if (!partitions().test(planFiles.get(at.fileIndex()).partitionValues())) {
+      // A file of a partition the row filter refuses: never opened.
+      return FeedStep.moveTo(new ChangePosition.InVersion(at.version(), at.fileIndex() + 1, 0));
     }
     FileRowCursor cursor =
         derivedVersion != null
@@ -189,7 +199,7 @@ public final class VersionPhase implements Phase {
     planFiles = fromChangeData ? plan.files() : plan.dataFiles();
     derivedVersion =
         !fromChangeData && plan.derivationNeedsDiff()
-            ? new DerivedVersion(context, version, planFiles, schema, rules)
+            ? new DerivedVersion(context, version, planFiles, schema, rules, partitions())
             : null;
     return true;
   }
@@ -225,6 +235,14 @@ public final class VersionPhase implements Phase {
       schema = version == 0 ? null : schemaBefore(version);
       timestamps = CommitTimestamps.startingAt(log, version);
     }
+  }
+
+  private PartitionFilter partitions() {
+    if (partitionsSchema != schema) {
+      partitions = PartitionFilter.of(rules.rowFilter(), schema, context.table());
+      partitionsSchema = schema;
+    }
+    return partitions;
   }
 
   /** The schema in force just before {@code version}, i.e. at {@code version - 1}. */

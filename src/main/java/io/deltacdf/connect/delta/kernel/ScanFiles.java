@@ -4,6 +4,7 @@ import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.internal.InternalScanFileUtils;
 import io.delta.kernel.internal.actions.AddFile;
+import java.util.Map;
 
 /** Reads the data files of a snapshot from the batches of {@code Scan.getScanFiles}. */
 public final class ScanFiles {
@@ -29,12 +30,17 @@ public final class ScanFiles {
     return adds.getChild(PATH).getString(row);
   }
 
+  /** The partition values of the file in {@code row}, by physical column name. */
+  public Map<String, String> partitionValues(int row) {
+    return LogActions.partitionValues(adds.getChild(PARTITIONS), row);
+  }
+
   /** The file in {@code row}, as the {@code add} action that put it in the snapshot. */
   public LogAction.FileAction at(int row) {
     return new LogAction.FileAction(
         LogAction.Kind.ADD,
         path(row),
-        LogActions.partitionValues(adds.getChild(PARTITIONS), row),
+        partitionValues(row),
         adds.getChild(SIZE).getLong(row),
         true,
         true,

@@ -13,8 +13,10 @@ import io.deltacdf.connect.delta.table.KernelErrors;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * The data files of a snapshot in path order, handed out in windows of bounded size.
@@ -25,7 +27,8 @@ import java.util.TreeMap;
  * per window and memory for one window.
  *
  * <p>With a {@link SnapshotSlice} other than the whole, only the files of that slice are handed out
- * (and counted), so that tasks reading the other slices read every other file.
+ * (and counted), so that tasks reading the other slices read every other file. Files whose
+ * partition values a row filter refuses are neither handed out nor counted.
  */
 public final class SnapshotFiles {
 
@@ -33,13 +36,23 @@ public final class SnapshotFiles {
   private final Snapshot snapshot;
   private final int windowSize;
   private final SnapshotSlice slice;
+  private final Predicate<Map<String, String>> partitions;
 
+  /**
+   * @param partitions whether the rows of a file with these partition values (by physical name) are
+   *     read
+   */
   public SnapshotFiles(
-      FeedContext context, Snapshot snapshot, int windowSize, SnapshotSlice slice) {
+      FeedContext context,
+      Snapshot snapshot,
+      int windowSize,
+      SnapshotSlice slice,
+      Predicate<Map<String, String>> partitions) {
     this.context = context;
     this.snapshot = snapshot;
     this.windowSize = windowSize;
     this.slice = slice;
+    this.partitions = partitions;
   }
 
   /**
@@ -72,7 +85,7 @@ public final class SnapshotFiles {
             continue;
           }
           String path = files.path(row);
-          if (!slice.contains(path)) {
+          if (!slice.contains(path) || !partitions.test(files.partitionValues(row))) {
             continue;
           }
           total++;

@@ -2,6 +2,7 @@ package io.deltacdf.connect.delta.table;
 
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ColumnSelection;
+import io.deltacdf.connect.change.RowFilter;
 import io.deltacdf.connect.delta.derived.DiffSpill;
 import io.deltacdf.connect.delta.kernel.TableMetadata;
 import java.util.List;
@@ -16,13 +17,15 @@ import java.util.List;
  * @param planMemoryFiles the most file actions of one commit planned on the heap; a larger commit's
  *     files are read from its log as they are needed ({@link CommitPlanner})
  * @param columns the columns rows carry; the others are not read
+ * @param rowFilter the partitions whose rows pass; files of the others are not read
  */
 public record ChangeRules(
     ChangeSource source,
     List<String> keyColumns,
     DiffSpill diffSpill,
     int planMemoryFiles,
-    ColumnSelection columns) {
+    ColumnSelection columns,
+    RowFilter rowFilter) {
 
   /** The setting users choose the source with, as error messages name it. */
   public static final String SETTING = "change.source";
@@ -36,7 +39,8 @@ public record ChangeRules(
           List.of(),
           DiffSpill.defaults(),
           HELD_FILE_ACTIONS,
-          ColumnSelection.ALL);
+          ColumnSelection.ALL,
+          RowFilter.ALL);
 
   public ChangeRules {
     keyColumns = List.copyOf(keyColumns);
@@ -45,22 +49,32 @@ public record ChangeRules(
   /** The same rules, diffing up to {@code rows} candidate rows of a version on the heap. */
   public ChangeRules withDiffMemoryRows(int rows) {
     return new ChangeRules(
-        source, keyColumns, new DiffSpill(rows, diffSpill.directory()), planMemoryFiles, columns);
+        source,
+        keyColumns,
+        new DiffSpill(rows, diffSpill.directory()),
+        planMemoryFiles,
+        columns,
+        rowFilter);
   }
 
   /** The same rules, planning commits of up to {@code files} file actions on the heap. */
   public ChangeRules withPlanMemoryFiles(int files) {
-    return new ChangeRules(source, keyColumns, diffSpill, files, columns);
+    return new ChangeRules(source, keyColumns, diffSpill, files, columns, rowFilter);
   }
 
   /** The same rules, reading changes from {@code changeSource} with {@code keys}. */
   public ChangeRules withChangeSource(ChangeSource changeSource, List<String> keys) {
-    return new ChangeRules(changeSource, keys, diffSpill, planMemoryFiles, columns);
+    return new ChangeRules(changeSource, keys, diffSpill, planMemoryFiles, columns, rowFilter);
   }
 
   /** The same rules, rows carrying only the columns {@code selection} keeps. */
   public ChangeRules withColumns(ColumnSelection selection) {
-    return new ChangeRules(source, keyColumns, diffSpill, planMemoryFiles, selection);
+    return new ChangeRules(source, keyColumns, diffSpill, planMemoryFiles, selection, rowFilter);
+  }
+
+  /** The same rules, reading only the partitions {@code filter} passes. */
+  public ChangeRules withRowFilter(RowFilter filter) {
+    return new ChangeRules(source, keyColumns, diffSpill, planMemoryFiles, columns, filter);
   }
 
   /** The schema rows of a version governed by {@code metadata} are read with. */

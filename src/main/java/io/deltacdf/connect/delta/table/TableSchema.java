@@ -5,6 +5,8 @@ import io.delta.kernel.types.StructType;
 import io.deltacdf.connect.change.ColumnSelection;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.delta.kernel.TableMetadata;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -26,6 +28,13 @@ public final class TableSchema {
   private final boolean[] partition;
   private final ValueReader[] readers;
   private final boolean variants;
+  private final List<PartitionColumn> partitionColumns;
+
+  /**
+   * A partition column of the table, kept or not by the column selection (a row filter may name it
+   * either way).
+   */
+  public record PartitionColumn(String name, String physicalName, FieldType type) {}
 
   private TableSchema(TableMetadata metadata, ColumnSelection columns) {
     this.metadata = metadata;
@@ -39,6 +48,18 @@ public final class TableSchema {
         metadata.partitionColumns().stream()
             .map(name -> name.toLowerCase(Locale.ROOT))
             .collect(Collectors.toSet());
+    List<PartitionColumn> partitions = new ArrayList<>();
+    StructType all = metadata.schema();
+    for (int i = 0; i < all.length(); i++) {
+      if (partitionColumns.contains(all.at(i).getName().toLowerCase(Locale.ROOT))) {
+        partitions.add(
+            new PartitionColumn(
+                all.at(i).getName(),
+                metadata.physicalSchema().at(i).getName(),
+                KernelTypes.toStruct(new StructType().add(all.at(i))).fields().get(0).type()));
+      }
+    }
+    this.partitionColumns = List.copyOf(partitions);
     this.partition = new boolean[schema.length()];
     this.readers = new ValueReader[schema.length()];
     for (int i = 0; i < schema.length(); i++) {
@@ -76,6 +97,11 @@ public final class TableSchema {
 
   public int columnCount() {
     return readers.length;
+  }
+
+  /** Every partition column of the table, in schema order. */
+  public List<PartitionColumn> partitionColumns() {
+    return partitionColumns;
   }
 
   public boolean isPartitionColumn(int column) {
