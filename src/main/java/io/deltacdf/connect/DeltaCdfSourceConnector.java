@@ -2,6 +2,7 @@ package io.deltacdf.connect;
 
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.stream.ConfigValidation;
+import io.deltacdf.connect.stream.ConnectorTables;
 import io.deltacdf.connect.stream.OffsetAlterations;
 import io.deltacdf.connect.stream.SliceFollower;
 import io.deltacdf.connect.stream.SnapshotSlices;
@@ -9,6 +10,9 @@ import io.deltacdf.connect.stream.TaskConfigs;
 import io.deltacdf.connect.stream.TaskPlan;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.config.Config;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.Task;
@@ -23,7 +27,8 @@ import org.apache.kafka.connect.source.SourceConnectorContext;
  * table's initial snapshot is read in slices by several tasks (see {@link SnapshotSlices}); the
  * connector follows their offsets ({@link SliceFollower}) and asks Connect for new task
  * configurations once every slice of a table is complete, so that one task reads the table's
- * changes from there.
+ * changes from there. With table roots it lists them again on an interval and asks for new task
+ * configurations when tables appear or go ({@link ConnectorTables}).
  */
 public final class DeltaCdfSourceConnector extends SourceConnector {
 
@@ -31,6 +36,8 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
   private DeltaCdfSourceConfig config;
   private SnapshotSlices slices;
   private SliceFollower sliceFollower;
+  private ConnectorTables tables;
+  private ScheduledExecutorService rescans;
 
   @Override
   public String version() {
@@ -49,6 +56,26 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
     config.requireConsistent();
     slices = SnapshotSlices.of(config, ((SourceConnectorContext) context).offsetStorageReader());
     sliceFollower = new SliceFollower(slices, context::requestTaskReconfiguration);
+    tables = new ConnectorTables(config);
+    if (!config.tableRoots().isEmpty()) {
+      tables.refresh();
+      rescans = Executors.newSingleThreadScheduledExecutor(DeltaCdfSourceConnector::rescanThread);
+      long interval = config.rescanInterval().toMillis();
+      rescans.scheduleWithFixedDelay(this::rescan, interval, interval, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** Lists the roots again; new tasks configurations when the tables changed. */
+  private void rescan() {
+    if (tables.refresh()) {
+      context.requestTaskReconfiguration();
+    }
+  }
+
+  private static Thread rescanThread(Runnable runnable) {
+    Thread thread = new Thread(runnable, "delta-cdf-table-rescan");
+    thread.setDaemon(true);
+    return thread;
   }
 
   @Override
@@ -62,7 +89,7 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
    */
   @Override
   public List<Map<String, String>> taskConfigs(int maxTasks) {
-    TaskPlan plan = TaskPlan.of(slices, config.tablePaths(), maxTasks);
+    TaskPlan plan = TaskPlan.of(slices, tables.current(), maxTasks);
     sliceFollower.follow(plan.sliced());
     return TaskConfigs.of(settings, plan.units(), maxTasks);
   }
@@ -71,6 +98,9 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
   public void stop() {
     if (sliceFollower != null) {
       sliceFollower.stop();
+    }
+    if (rescans != null) {
+      rescans.shutdownNow();
     }
   }
 
@@ -96,7 +126,7 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
   @Override
   public boolean alterOffsets(
       Map<String, String> connectorConfig, Map<Map<String, ?>, Map<String, ?>> offsets) {
-    OffsetAlterations.requireValid(new DeltaCdfSourceConfig(connectorConfig).tablePaths(), offsets);
+    OffsetAlterations.requireValid(new DeltaCdfSourceConfig(connectorConfig), offsets);
     return true;
   }
 }

@@ -1,6 +1,7 @@
 package io.deltacdf.connect.config;
 
 import io.deltacdf.connect.change.ChangeSource;
+import io.deltacdf.connect.change.ColumnPatterns;
 import io.deltacdf.connect.change.ColumnSelection;
 import io.deltacdf.connect.change.RowFilter;
 import io.deltacdf.connect.change.StartSpec;
@@ -26,6 +27,11 @@ import org.apache.kafka.common.config.ConfigException;
 public final class DeltaCdfSourceConfig extends AbstractConfig {
 
   public static final String TABLE_PATHS = "delta.table.paths";
+  public static final String TABLE_ROOTS = "delta.tables.root";
+  public static final String TABLES_INCLUDE = "delta.tables.include.list";
+  public static final String TABLES_EXCLUDE = "delta.tables.exclude.list";
+  public static final String TABLES_MAX_DEPTH = "delta.tables.max.depth";
+  public static final String TABLES_RESCAN_INTERVAL_MS = "delta.tables.rescan.interval.ms";
   public static final String TOPIC_TEMPLATE = "topic.template";
   public static final String KEY_COLUMNS = "key.columns";
   public static final String KEY_COLUMNS_BY_TABLE = "key.columns.by.table";
@@ -80,6 +86,8 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   public static final String TASK_UNIT_PREFIX = "task.unit.";
 
   public static final String TABLE_PLACEHOLDER = "${table}";
+  public static final String PATH_PLACEHOLDER = "${path}";
+  public static final String SCHEMA_PLACEHOLDER = "${schema}";
 
   private static final String GROUP_TABLES = "Tables";
   private static final String GROUP_START = "Start position";
@@ -164,8 +172,59 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     return getInt(SNAPSHOT_MAX_TASKS);
   }
 
+  /**
+   * The topic of {@code tablePath}: the template with {@code ${table}} the last segment of its
+   * path, {@code ${path}} its path below the root it was found under (segments joined by '.'; the
+   * last segment for a table named in delta.table.paths), and {@code ${schema}} the folder it is in
+   * (see {@link TableNames#schemaOf}).
+   */
   public String topicFor(String tablePath) {
-    return getString(TOPIC_TEMPLATE).replace(TABLE_PLACEHOLDER, TableNames.nameOf(tablePath));
+    String relative = TableNames.relativePath(tablePath, tableRoots());
+    return getString(TOPIC_TEMPLATE)
+        .replace(TABLE_PLACEHOLDER, TableNames.topicSafe(TableNames.nameOf(tablePath)))
+        .replace(PATH_PLACEHOLDER, TableNames.topicSafe(relative.replace('/', '.')))
+        .replace(SCHEMA_PLACEHOLDER, TableNames.topicSafe(TableNames.schemaOf(relative)));
+  }
+
+  /** The folders whose tables are discovered (delta.tables.root). */
+  public List<String> tableRoots() {
+    return getList(TABLE_ROOTS).stream()
+        .map(String::trim)
+        .filter(s -> !s.isEmpty())
+        .map(root -> root.replaceAll("/+$", ""))
+        .toList();
+  }
+
+  /** Whether a table found at {@code relativePath} below a root is streamed. */
+  public boolean discovers(String relativePath) {
+    List<String> include = getList(TABLES_INCLUDE);
+    List<String> exclude = getList(TABLES_EXCLUDE);
+    if (!include.isEmpty() && !matchesAny(include, relativePath)) {
+      return false;
+    }
+    return !matchesAny(exclude, relativePath);
+  }
+
+  private static boolean matchesAny(List<String> expressions, String text) {
+    return expressions.stream()
+        .map(String::trim)
+        .filter(e -> !e.isEmpty())
+        .anyMatch(e -> ColumnPatterns.compile(e).matcher(text).matches());
+  }
+
+  /** How many folders below a root discovery descends (a table at the root itself is depth 0). */
+  public int discoveryMaxDepth() {
+    return getInt(TABLES_MAX_DEPTH);
+  }
+
+  public Duration rescanInterval() {
+    return Duration.ofMillis(getLong(TABLES_RESCAN_INTERVAL_MS));
+  }
+
+  /** Whether {@code tablePath} is named in delta.table.paths or lies below a root. */
+  public boolean isConfiguredTable(String tablePath) {
+    return tablePaths().contains(tablePath)
+        || tableRoots().stream().anyMatch(root -> tablePath.startsWith(root + "/"));
   }
 
   public List<String> keyColumnsFor(String tablePath) {
@@ -334,6 +393,13 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
    */
   public Map<String, List<String>> crossFieldProblems() {
     Map<String, List<String>> problems = new LinkedHashMap<>();
+    if (tablePaths().isEmpty() && tableRoots().isEmpty()) {
+      add(
+          problems,
+          TABLE_PATHS,
+          "List at least one Delta table in delta.table.paths (e.g. s3a://bucket/lake/orders),"
+              + " or a folder of tables in delta.tables.root");
+    }
     StartOptions.problems(this, problems);
     StorageSettings.crossFieldProblems(this, problems);
     StoreEndpoints.crossFieldProblems(this, problems);

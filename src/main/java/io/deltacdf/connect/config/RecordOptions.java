@@ -200,6 +200,14 @@ final class RecordOptions {
                   + "'), or use record.format=row");
         }
       }
+      if (!config.tableRoots().isEmpty() && config.getList(KEY_COLUMNS).isEmpty()) {
+        DeltaCdfSourceConfig.add(
+            problems,
+            KEY_COLUMNS,
+            "record.format=envelope pairs each update's pre- and post-image by key, and the"
+                + " tables found below delta.tables.root get key.columns: set it, or use"
+                + " record.format=row");
+      }
     }
   }
 }

@@ -3,8 +3,15 @@ package io.deltacdf.connect.config;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.FILES_OUTSIDE_TABLE;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.KEY_COLUMNS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.PATH_PLACEHOLDER;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.SCHEMA_PLACEHOLDER;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TABLES_EXCLUDE;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TABLES_INCLUDE;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TABLES_MAX_DEPTH;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TABLES_RESCAN_INTERVAL_MS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TABLE_PATHS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TABLE_PLACEHOLDER;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TABLE_ROOTS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TOPIC_TEMPLATE;
 
 import org.apache.kafka.common.config.ConfigDef;
@@ -22,25 +29,91 @@ final class TableOptions {
     def.define(
         TABLE_PATHS,
         Type.LIST,
-        ConfigDef.NO_DEFAULT_VALUE,
-        Validators.nonEmptyList(),
+        "",
         Importance.HIGH,
         "Comma-separated Delta table URIs whose change data feed to stream: plain paths, file:,"
             + " s3a:, abfs:, abfss: or gs: URIs. Each table needs"
-            + " delta.enableChangeDataFeed=true, unless change.source is derived or auto.",
+            + " delta.enableChangeDataFeed=true, unless change.source is derived or auto. May be"
+            + " empty when delta.tables.root is set.",
         group,
         ++order,
         Width.LONG,
         "Delta table paths");
     def.define(
+        TABLE_ROOTS,
+        Type.LIST,
+        "",
+        Importance.HIGH,
+        "Comma-separated folders (same URI forms as delta.table.paths) below which every folder"
+            + " holding a _delta_log is a table to stream, besides those of delta.table.paths."
+            + " Discovery stops descending at a table, so its files are never listed, and at"
+            + " delta.tables.max.depth. Rescanned every delta.tables.rescan.interval.ms: a new"
+            + " table starts by start.mode, a table gone or excluded stops and keeps its offsets.",
+        group,
+        ++order,
+        Width.LONG,
+        "Table roots");
+    def.define(
+        TABLES_INCLUDE,
+        Type.LIST,
+        "",
+        Validators.regexList(),
+        Importance.MEDIUM,
+        "The discovered tables to stream; empty = all. Regular expressions matched whole,"
+            + " ignoring case, against each table's path below its root (sales/orders).",
+        group,
+        ++order,
+        Width.LONG,
+        "Included tables");
+    def.define(
+        TABLES_EXCLUDE,
+        Type.LIST,
+        "",
+        Validators.regexList(),
+        Importance.MEDIUM,
+        "The discovered tables not to stream, as regular expressions on the path below the root;"
+            + " applied after delta.tables.include.list.",
+        group,
+        ++order,
+        Width.LONG,
+        "Excluded tables");
+    def.define(
+        TABLES_MAX_DEPTH,
+        Type.INT,
+        4,
+        ConfigDef.Range.atLeast(0),
+        Importance.LOW,
+        "How many folder levels below a root discovery descends to find tables (Fabric's"
+            + " Tables/<schema>/<table> is 3).",
+        group,
+        ++order,
+        Width.SHORT,
+        "Discovery depth");
+    def.define(
+        TABLES_RESCAN_INTERVAL_MS,
+        Type.LONG,
+        300_000L,
+        ConfigDef.Range.atLeast(1_000L),
+        Importance.LOW,
+        "How often the roots are listed again for new and removed tables. Each scan lists every"
+            + " folder it visits once (one LIST request per folder: the folders above the tables"
+            + " and each table's own folder). A scan that fails keeps the current tables.",
+        group,
+        ++order,
+        Width.SHORT,
+        "Rescan interval");
+    def.define(
         TOPIC_TEMPLATE,
         Type.STRING,
         TABLE_PLACEHOLDER,
-        Validators.topicTemplate(TABLE_PLACEHOLDER),
+        Validators.topicTemplate(TABLE_PLACEHOLDER, PATH_PLACEHOLDER, SCHEMA_PLACEHOLDER),
         Importance.HIGH,
         "The topic each table's changes go to. ${table} stands for the last segment of the"
-            + " table's path, so the default sends s3a://bucket/lake/orders to topic 'orders'."
-            + " Two tables may not share a topic.",
+            + " table's path, so the default sends s3a://bucket/lake/orders to topic 'orders';"
+            + " ${path} for a discovered table's path below its root with '/' as '.'"
+            + " (sales.orders); ${schema} for the folder the table is in (Fabric's"
+            + " Tables/<schema>/<table>, dbo for Tables/<table>; a Hive warehouse's <db>.db)."
+            + " Characters a topic cannot hold become '_'. Two tables may not share a topic.",
         group,
         ++order,
         Width.MEDIUM,
@@ -77,9 +150,9 @@ final class TableOptions {
             + " or '..' segments). Shallow clones legitimately do; otherwise such an entry is"
             + " refused, so a crafted log cannot make the connector read other files.",
         group,
-        5,
+        ++order,
         Width.SHORT,
         "Allow files outside the table");
-    StoreEndpoints.define(def, group, 6);
+    StoreEndpoints.define(def, group, ++order);
   }
 }

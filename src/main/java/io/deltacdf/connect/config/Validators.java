@@ -123,33 +123,24 @@ final class Validators {
         });
   }
 
-  static ConfigDef.Validator nonEmptyList() {
+  /** A topic name in which each of {@code placeholders} stands for a name-safe word. */
+  static ConfigDef.Validator topicTemplate(String... placeholders) {
+    String named = String.join(", ", placeholders);
     return described(
-        "one or more table URIs",
+        "a topic name (letters, digits, '.', '_', '-') that may contain " + named,
         (name, value) -> {
-          if (value == null
-              || ((List<?>) value).stream().allMatch(v -> v.toString().trim().isEmpty())) {
-            throw new ConfigException(
-                name, value, "List at least one Delta table path, e.g. s3a://bucket/lake/orders");
+          String sample = value == null ? "" : value.toString();
+          for (String placeholder : placeholders) {
+            sample = sample.replace(placeholder, "name");
           }
-        });
-  }
-
-  /** A topic name in which {@code placeholder} stands for a name-safe word. */
-  static ConfigDef.Validator topicTemplate(String placeholder) {
-    return described(
-        "a topic name (letters, digits, '.', '_', '-') that may contain " + placeholder,
-        (name, value) -> {
-          String template = value == null ? "" : value.toString();
-          String sample = template.replace(placeholder, "name");
           if (sample.isEmpty() || sample.length() > 249 || !sample.matches("[a-zA-Z0-9._-]+")) {
             throw new ConfigException(
                 name,
                 value,
                 "A topic template yields a valid topic name: letters, digits, '.', '_' and '-',"
                     + " with "
-                    + placeholder
-                    + " where the name goes");
+                    + named
+                    + " where the names go");
           }
         });
   }

@@ -26,7 +26,12 @@ public final class LatestSnapshot {
     return snapshot;
   }
 
-  long version() {
+  /**
+   * The latest version, loading the snapshot if not yet loaded.
+   *
+   * @throws DeltaFeedException of kind TABLE_NOT_FOUND when the path holds no table (any more)
+   */
+  public long version() {
     return get().getVersion();
   }
 }

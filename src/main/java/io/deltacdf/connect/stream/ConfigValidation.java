@@ -21,10 +21,11 @@ import org.apache.kafka.common.config.ConfigValue;
 
 /**
  * What the connector's validation reports: each setting checked, then what needs several settings
- * or the tables themselves: that each path holds a Delta table whose change data feed can be read
- * from the configured start, that the key columns exist and are no variants, and that the column
- * names make distinct field names; also settings nobody reads. Each problem is reported on the key
- * the user has to change.
+ * or the tables themselves: that each root can be listed and its tables' topics are distinct, that
+ * each path (named or discovered) holds a Delta table whose change data feed can be read from the
+ * configured start, that the key columns exist and are no variants, and that the column names make
+ * distinct field names; also settings nobody reads. Each problem is reported on the key the user
+ * has to change.
  */
 public final class ConfigValidation {
 
@@ -50,7 +51,17 @@ public final class ConfigValidation {
     if (!problems.isEmpty()) {
       return result;
     }
-    for (String table : parsed.tablePaths()) {
+    ConnectorTables.Scan tables;
+    try {
+      tables = new ConnectorTables(parsed).scan();
+    } catch (DeltaFeedException e) {
+      values
+          .get(DeltaCdfSourceConfig.TABLE_ROOTS)
+          .addErrorMessage(new Redaction(parsed).redact(e.getMessage()));
+      return result;
+    }
+    tables.collisions().forEach(values.get(DeltaCdfSourceConfig.TOPIC_TEMPLATE)::addErrorMessage);
+    for (String table : tables.tables()) {
       validateTable(parsed, table, values, connectorVersion);
     }
     return result;

@@ -42,4 +42,20 @@ final class ConfiguredTables {
       throw redaction.toConnectException(e);
     }
   }
+
+  /**
+   * Whether {@code table} was found below a root (not named in delta.table.paths) and its folder no
+   * longer holds a table: its stream stops until the next rescan drops it.
+   */
+  boolean discoveredAndGone(String table) {
+    if (config.tablePaths().contains(table) || !config.isConfiguredTable(table)) {
+      return false;
+    }
+    try (DeltaTable deltaTable = open(table)) {
+      deltaTable.latestSnapshot().version();
+      return false;
+    } catch (DeltaFeedException e) {
+      return e.kind() == DeltaFeedException.Kind.TABLE_NOT_FOUND;
+    }
+  }
 }

@@ -3,7 +3,6 @@ package io.deltacdf.connect.stream;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
-import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.errors.ConnectException;
 
@@ -22,21 +21,25 @@ public final class OffsetAlterations {
    * @throws ConnectException naming the first offset that may not be stored, and why
    */
   public static void requireValid(
-      List<String> tables, Map<Map<String, ?>, Map<String, ?>> offsets) {
+      DeltaCdfSourceConfig config, Map<Map<String, ?>, Map<String, ?>> offsets) {
     for (Map.Entry<Map<String, ?>, Map<String, ?>> entry : offsets.entrySet()) {
       try {
         TablePartition partition = TablePartition.fromMap(entry.getKey());
         if (entry.getValue() == null) {
           continue;
         }
-        if (!tables.contains(partition.table())) {
+        if (!config.isConfiguredTable(partition.table())) {
           throw new IllegalArgumentException(
               "Table "
                   + partition.table()
                   + " is not one of this connector's tables "
-                  + tables
+                  + config.tablePaths()
+                  + (config.tableRoots().isEmpty()
+                      ? ""
+                      : " nor below its roots " + config.tableRoots())
                   + "; use the table URI exactly as in "
-                  + DeltaCdfSourceConfig.TABLE_PATHS);
+                  + DeltaCdfSourceConfig.TABLE_PATHS
+                  + " or as the root joined with the table's folders");
         }
         OffsetCodec.fromMap(entry.getValue());
       } catch (IllegalArgumentException e) {

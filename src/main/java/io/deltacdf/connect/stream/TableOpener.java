@@ -38,6 +38,11 @@ final class TableOpener {
     this.redaction = redaction;
   }
 
+  /** See {@link ConfiguredTables#discoveredAndGone}. */
+  boolean discoveredAndGone(String table) {
+    return tables.discoveredAndGone(table);
+  }
+
   /**
    * Opens a table and decides where its feed starts: run by the table's first read. A slice of a
    * snapshot never starts over from another snapshot: its history missing fails it.

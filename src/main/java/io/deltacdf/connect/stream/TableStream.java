@@ -67,6 +67,9 @@ final class TableStream implements AutoCloseable {
   /** Whether rows of a version have been read whose end has not been read yet. */
   private boolean inVersion;
 
+  /** A table found below a root whose folder is gone: read no more until a rescan drops it. */
+  private boolean gone;
+
   /**
    * @param unit the table or snapshot slice read
    * @param stored the position Connect stored for its partition, null when it has none
@@ -137,6 +140,9 @@ final class TableStream implements AutoCloseable {
    * the next call reopens the feed at the last position read.
    */
   ChangeBatch next(int maxRows, long nowMs, long pollIntervalMs) {
+    if (gone) {
+      return null;
+    }
     try {
       if (opened == null) {
         opened = opener.open(partition, resumeAt);
@@ -179,7 +185,10 @@ final class TableStream implements AutoCloseable {
     }
   }
 
-  /** Backs off from a transient failure, starts over from a snapshot, or fails. */
+  /**
+   * Backs off from a transient failure, starts over from a snapshot, stops a discovered table whose
+   * folder is gone (the task goes on with its other tables), or fails.
+   */
   private ChangeBatch recover(DeltaFeedException e, long nowMs) {
     if (e.kind() == DeltaFeedException.Kind.TRANSIENT) {
       backOff(e, nowMs);
@@ -195,6 +204,16 @@ final class TableStream implements AutoCloseable {
       restartConverter();
       offsets.feedStartsAt(position);
       metrics.recordResnapshot();
+      return null;
+    }
+    if (opener.discoveredAndGone(table)) {
+      log.warn(
+          "Table {} was found below a table root and its folder no longer holds a table: its"
+              + " stream stops, its offsets stay, and the next rescan of the roots drops it ({})",
+          table,
+          redaction.redact(e.getMessage()));
+      gone = true;
+      idleUntilMs = Long.MAX_VALUE;
       return null;
     }
     throw e;

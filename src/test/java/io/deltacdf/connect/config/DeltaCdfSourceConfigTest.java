@@ -78,8 +78,9 @@ class DeltaCdfSourceConfigTest {
         .hasMessageContaining("snapshot, earliest, latest, version, timestamp");
     assertThatThrownBy(() -> config("start.version", "-1"))
         .hasMessageContaining("Commit versions start at 0");
-    assertThatThrownBy(() -> config(DeltaCdfSourceConfig.TABLE_PATHS, " "))
-        .hasMessageContaining("at least one Delta table path");
+    assertThatThrownBy(() -> config(DeltaCdfSourceConfig.TABLE_PATHS, " ").requireConsistent())
+        .as("neither a table nor a root")
+        .hasMessageContaining("List at least one Delta table");
     assertThatThrownBy(() -> config(DeltaCdfSourceConfig.TOPIC_TEMPLATE, "bad topic/${table}"))
         .hasMessageContaining("valid topic name");
     assertThatThrownBy(() -> config(DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE, "orders"))

@@ -67,8 +67,38 @@ class BadConfigCatalogueIT {
             "no table paths",
             ConnectorConfig.withoutTables(),
             "delta.table.paths",
-            "Missing required configuration"),
-        bad("empty table paths", paths(" "), "delta.table.paths", "at least one Delta table path"),
+            "List at least one Delta table"),
+        bad("empty table paths", paths(" "), "delta.table.paths", "or a folder of tables"),
+        bad(
+            "table root that does not exist",
+            paths("").with("delta.tables.root", DIR.resolve("no-lake").toString()),
+            "delta.tables.root",
+            "does not exist"),
+        bad(
+            "table pattern that does not compile",
+            paths(GOOD).with("delta.tables.include.list", "sales/(orders"),
+            "delta.tables.include.list",
+            "not a regular expression"),
+        bad(
+            "column pattern that does not compile",
+            paths(GOOD).with("column.exclude.list", "good:[name"),
+            "column.exclude.list",
+            "not a regular expression"),
+        bad(
+            "row filter on a column that is no partition column",
+            paths(GOOD).with("row.filter", "name = 'a'"),
+            "row.filter",
+            "'name', which is not a partition column"),
+        bad(
+            "row filter that does not parse",
+            paths(GOOD).with("row.filter", "name = "),
+            "row.filter",
+            "Expected a literal"),
+        bad(
+            "key column excluded",
+            paths(GOOD).keyColumns("id").with("column.exclude.list", "good:id"),
+            "column.exclude.list",
+            "Key column 'id'"),
         bad(
             "path that does not exist",
             paths(DIR.resolve("nowhere").toString()),
