@@ -19,6 +19,7 @@ record BenchOptions(
     int smallVersions,
     int largeVersions,
     int latencyCommits,
+    long wideRows,
     String workerHeap,
     Map<String, String> producer,
     Map<String, String> connector,
@@ -28,7 +29,8 @@ record BenchOptions(
 
   static final String USAGE =
       """
-      usage: ./benchmark.sh [all|throughput|latency|idle-poll|memory|snapshot|derived|sink] [options]
+      usage: ./benchmark.sh [all|throughput|latency|idle-poll|memory|snapshot|derived|sink|projection]
+                          [options]
         --rows N               rows inserted into the throughput table (default 2000000;
                                also the table the sink part mirrors into PostgreSQL and the
                                derived part reads with change.source=derived and cdf)
@@ -43,6 +45,7 @@ record BenchOptions(
         --huge-dv-updates N    memory: deletion vector updates of the huge DELETE (default 1000000)
         --versions S,L         idle-poll: versions of the short and the long log (default 100,10000)
         --commits N            latency, sink: small commits to time (default 60)
+        --wide-rows N          projection: rows of the 100-column table (default 500000)
         --worker-heap SIZE     -Xmx of the throughput and latency workers (default 1g; memory: 256m)
         --producer K=V,...     producer settings for all three Kafka writers
                                (default linger.ms=5,batch.size=16384,compression.type=none,
@@ -71,6 +74,7 @@ record BenchOptions(
     int small = 100;
     int large = 10_000;
     int commits = 60;
+    long wideRows = 500_000;
     String heap = "1g";
     // Kafka's producer defaults, made explicit: Spark's kafka-clients 3.9 lingers 0 ms, and a
     // Connect worker turns idempotence off and allows one request in flight unless told.
@@ -92,7 +96,8 @@ record BenchOptions(
                 "memory",
                 "snapshot",
                 "derived",
-                "sink")
+                "sink",
+                "projection")
             .contains(arg)) {
           throw new IllegalArgumentException("Unknown command " + arg);
         }
@@ -133,6 +138,7 @@ record BenchOptions(
           large = Integer.parseInt(parts[1]);
         }
         case "--commits" -> commits = Integer.parseInt(value);
+        case "--wide-rows" -> wideRows = Long.parseLong(value);
         case "--worker-heap" -> heap = value;
         case "--producer" -> producer = value;
         case "--connector" -> connector = value;
@@ -153,6 +159,7 @@ record BenchOptions(
         small,
         large,
         commits,
+        wideRows,
         heap,
         settings(producer),
         settings(connector),

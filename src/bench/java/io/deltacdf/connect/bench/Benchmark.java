@@ -57,6 +57,11 @@ public final class Benchmark {
     run(report, "derived", () -> new DerivedRun(options, jvms, tables, report).run(), options);
     run(
         report,
+        "projection",
+        () -> new ProjectionRun(options, jvms, tables, report).run(),
+        options);
+    run(
+        report,
         "sink",
         () -> {
           try {

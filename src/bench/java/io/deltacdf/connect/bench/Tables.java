@@ -45,6 +45,11 @@ final class Tables {
         Boolean.toString(deletionVectors));
   }
 
+  /** {@code rows} rows of 100 columns in two commits, then an UPDATE of every tenth row. */
+  Table wide(long rows) {
+    return cached("wide-" + rows, "wide", Long.toString(rows));
+  }
+
   /** One commit of {@code rows} rows in 8 files. */
   Table snapshot(long rows) {
     return cached("snapshot-" + rows, "snapshot", Long.toString(rows), "8");

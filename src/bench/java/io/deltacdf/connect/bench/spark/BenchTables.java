@@ -56,6 +56,8 @@ public final class BenchTables {
               Integer.parseInt(args[3]),
               Long.parseLong(args[4]));
       case "long-log" -> new LongLog(spark, path).write(Integer.parseInt(args[2]));
+      case "wide" -> wide(spark, path, Long.parseLong(args[2]));
+      case "read-feed" -> readFeed(spark, path, List.of(args[2].split(",")));
       default -> throw new IllegalArgumentException("Unknown command " + args[0]);
     }
     // Spark leaves non-daemon threads behind.
@@ -116,6 +118,77 @@ public final class BenchTables {
         .collect();
     spark.sql("DELETE FROM delta.`" + path + "` WHERE id % 20 = 1").collect();
     countChanges(spark, path);
+  }
+
+  /** Columns of the wide table: id, then 33 strings, 33 longs and 33 doubles (c1 to c99). */
+  public static final int WIDE_COLUMNS = 100;
+
+  private static void wide(SparkSession spark, String path, long rows) {
+    StringBuilder ddl = new StringBuilder("id BIGINT");
+    List<String> select = new java.util.ArrayList<>(List.of("id"));
+    for (int c = 1; c < WIDE_COLUMNS; c++) {
+      switch (c % 3) {
+        case 0 -> {
+          ddl.append(", c").append(c).append(" STRING");
+          select.add("concat('value ', id * " + c + ", ' of column " + c + "') AS c" + c);
+        }
+        case 1 -> {
+          ddl.append(", c").append(c).append(" BIGINT");
+          select.add("id * " + c + " AS c" + c);
+        }
+        default -> {
+          ddl.append(", c").append(c).append(" DOUBLE");
+          select.add("id / " + c + ".0 AS c" + c);
+        }
+      }
+    }
+    spark
+        .sql(
+            "CREATE TABLE delta.`"
+                + path
+                + "` ("
+                + ddl
+                + ") USING delta TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
+                + " 'delta.enableDeletionVectors'='false')")
+        .collect();
+    for (int half = 0; half < 2; half++) {
+      spark
+          .range(rows * half / 2, rows * (half + 1) / 2, 1, 4)
+          .selectExpr(select.toArray(String[]::new))
+          .write()
+          .format("delta")
+          .mode("append")
+          .save(path);
+    }
+    spark.sql("UPDATE delta.`" + path + "` SET c1 = c1 + 1 WHERE id % 10 = 0").collect();
+    countChanges(spark, path);
+  }
+
+  /**
+   * Spark's batch change feed reader over every version, the rows of {@code columns} (or every
+   * column for {@code *}) materialized and dropped (the noop sink), timed after one warm-up pass.
+   */
+  private static void readFeed(SparkSession spark, String path, List<String> columns) {
+    Runnable pass =
+        () -> {
+          Dataset<Row> feed =
+              spark
+                  .read()
+                  .format("delta")
+                  .option("readChangeFeed", "true")
+                  .option("startingVersion", 0)
+                  .load(path);
+          if (!columns.equals(List.of("*"))) {
+            List<String> selected = new java.util.ArrayList<>(columns);
+            selected.addAll(List.of("_change_type", "_commit_version", "_commit_timestamp"));
+            feed = feed.selectExpr(selected.toArray(String[]::new));
+          }
+          feed.write().format("noop").mode("overwrite").save();
+        };
+    pass.run();
+    long start = System.nanoTime();
+    pass.run();
+    ChildJvm.result("elapsed_ms", (System.nanoTime() - start) / 1_000_000);
   }
 
   /** The oracle: how many rows Spark's own change feed reader yields from version 0. */
