@@ -138,7 +138,7 @@ public final class BenchTables {
         }
         default -> {
           ddl.append(", c").append(c).append(" DOUBLE");
-          select.add("id / " + c + ".0 AS c" + c);
+          select.add("CAST(id AS DOUBLE) / " + c + " AS c" + c);
         }
       }
     }
