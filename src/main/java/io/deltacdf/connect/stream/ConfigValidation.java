@@ -1,6 +1,9 @@
 package io.deltacdf.connect.stream;
 
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.config.TableNames;
 import io.deltacdf.connect.config.UnknownKeys;
 import io.deltacdf.connect.convert.ColumnMasks;
 import io.deltacdf.connect.convert.FieldNameCollisionException;
@@ -87,8 +90,23 @@ public final class ConfigValidation {
     try (deltaTable) {
       LatestSnapshot latest = deltaTable.latestSnapshot();
       deltaTable.requireRowFilterFits(latest);
+      ChangePosition start = tables.start(deltaTable, latest);
       new TableConverters(config, "validate", connectorVersion)
-          .checked(new TablePartition(table), deltaTable, tables.start(deltaTable, latest), latest);
+          .checked(new TablePartition(table), deltaTable, start, latest);
+      List<LoggedSchema> schemas = deltaTable.schemasAtStartAndLatest(start, latest);
+      if (schemas.get(schemas.size() - 1).schema().fields().isEmpty()) {
+        values
+            .get(
+                config.getList(DeltaCdfSourceConfig.COLUMN_INCLUDE).isEmpty()
+                    ? DeltaCdfSourceConfig.COLUMN_EXCLUDE
+                    : DeltaCdfSourceConfig.COLUMN_INCLUDE)
+            .addErrorMessage(
+                "No column of table "
+                    + table
+                    + " is kept: its records would be empty. Name its columns as "
+                    + TableNames.nameOf(table)
+                    + ":<column> (the patterns apply to every table)");
+      }
     } catch (DeltaFeedException e) {
       values
           .get(errorSettings.settingFor(e, table))

@@ -174,4 +174,24 @@ class ConfigValidationTest {
         .contains("'id', which is not a partition column", "region");
     assertThat(errors(values, "delta.table.paths")).isEmpty();
   }
+
+  @Test
+  void anIncludeListThatKeepsNoColumnOfATableIsRefused(@TempDir Path dir) {
+    String table = dir.resolve("invoices").toString();
+    SparkHarness.sql(
+        "CREATE TABLE delta.`%s` (id INT, total INT) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')",
+        table);
+    Map<String, ConfigValue> values = new HashMap<>();
+    ConfigValidation.validate(
+            ConnectorConfig.forTables(table).with("column.include.list", "orders:.*").build(),
+            "test")
+        .configValues()
+        .forEach(v -> values.put(v.name(), v));
+
+    assertThat(errors(values, "column.include.list"))
+        .singleElement()
+        .asString()
+        .contains("No column of table " + table, "invoices:<column>");
+  }
 }
