@@ -20,6 +20,8 @@ import org.apache.kafka.connect.source.ConnectorTransactionBoundaries;
 import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.apache.kafka.connect.source.SourceConnector;
 import org.apache.kafka.connect.source.SourceConnectorContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Streams the change data feed of Delta tables: one source partition per table, tables spread over
@@ -31,6 +33,8 @@ import org.apache.kafka.connect.source.SourceConnectorContext;
  * configurations when tables appear or go ({@link ConnectorTables}).
  */
 public final class DeltaCdfSourceConnector extends SourceConnector {
+
+  private static final Logger log = LoggerFactory.getLogger(DeltaCdfSourceConnector.class);
 
   private Map<String, String> settings;
   private DeltaCdfSourceConfig config;
@@ -65,10 +69,17 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
     }
   }
 
-  /** Lists the roots again; new tasks configurations when the tables changed. */
+  /**
+   * Lists the roots again; new tasks configurations when the tables changed. Nothing may escape: an
+   * exception would end the schedule, and with it every later rescan.
+   */
   private void rescan() {
-    if (tables.refresh()) {
-      context.requestTaskReconfiguration();
+    try {
+      if (tables.refresh()) {
+        context.requestTaskReconfiguration();
+      }
+    } catch (RuntimeException e) {
+      log.error("Rescanning the table roots failed; the next rescan tries again", e);
     }
   }
 
