@@ -5,8 +5,14 @@ import static io.deltacdf.connect.config.StorageSettings.put;
 import static io.deltacdf.connect.config.StorageSettings.require;
 import static io.deltacdf.connect.config.StorageSettings.secret;
 
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -25,6 +31,13 @@ final class AzureSettings {
   static final String TENANT_ID = "azure.oauth.tenant.id";
   static final String TOKEN_FILE = "azure.workload.identity.token.file";
   static final String ENDPOINT = "azure.endpoint";
+  static final String AUTHORITY = "azure.oauth.authority";
+
+  /** Entra ID's public cloud; sovereign clouds have their own. */
+  static final String PUBLIC_AUTHORITY = "https://login.microsoftonline.com";
+
+  /** abfs[s]://container@host[:port]/...: the host. */
+  private static final Pattern ABFS_HOST = Pattern.compile("(?i)abfss?://[^@/]*@([^:/]+)");
 
   private static final String GROUP = "Azure Data Lake Storage Gen2 (abfs://, abfss://)";
 
@@ -52,7 +65,12 @@ final class AzureSettings {
         null,
         Importance.HIGH,
         "The storage account the azure.* settings apply to (the <account> in"
-            + " abfss://container@<account>.dfs.core.windows.net/path).",
+            + " abfss://container@<account>.dfs.core.windows.net/path). The settings apply to"
+            + " the host of every abfs:// and abfss:// table and root too (OneLake's"
+            + " onelake.dfs.fabric.microsoft.com, a sovereign cloud's"
+            + " <account>.dfs.core.usgovcloudapi.net), so it may be left out when those name"
+            + " their hosts. An account that needs other credentials takes them as"
+            + " hadoop.fs.azure.account.*.<host> settings.",
         GROUP,
         ++order,
         Width.MEDIUM,
@@ -124,6 +142,19 @@ final class AzureSettings {
         Width.MEDIUM,
         "Azure tenant id");
     def.define(
+        AUTHORITY,
+        Type.STRING,
+        PUBLIC_AUTHORITY,
+        Importance.LOW,
+        "The Entra ID authority that issues client-credentials tokens:"
+            + " https://login.microsoftonline.us (US Government) or"
+            + " https://login.chinacloudapi.cn (China) for the sovereign clouds. The token is"
+            + " asked for at <authority>/<tenant>/oauth2/token for Azure Storage.",
+        GROUP,
+        ++order,
+        Width.LONG,
+        "Entra ID authority");
+    def.define(
         TOKEN_FILE,
         Type.STRING,
         null,
@@ -164,7 +195,9 @@ final class AzureSettings {
     if (!configured(config)) {
       return;
     }
-    require(config, problems, ACCOUNT_NAME, "the azure.* settings");
+    if (hosts(config).isEmpty()) {
+      require(config, problems, ACCOUNT_NAME, "the azure.* settings without abfs(s):// tables");
+    }
     Auth auth = auth(config);
     String why = AUTH_TYPE + "=" + EnumSettings.valueOf(auth);
     switch (auth) {
@@ -184,12 +217,44 @@ final class AzureSettings {
     }
   }
 
-  static void hadoopSettings(AbstractConfig config, Map<String, String> hadoop) {
+  /**
+   * The hosts the credentials go to: azure.account.name's, and that of every abfs(s):// table and
+   * root. No other host gets them.
+   */
+  static Set<String> hosts(AbstractConfig config) {
+    Set<String> hosts = new LinkedHashSet<>();
     String account = config.getString(ACCOUNT_NAME);
-    if (account == null) {
-      return;
+    if (account != null) {
+      hosts.add(account + ".dfs.core.windows.net");
     }
-    String host = account + ".dfs.core.windows.net";
+    List<String> uris = new ArrayList<>(config.getList(DeltaCdfSourceConfig.TABLE_PATHS));
+    uris.addAll(config.getList(DeltaCdfSourceConfig.TABLE_ROOTS));
+    for (String uri : uris) {
+      Matcher abfs = ABFS_HOST.matcher(uri.trim());
+      if (abfs.lookingAt()) {
+        hosts.add(abfs.group(1).toLowerCase(Locale.ROOT));
+      }
+    }
+    return hosts;
+  }
+
+  static void hadoopSettings(AbstractConfig config, Map<String, String> hadoop) {
+    for (String host : hosts(config)) {
+      hostSettings(config, host, hadoop);
+    }
+    String endpoint = config.getString(ENDPOINT);
+    if (endpoint != null) {
+      hadoop.put("fs.azure.abfs.endpoint", endpoint.replaceFirst("^https?://", ""));
+      if (isHttp(endpoint)) {
+        hadoop.put("fs.azure.always.use.https", "false");
+        // Azurite speaks plain HTTP; the default networking library insists on TLS.
+        hadoop.put("fs.azure.networking.library", "JDK_HTTP_URL_CONNECTION");
+      }
+    }
+  }
+
+  /** ABFS's per-host settings of the configured authentication, for {@code host}. */
+  private static void hostSettings(AbstractConfig config, String host, Map<String, String> hadoop) {
     String clientId = config.getString(CLIENT_ID);
     String tenant = config.getString(TENANT_ID);
     switch (auth(config)) {
@@ -210,7 +275,10 @@ final class AzureSettings {
             "fs.azure.account.oauth2.client.endpoint." + host,
             tenant == null
                 ? null
-                : "https://login.microsoftonline.com/" + tenant + "/oauth2/token");
+                : config.getString(AUTHORITY).replaceAll("/+$", "")
+                    + "/"
+                    + tenant
+                    + "/oauth2/token");
       }
       case MANAGED_IDENTITY -> {
         oauth(hadoop, host, "org.apache.hadoop.fs.azurebfs.oauth2.MsiTokenProvider");
@@ -222,15 +290,6 @@ final class AzureSettings {
         put(hadoop, "fs.azure.account.oauth2.client.id." + host, clientId);
         put(hadoop, "fs.azure.account.oauth2.msi.tenant." + host, tenant);
         put(hadoop, "fs.azure.account.oauth2.token.file." + host, config.getString(TOKEN_FILE));
-      }
-    }
-    String endpoint = config.getString(ENDPOINT);
-    if (endpoint != null) {
-      hadoop.put("fs.azure.abfs.endpoint", endpoint.replaceFirst("^https?://", ""));
-      if (isHttp(endpoint)) {
-        hadoop.put("fs.azure.always.use.https", "false");
-        // Azurite speaks plain HTTP; the default networking library insists on TLS.
-        hadoop.put("fs.azure.networking.library", "JDK_HTTP_URL_CONNECTION");
       }
     }
   }

@@ -3,6 +3,7 @@ package io.deltacdf.connect.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.testing.ConnectorConfig;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -59,6 +60,51 @@ class StorageSettingsTest {
             "fs.s3a.aws.credentials.provider",
             "org.apache.hadoop.fs.s3a.TemporaryAWSCredentialsProvider")
         .containsEntry("fs.s3a.session.token", "tok");
+  }
+
+  @Test
+  void azureCredentialsGoToTheHostOfEveryAbfsTableAndNoOther() {
+    String onelake = "onelake.dfs.fabric.microsoft.com";
+    String gov = "archive.dfs.core.usgovcloudapi.net";
+    Map<String, String> hadoop =
+        new DeltaCdfSourceConfig(
+                ConnectorConfig.forTables(
+                        "abfss://Sales@"
+                            + onelake
+                            + "/Shop.Lakehouse/Tables/dbo/orders,"
+                            + "abfss://logs@"
+                            + gov
+                            + ":443/events,"
+                            + "s3a://bucket/other")
+                    .with("delta.tables.root", "abfs://c@eu.dfs.fabric.microsoft.com/root")
+                    .with("azure.auth.type", "client-credentials")
+                    .with("azure.oauth.client.id", "app")
+                    .with("azure.oauth.client.secret", "pw")
+                    .with("azure.oauth.tenant.id", "t1")
+                    .with("azure.oauth.authority", "https://login.microsoftonline.us/")
+                    .build())
+            .hadoopSettings();
+
+    for (String host : List.of(onelake, gov, "eu.dfs.fabric.microsoft.com")) {
+      assertThat(hadoop)
+          .containsEntry("fs.azure.account.auth.type." + host, "OAuth")
+          .containsEntry("fs.azure.account.oauth2.client.secret." + host, "pw")
+          .containsEntry(
+              "fs.azure.account.oauth2.client.endpoint." + host,
+              "https://login.microsoftonline.us/t1/oauth2/token");
+    }
+    assertThat(hadoop.entrySet())
+        .as("the secret goes to the three Azure hosts only")
+        .filteredOn(e -> e.getValue().equals("pw"))
+        .hasSize(3);
+    assertThat(
+            new DeltaCdfSourceConfig(
+                    ConnectorConfig.forTables("abfss://Sales@" + onelake + "/x")
+                        .with("azure.auth.type", "managed-identity")
+                        .build())
+                .crossFieldProblems())
+        .as("no account name needed when the tables name their hosts")
+        .isEmpty();
   }
 
   @Test
@@ -149,7 +195,11 @@ class StorageSettingsTest {
                 .crossFieldProblems())
         .containsKeys(
             "azure.oauth.client.id", "azure.oauth.client.secret", "azure.oauth.tenant.id");
-    assertThat(config("azure.account.key", "k").crossFieldProblems())
+    assertThat(
+            new DeltaCdfSourceConfig(
+                    ConnectorConfig.forTables("s3a://b/t").with("azure.account.key", "k").build())
+                .crossFieldProblems())
+        .as("no abfs table names a host")
         .containsKey("azure.account.name");
     assertThat(config("gcs.auth.type", "service-account-keyfile").crossFieldProblems())
         .containsKey("gcs.keyfile.path");

@@ -1,0 +1,123 @@
+package io.deltacdf.connect.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import io.deltacdf.connect.testing.ConnectorConfig;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.azurebfs.AbfsConfiguration;
+import org.apache.hadoop.fs.azurebfs.oauth2.AzureADAuthenticator;
+import org.apache.hadoop.fs.azurebfs.oauth2.AzureADToken;
+import org.apache.hadoop.fs.azurebfs.oauth2.ClientCredsTokenProvider;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The client-credentials flow our azure.* settings set up, run by ABFS's own token provider against
+ * a local token endpoint built from Entra ID's published v1 token API (Entra ID itself cannot be
+ * reached here): it checks the tenant in the path, the grant, the client id and secret and that the
+ * token is asked for Azure Storage, as Entra ID would, and refuses otherwise.
+ */
+class EntraTokenFlowTest {
+
+  private static final String TENANT = "72f988bf-0000-0000-0000-2d7cd011db47";
+  private static final String HOST = "onelake.dfs.fabric.microsoft.com";
+
+  private HttpServer server;
+  private final List<Map<String, String>> requests = new java.util.ArrayList<>();
+
+  @BeforeEach
+  void startTokenEndpoint() throws Exception {
+    // ABFS sets its token retry policy when a file system starts; one try, as no file system does.
+    Configuration retries = new Configuration();
+    retries.setInt("fs.azure.oauth.token.fetch.retry.max.retries", 0);
+    AzureADAuthenticator.init(new AbfsConfiguration(retries, HOST));
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext(
+        "/",
+        exchange -> {
+          Map<String, String> form = form(new String(exchange.getRequestBody().readAllBytes()));
+          form.put("path", exchange.getRequestURI().getPath());
+          requests.add(form);
+          boolean valid =
+              exchange.getRequestURI().getPath().equals("/" + TENANT + "/oauth2/token")
+                  && "client_credentials".equals(form.get("grant_type"))
+                  && "app-id".equals(form.get("client_id"))
+                  && "app-secret".equals(form.get("client_secret"))
+                  && "https://storage.azure.com/".equals(form.get("resource"));
+          byte[] body =
+              (valid
+                      ? "{\"token_type\":\"Bearer\",\"expires_in\":\"3599\","
+                          + "\"access_token\":\"storage-token\"}"
+                      : "{\"error\":\"invalid_client\",\"error_description\":\"AADSTS7000215\"}")
+                  .getBytes(StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().add("Content-Type", "application/json");
+          exchange.sendResponseHeaders(valid ? 200 : 401, body.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+          }
+        });
+    server.start();
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop(0);
+  }
+
+  private static Map<String, String> form(String body) {
+    Map<String, String> form = new HashMap<>();
+    for (String pair : body.split("&")) {
+      String[] kv = pair.split("=", 2);
+      if (kv.length == 2) {
+        form.put(
+            URLDecoder.decode(kv[0], StandardCharsets.UTF_8),
+            URLDecoder.decode(kv[1], StandardCharsets.UTF_8));
+      }
+    }
+    return form;
+  }
+
+  private ClientCredsTokenProvider provider(String secret) {
+    Map<String, String> hadoop =
+        new DeltaCdfSourceConfig(
+                ConnectorConfig.forTables("abfss://ws@" + HOST + "/Shop.Lakehouse/Tables/orders")
+                    .with("azure.auth.type", "client-credentials")
+                    .with("azure.oauth.client.id", "app-id")
+                    .with("azure.oauth.client.secret", secret)
+                    .with("azure.oauth.tenant.id", TENANT)
+                    .with(
+                        "azure.oauth.authority",
+                        "http://127.0.0.1:" + server.getAddress().getPort())
+                    .build())
+            .hadoopSettings();
+    return new ClientCredsTokenProvider(
+        hadoop.get("fs.azure.account.oauth2.client.endpoint." + HOST),
+        hadoop.get("fs.azure.account.oauth2.client.id." + HOST),
+        hadoop.get("fs.azure.account.oauth2.client.secret." + HOST));
+  }
+
+  @Test
+  void aServicePrincipalGetsAStorageToken() throws IOException {
+    AzureADToken token = provider("app-secret").getToken();
+
+    assertThat(token.getAccessToken()).isEqualTo("storage-token");
+    assertThat(requests).hasSize(1);
+    assertThat(requests.get(0)).containsEntry("path", "/" + TENANT + "/oauth2/token");
+  }
+
+  @Test
+  void aWrongSecretIsRefusedByTheEndpoint() {
+    assertThatThrownBy(() -> provider("wrong").getToken()).isInstanceOf(IOException.class);
+  }
+}
