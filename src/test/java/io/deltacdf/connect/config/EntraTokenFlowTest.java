@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
+import io.deltacdf.connect.delta.table.KernelErrors;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -118,6 +119,12 @@ class EntraTokenFlowTest {
 
   @Test
   void aWrongSecretIsRefusedByTheEndpoint() {
-    assertThatThrownBy(() -> provider("wrong").getToken()).isInstanceOf(IOException.class);
+    assertThatThrownBy(() -> provider("wrong").getToken())
+        .isInstanceOf(IOException.class)
+        .satisfies(
+            e ->
+                assertThat(KernelErrors.isAccessDenied(e))
+                    .as("a refused token is a refused credential, not an outage: %s", e)
+                    .isTrue());
   }
 }

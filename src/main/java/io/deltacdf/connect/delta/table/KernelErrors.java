@@ -203,6 +203,9 @@ public final class KernelErrors {
         return true;
       }
       String message = String.valueOf(t.getMessage());
+      if (REFUSED_ENTRA_TOKEN.matcher(message).find()) {
+        return true;
+      }
       for (String marker : ACCESS_DENIED_MARKERS) {
         if (message.contains(marker)) {
           return true;
@@ -211,6 +214,14 @@ public final class KernelErrors {
     }
     return false;
   }
+
+  /**
+   * ABFS's token request refused by Entra ID (a wrong secret, tenant or client id: 400, 401, 403),
+   * not a throttled (429) or failed (5xx) one, which may pass.
+   */
+  private static final java.util.regex.Pattern REFUSED_ENTRA_TOKEN =
+      java.util.regex.Pattern.compile(
+          "HTTP Error 40[0-3];.*getting token from AzureAD", java.util.regex.Pattern.DOTALL);
 
   private static final String[] ACCESS_DENIED_MARKERS = {
     "Status Code: 403",
