@@ -57,6 +57,9 @@ public final class Azurite implements AutoCloseable {
   private boolean lastStopKilled;
   private String accountKey = ACCOUNT_KEY;
 
+  /** Accounts besides devstoreaccount1, by name: their keys. */
+  private final Map<String, String> otherAccounts = new LinkedHashMap<>();
+
   private Azurite(Path executable, Path dir, int port) {
     this.executable = executable;
     this.dir = dir;
@@ -70,6 +73,15 @@ public final class Azurite implements AutoCloseable {
    * {@code node_modules/.bin/azurite-blob} is missing: {@code npm install} provides it.
    */
   public static Azurite launch() {
+    return launch(Map.of());
+  }
+
+  /**
+   * As {@link #launch()}, serving {@code otherAccounts} (name → base64 key) too: with {@code
+   * azure.endpoint} set, ABFS sends a request for host {@code <name>.<anything>} to account {@code
+   * <name>} here, so hosts such as OneLake's can be stood in for.
+   */
+  public static Azurite launch(Map<String, String> otherAccounts) {
     Path executable = findExecutable();
     Path dir;
     try {
@@ -79,6 +91,7 @@ public final class Azurite implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     Azurite azurite = new Azurite(executable, dir, Ports.free());
+    azurite.otherAccounts.putAll(otherAccounts);
     try {
       azurite.start();
       return azurite;
@@ -117,8 +130,11 @@ public final class Azurite implements AutoCloseable {
       ProcessBuilder builder = new ProcessBuilder(command);
       // The one account, with the current key (Azurite's own default unless rotated).
       builder.environment().remove("AZURITE_ACCOUNTS");
-      if (!accountKey.equals(ACCOUNT_KEY)) {
-        builder.environment().put("AZURITE_ACCOUNTS", ACCOUNT_NAME + ":" + accountKey);
+      if (!accountKey.equals(ACCOUNT_KEY) || !otherAccounts.isEmpty()) {
+        StringBuilder accounts = new StringBuilder(ACCOUNT_NAME + ":" + accountKey);
+        otherAccounts.forEach(
+            (name, key) -> accounts.append(';').append(name).append(':').append(key));
+        builder.environment().put("AZURITE_ACCOUNTS", accounts.toString());
       }
       process = ChildProcess.start("Azurite", builder, log);
     } catch (IOException e) {
