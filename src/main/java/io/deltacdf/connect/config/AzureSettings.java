@@ -146,10 +146,11 @@ final class AzureSettings {
         Type.STRING,
         PUBLIC_AUTHORITY,
         Importance.LOW,
-        "The Entra ID authority that issues client-credentials tokens:"
+        "The Entra ID authority that issues client-credentials and workload-identity tokens:"
             + " https://login.microsoftonline.us (US Government) or"
-            + " https://login.chinacloudapi.cn (China) for the sovereign clouds. The token is"
-            + " asked for at <authority>/<tenant>/oauth2/token for Azure Storage.",
+            + " https://login.chinacloudapi.cn (China) for the sovereign clouds. Tokens are"
+            + " asked for Azure Storage at <authority>/<tenant>/oauth2/token (client"
+            + " credentials) or <authority>/<tenant>/oauth2/v2.0/token (workload identity).",
         GROUP,
         ++order,
         Width.LONG,
@@ -290,8 +291,14 @@ final class AzureSettings {
         put(hadoop, "fs.azure.account.oauth2.client.id." + host, clientId);
         put(hadoop, "fs.azure.account.oauth2.msi.tenant." + host, tenant);
         put(hadoop, "fs.azure.account.oauth2.token.file." + host, config.getString(TOKEN_FILE));
+        // ABFS appends <tenant>/oauth2/v2.0/token to the authority.
+        put(hadoop, "fs.azure.account.oauth2.msi.authority." + host, authority(config) + "/");
       }
     }
+  }
+
+  private static String authority(AbstractConfig config) {
+    return config.getString(AUTHORITY).replaceAll("/+$", "");
   }
 
   private static void oauth(Map<String, String> hadoop, String host, String provider) {

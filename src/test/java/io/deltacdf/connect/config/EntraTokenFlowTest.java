@@ -11,6 +11,8 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,21 +21,27 @@ import org.apache.hadoop.fs.azurebfs.AbfsConfiguration;
 import org.apache.hadoop.fs.azurebfs.oauth2.AzureADAuthenticator;
 import org.apache.hadoop.fs.azurebfs.oauth2.AzureADToken;
 import org.apache.hadoop.fs.azurebfs.oauth2.ClientCredsTokenProvider;
+import org.apache.hadoop.fs.azurebfs.oauth2.WorkloadIdentityTokenProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The client-credentials flow our azure.* settings set up, run by ABFS's own token provider against
- * a local token endpoint built from Entra ID's published v1 token API (Entra ID itself cannot be
- * reached here): it checks the tenant in the path, the grant, the client id and secret and that the
- * token is asked for Azure Storage, as Entra ID would, and refuses otherwise.
+ * The client-credentials and workload-identity flows our azure.* settings set up, run by ABFS's own
+ * token providers against a local token endpoint built from Entra ID's published v1 token API
+ * (Entra ID itself cannot be reached here): it checks the tenant in the path, the grant, the client
+ * id and secret and that the token is asked for Azure Storage, as Entra ID would, and refuses
+ * otherwise.
  */
 class EntraTokenFlowTest {
 
   private static final String TENANT = "72f988bf-0000-0000-0000-2d7cd011db47";
   private static final String HOST = "onelake.dfs.fabric.microsoft.com";
 
+  private static final String FEDERATED_TOKEN = "eyJhbGciOiJSUzI1NiJ9.federated.signature";
+
+  @TempDir Path dir;
   private HttpServer server;
   private final List<Map<String, String>> requests = new java.util.ArrayList<>();
 
@@ -50,12 +58,22 @@ class EntraTokenFlowTest {
           Map<String, String> form = form(new String(exchange.getRequestBody().readAllBytes()));
           form.put("path", exchange.getRequestURI().getPath());
           requests.add(form);
-          boolean valid =
-              exchange.getRequestURI().getPath().equals("/" + TENANT + "/oauth2/token")
-                  && "client_credentials".equals(form.get("grant_type"))
-                  && "app-id".equals(form.get("client_id"))
+          String path = exchange.getRequestURI().getPath();
+          boolean clientSecret =
+              path.equals("/" + TENANT + "/oauth2/token")
                   && "app-secret".equals(form.get("client_secret"))
                   && "https://storage.azure.com/".equals(form.get("resource"));
+          // Workload identity: the federated token as a JWT-bearer client assertion (v2 API).
+          boolean federated =
+              path.equals("/" + TENANT + "/oauth2/v2.0/token")
+                  && FEDERATED_TOKEN.equals(form.get("client_assertion"))
+                  && "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+                      .equals(form.get("client_assertion_type"))
+                  && "https://storage.azure.com/.default".equals(form.get("scope"));
+          boolean valid =
+              (clientSecret || federated)
+                  && "client_credentials".equals(form.get("grant_type"))
+                  && "app-id".equals(form.get("client_id"));
           byte[] body =
               (valid
                       ? "{\"token_type\":\"Bearer\",\"expires_in\":\"3599\","
@@ -115,6 +133,35 @@ class EntraTokenFlowTest {
     assertThat(token.getAccessToken()).isEqualTo("storage-token");
     assertThat(requests).hasSize(1);
     assertThat(requests.get(0)).containsEntry("path", "/" + TENANT + "/oauth2/token");
+  }
+
+  @Test
+  void aWorkloadIdentityExchangesItsFederatedToken() throws IOException {
+    Path tokenFile = dir.resolve("azure-identity-token");
+    Files.writeString(tokenFile, FEDERATED_TOKEN);
+    Map<String, String> hadoop =
+        new DeltaCdfSourceConfig(
+                ConnectorConfig.forTables("abfss://ws@" + HOST + "/Shop.Lakehouse/Tables/orders")
+                    .with("azure.auth.type", "workload-identity")
+                    .with("azure.oauth.client.id", "app-id")
+                    .with("azure.oauth.tenant.id", TENANT)
+                    .with("azure.workload.identity.token.file", tokenFile.toString())
+                    .with(
+                        "azure.oauth.authority",
+                        "http://127.0.0.1:" + server.getAddress().getPort())
+                    .build())
+            .hadoopSettings();
+
+    AzureADToken token =
+        new WorkloadIdentityTokenProvider(
+                hadoop.get("fs.azure.account.oauth2.msi.authority." + HOST),
+                hadoop.get("fs.azure.account.oauth2.msi.tenant." + HOST),
+                hadoop.get("fs.azure.account.oauth2.client.id." + HOST),
+                hadoop.get("fs.azure.account.oauth2.token.file." + HOST))
+            .getToken();
+
+    assertThat(token.getAccessToken()).isEqualTo("storage-token");
+    assertThat(requests.get(0)).containsEntry("path", "/" + TENANT + "/oauth2/v2.0/token");
   }
 
   @Test
