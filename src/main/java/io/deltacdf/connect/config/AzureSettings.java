@@ -8,7 +8,6 @@ import static io.deltacdf.connect.config.StorageSettings.secret;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -233,7 +232,7 @@ final class AzureSettings {
     for (String uri : uris) {
       Matcher abfs = ABFS_HOST.matcher(uri.trim());
       if (abfs.lookingAt()) {
-        hosts.add(abfs.group(1).toLowerCase(Locale.ROOT));
+        hosts.add(abfs.group(1)); // as written: ABFS looks its settings up by the URI's host
       }
     }
     return hosts;
