@@ -37,22 +37,12 @@ public sealed interface RowFilter {
   record IsNull(String column) implements RowFilter {}
 
   enum Op {
-    EQ("="),
-    NE("!="),
-    LT("<"),
-    LE("<="),
-    GT(">"),
-    GE(">=");
-
-    private final String symbol;
-
-    Op(String symbol) {
-      this.symbol = symbol;
-    }
-
-    public String symbol() {
-      return symbol;
-    }
+    EQ,
+    NE,
+    LT,
+    LE,
+    GT,
+    GE
   }
 
   /** A literal as written: its kind decides which column types it may be compared with. */

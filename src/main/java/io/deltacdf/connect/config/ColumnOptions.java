@@ -231,6 +231,9 @@ final class ColumnOptions {
     for (String tablePath : config.tablePaths()) {
       String table = TableNames.nameOf(tablePath);
       ColumnSelection selection = selection(config, tablePath);
+      ColumnPatterns nulled = patterns(config, COLUMN_MASK_NULL, table);
+      ColumnPatterns truncated = patterns(config, COLUMN_MASK_TRUNCATE, table);
+      ColumnPatterns hashed = patterns(config, COLUMN_MASK_HASH, table);
       for (String key : config.keyColumnsFor(tablePath)) {
         List<String> path = List.of(key);
         if (!selection.keeps(key)) {
@@ -246,7 +249,7 @@ final class ColumnOptions {
                       ? "no pattern may name " + table + ":" + key
                       : "a pattern must name " + table + ":" + key));
         }
-        if (patterns(config, COLUMN_MASK_NULL, table).matches(path)) {
+        if (nulled.matches(path)) {
           DeltaCdfSourceConfig.add(
               problems,
               COLUMN_MASK_NULL,
@@ -256,8 +259,7 @@ final class ColumnOptions {
                   + tablePath
                   + " cannot be nulled: a key"
                   + " must tell rows apart; hash it with column.mask.hash.list instead");
-        } else if (patterns(config, COLUMN_MASK_TRUNCATE, table).matches(path)
-            && !patterns(config, COLUMN_MASK_HASH, table).matches(path)) {
+        } else if (truncated.matches(path) && !hashed.matches(path)) {
           DeltaCdfSourceConfig.add(
               problems,
               COLUMN_MASK_TRUNCATE,

@@ -98,8 +98,15 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
 
   private static final ConfigDef CONFIG_DEF = buildConfigDef();
 
+  /** delta.tables.include.list and .exclude.list, compiled once: rescans match every table. */
+  private final List<java.util.regex.Pattern> tablesInclude;
+
+  private final List<java.util.regex.Pattern> tablesExclude;
+
   public DeltaCdfSourceConfig(Map<String, String> settings) {
     super(CONFIG_DEF, settings);
+    tablesInclude = compiled(TABLES_INCLUDE);
+    tablesExclude = compiled(TABLES_EXCLUDE);
   }
 
   public static ConfigDef configDef() {
@@ -197,19 +204,22 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
 
   /** Whether a table found at {@code relativePath} below a root is streamed. */
   public boolean discovers(String relativePath) {
-    List<String> include = getList(TABLES_INCLUDE);
-    List<String> exclude = getList(TABLES_EXCLUDE);
-    if (!include.isEmpty() && !matchesAny(include, relativePath)) {
+    if (!tablesInclude.isEmpty() && !matchesAny(tablesInclude, relativePath)) {
       return false;
     }
-    return !matchesAny(exclude, relativePath);
+    return !matchesAny(tablesExclude, relativePath);
   }
 
-  private static boolean matchesAny(List<String> expressions, String text) {
-    return expressions.stream()
+  private List<java.util.regex.Pattern> compiled(String key) {
+    return getList(key).stream()
         .map(String::trim)
         .filter(e -> !e.isEmpty())
-        .anyMatch(e -> ColumnPatterns.compile(e).matcher(text).matches());
+        .map(ColumnPatterns::compile)
+        .toList();
+  }
+
+  private static boolean matchesAny(List<java.util.regex.Pattern> patterns, String text) {
+    return patterns.stream().anyMatch(p -> p.matcher(text).matches());
   }
 
   /** How many folders below a root discovery descends (a table at the root itself is depth 0). */

@@ -94,7 +94,7 @@ public final class ColumnMasks {
   }
 
   /** The mask of the column or nested field at {@code path}, or null when it leaves in clear. */
-  public Kind kindOf(List<String> path) {
+  private Kind kindOf(List<String> path) {
     if (nulls.matches(path)) {
       return Kind.NULL;
     }
@@ -102,10 +102,6 @@ public final class ColumnMasks {
       return Kind.HASH;
     }
     return truncated.matches(path) ? Kind.TRUNCATE : null;
-  }
-
-  public boolean masksNothing() {
-    return nulls.isEmpty() && hashed.isEmpty() && truncated.isEmpty();
   }
 
   /**

@@ -91,9 +91,9 @@ public final class ConfigValidation {
       LatestSnapshot latest = deltaTable.latestSnapshot();
       deltaTable.requireRowFilterFits(latest);
       ChangePosition start = tables.start(deltaTable, latest);
-      new TableConverters(config, "validate", connectorVersion)
-          .checked(new TablePartition(table), deltaTable, start, latest);
       List<LoggedSchema> schemas = deltaTable.schemasAtStartAndLatest(start, latest);
+      new TableConverters(config, "validate", connectorVersion)
+          .checked(new TablePartition(table), deltaTable, schemas);
       if (schemas.get(schemas.size() - 1).schema().fields().isEmpty()) {
         values
             .get(

@@ -1,12 +1,14 @@
 package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.config.TableNames;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.LatestSnapshot;
 import io.deltacdf.connect.offset.TablePartition;
+import java.util.List;
 
 /** Makes each table's record converter, as configured, once its rows are known to convert. */
 final class TableConverters {
@@ -33,6 +35,15 @@ final class TableConverters {
       DeltaTable deltaTable,
       ChangePosition start,
       LatestSnapshot latest) {
+    return checked(partition, deltaTable, deltaTable.schemasAtStartAndLatest(start, latest));
+  }
+
+  /**
+   * As above, with the schemas at the start and the latest one already read ({@link
+   * DeltaTable#schemasAtStartAndLatest}).
+   */
+  RecordConverter checked(
+      TablePartition partition, DeltaTable deltaTable, List<LoggedSchema> ends) {
     String table = partition.table();
     RecordConverter converter =
         new RecordConverter(
@@ -43,8 +54,7 @@ final class TableConverters {
             config.keyColumnsFor(table),
             config.recordSettings(connectorName, connectorVersion),
             config.columnMasksFor(table));
-    converter.requireConvertible(
-        deltaTable.schemasAtStartAndLatest(start, latest), deltaTable::loggedSchemas);
+    converter.requireConvertible(ends, deltaTable::loggedSchemas);
     return converter;
   }
 }

@@ -28,6 +28,15 @@ class ConfigValidationTest {
     return values;
   }
 
+  /** What validation reports on {@code config}, by key. */
+  private static Map<String, ConfigValue> validateTable(ConnectorConfig config) {
+    Map<String, ConfigValue> values = new HashMap<>();
+    ConfigValidation.validate(config.build(), "test")
+        .configValues()
+        .forEach(v -> values.put(v.name(), v));
+    return values;
+  }
+
   private static List<String> errors(Map<String, ConfigValue> values, String key) {
     return values.get(key).errorMessages();
   }
@@ -60,11 +69,8 @@ class ConfigValidationTest {
         "CREATE TABLE delta.`%s` (id INT, payload VARIANT) USING delta"
             + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')",
         table);
-    Map<String, ConfigValue> values = new HashMap<>();
-    ConfigValidation.validate(
-            ConnectorConfig.forTables(table).with("key.columns", "id,payload").build(), "test")
-        .configValues()
-        .forEach(v -> values.put(v.name(), v));
+    Map<String, ConfigValue> values =
+        validateTable(ConnectorConfig.forTables(table).with("key.columns", "id,payload"));
 
     assertThat(errors(values, "key.columns"))
         .singleElement()
@@ -134,14 +140,10 @@ class ConfigValidationTest {
         "CREATE TABLE delta.`%s` (id INT, active BOOLEAN) USING delta"
             + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')",
         table);
-    Map<String, ConfigValue> values = new HashMap<>();
-    ConfigValidation.validate(
+    Map<String, ConfigValue> values =
+        validateTable(
             ConnectorConfig.forTables(table)
-                .with("column.mask.hash.list", "accounts:active", "column.mask.hash.salt", "s")
-                .build(),
-            "test")
-        .configValues()
-        .forEach(v -> values.put(v.name(), v));
+                .with("column.mask.hash.list", "accounts:active", "column.mask.hash.salt", "s"));
 
     assertThat(errors(values, "column.mask.hash.list"))
         .singleElement()
@@ -162,11 +164,8 @@ class ConfigValidationTest {
         "CREATE TABLE delta.`%s` (id INT, region STRING) USING delta PARTITIONED BY (region)"
             + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')",
         table);
-    Map<String, ConfigValue> values = new HashMap<>();
-    ConfigValidation.validate(
-            ConnectorConfig.forTables(table).with("row.filter", "id = 3").build(), "test")
-        .configValues()
-        .forEach(v -> values.put(v.name(), v));
+    Map<String, ConfigValue> values =
+        validateTable(ConnectorConfig.forTables(table).with("row.filter", "id = 3"));
 
     assertThat(errors(values, "row.filter"))
         .singleElement()
@@ -182,12 +181,8 @@ class ConfigValidationTest {
         "CREATE TABLE delta.`%s` (id INT, total INT) USING delta"
             + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')",
         table);
-    Map<String, ConfigValue> values = new HashMap<>();
-    ConfigValidation.validate(
-            ConnectorConfig.forTables(table).with("column.include.list", "orders:.*").build(),
-            "test")
-        .configValues()
-        .forEach(v -> values.put(v.name(), v));
+    Map<String, ConfigValue> values =
+        validateTable(ConnectorConfig.forTables(table).with("column.include.list", "orders:.*"));
 
     assertThat(errors(values, "column.include.list"))
         .singleElement()
