@@ -147,9 +147,9 @@ class ArchitectureTest {
    * The layers of {@code delta}, each importing only those below it, in the order the change data
    * feed is computed: a table's context and schema, its log, which files carry a version's changes,
    * the rows out of one file, the feed stepping through phases. {@code kernel}, {@code storage},
-   * {@code derived} and {@code variant} (the variant encoding) are leaves. The facade on top
-   * ({@code delta} itself) wires them; below it, only its error may be imported, which every layer
-   * throws to the callers.
+   * {@code derived}, {@code variant} (the variant encoding) and {@code catalog} (Unity Catalog's
+   * tables and vended credentials) are leaves. The facade on top ({@code delta} itself) wires them;
+   * below it, only its error may be imported, which every layer throws to the callers.
    */
   private static final Map<String, Set<String>> DELTA_LAYERS =
       Map.of(
@@ -157,7 +157,8 @@ class ArchitectureTest {
           "storage", Set.of(),
           "derived", Set.of(),
           "variant", Set.of(),
-          "table", Set.of("kernel", "derived", "variant"),
+          "catalog", Set.of(),
+          "table", Set.of("kernel", "derived", "variant", "catalog"),
           "log", Set.of("kernel", "table"),
           "plan", Set.of("kernel", "derived", "table", "log"),
           "read", Set.of("kernel", "table", "plan"),

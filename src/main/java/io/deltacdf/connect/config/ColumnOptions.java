@@ -228,7 +228,7 @@ final class ColumnOptions {
           COLUMN_MASK_TRUNCATE_CHARS,
           "column.mask.truncate.list needs column.mask.truncate.chars of at least 1");
     }
-    for (String tablePath : config.tablePaths()) {
+    for (String tablePath : config.namedTables()) {
       String table = TableNames.nameOf(tablePath);
       ColumnSelection selection = selection(config, tablePath);
       ColumnPatterns nulled = patterns(config, COLUMN_MASK_NULL, table);

@@ -121,6 +121,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     RecordOptions.define(def, GROUP_RECORDS);
     ColumnOptions.define(def, GROUP_COLUMNS);
     StorageSettings.define(def);
+    UnityCatalogSettings.define(def);
     def.define(
         UNKNOWN_KEYS,
         Type.STRING,
@@ -149,6 +150,39 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
 
   public List<String> tablePaths() {
     return getList(TABLE_PATHS).stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
+  }
+
+  /** The tables named in Unity Catalog (unity.catalog.tables), as catalog.schema.table. */
+  public List<String> catalogTables() {
+    return UnityCatalogSettings.tables(this);
+  }
+
+  /** The tables named in the settings: paths first, then catalog names. */
+  public List<String> namedTables() {
+    List<String> named = new ArrayList<>(tablePaths());
+    named.addAll(catalogTables());
+    return named;
+  }
+
+  /** Whether {@code table} is one of unity.catalog.tables, read where the catalog says. */
+  public boolean isCatalogTable(String table) {
+    return catalogTables().contains(table);
+  }
+
+  /** How to reach the catalog of unity.catalog.tables. */
+  public UnityCatalogConnection unityCatalog() {
+    return new UnityCatalogConnection(
+        UnityCatalogSettings.uri(this),
+        UnityCatalogSettings.token(this),
+        UnityCatalogSettings.clientId(this),
+        UnityCatalogSettings.clientSecret(this),
+        UnityCatalogSettings.tokenUri(this),
+        UnityCatalogSettings.scope(this));
+  }
+
+  /** The setting that names {@code table}: where an error about the table itself belongs. */
+  public String tableSettingFor(String table) {
+    return isCatalogTable(table) ? UnityCatalogSettings.TABLES : TABLE_PATHS;
   }
 
   /** The settings of each unit a task reads, without their prefix, in the order given. */
@@ -233,7 +267,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
 
   /** Whether {@code tablePath} is named in delta.table.paths or lies below a root. */
   public boolean isConfiguredTable(String tablePath) {
-    return tablePaths().contains(tablePath)
+    return namedTables().contains(tablePath)
         || tableRoots().stream().anyMatch(root -> tablePath.startsWith(root + "/"));
   }
 
@@ -339,8 +373,15 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
    */
   public Map<String, String> hadoopSettings() {
     Map<String, String> settings = new HashMap<>(StorageSettings.hadoopSettings(this));
-    originalsWithPrefix(HADOOP_PREFIX).forEach((k, v) -> settings.put(k, String.valueOf(v)));
+    settings.putAll(hadoopOverrides());
     return settings;
+  }
+
+  /** The {@code hadoop.*} settings alone, without the prefix. */
+  public Map<String, String> hadoopOverrides() {
+    Map<String, String> overrides = new HashMap<>();
+    originalsWithPrefix(HADOOP_PREFIX).forEach((k, v) -> overrides.put(k, String.valueOf(v)));
+    return overrides;
   }
 
   /**
@@ -348,6 +389,9 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
    * s3.secret.access.key), or null for local tables: where an access-denied error belongs.
    */
   public String credentialSettingFor(String tablePath) {
+    if (isCatalogTable(tablePath)) {
+      return UnityCatalogSettings.credentialSetting(this);
+    }
     return StorageSettings.credentialSettingFor(this, tablePath);
   }
 
@@ -369,6 +413,9 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
 
   /** The endpoint setting of the table's store, when set (where connection errors belong). */
   public String endpointSettingFor(String tablePath) {
+    if (isCatalogTable(tablePath)) {
+      return UnityCatalogSettings.URI_SETTING;
+    }
     return StorageSettings.endpointSettingFor(this, tablePath);
   }
 
@@ -403,20 +450,22 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
    */
   public Map<String, List<String>> crossFieldProblems() {
     Map<String, List<String>> problems = new LinkedHashMap<>();
-    if (tablePaths().isEmpty() && tableRoots().isEmpty()) {
+    if (namedTables().isEmpty() && tableRoots().isEmpty()) {
       add(
           problems,
           TABLE_PATHS,
           "List at least one Delta table in delta.table.paths (e.g. s3a://bucket/lake/orders),"
-              + " or a folder of tables in delta.tables.root");
+              + " a folder of tables in delta.tables.root, or tables of Unity Catalog in"
+              + " unity.catalog.tables");
     }
     StartOptions.problems(this, problems);
     StorageSettings.crossFieldProblems(this, problems);
+    UnityCatalogSettings.crossFieldProblems(this, problems);
     StoreEndpoints.crossFieldProblems(this, problems);
     RecordOptions.problems(this, problems);
     ColumnOptions.problems(this, problems);
     Map<String, String> tableByTopic = new HashMap<>();
-    for (String table : tablePaths()) {
+    for (String table : namedTables()) {
       String previous = tableByTopic.putIfAbsent(topicFor(table), table);
       if (previous != null) {
         add(

@@ -188,7 +188,7 @@ final class RecordOptions {
               + " type in 'op' and the commit in 'source': remove record.metadata.fields");
     }
     if (envelope) {
-      for (String table : config.tablePaths()) {
+      for (String table : config.namedTables()) {
         if (config.keyColumnsFor(table).isEmpty()) {
           DeltaCdfSourceConfig.add(
               problems,

@@ -9,9 +9,13 @@ public final class TableNames {
 
   /**
    * {@code tableUri}'s path below the first of {@code roots} it lies under ({@code sales/orders});
-   * its last segment when it lies under none.
+   * its last segment when it lies under none; a Unity Catalog name's parts as folders ({@code
+   * main/sales/orders}, so its schema is {@code sales}).
    */
   public static String relativePath(String tableUri, List<String> roots) {
+    if (UnityCatalogSettings.isFullName(tableUri.trim())) {
+      return tableUri.trim().replace('.', '/');
+    }
     String trimmed = tableUri.trim().replaceAll("/+$", "");
     for (String root : roots) {
       String prefix = root.replaceAll("/+$", "") + "/";
@@ -44,8 +48,14 @@ public final class TableNames {
     return name.replaceAll("[^a-zA-Z0-9._-]", "_");
   }
 
-  /** The last segment of the table's path: {@code s3a://bucket/lake/orders/} → {@code orders}. */
+  /**
+   * The last segment of the table's path: {@code s3a://bucket/lake/orders/} → {@code orders}; the
+   * table of a Unity Catalog name: {@code main.sales.orders} → {@code orders}.
+   */
   public static String nameOf(String tableUri) {
+    if (UnityCatalogSettings.isFullName(tableUri.trim())) {
+      return tableUri.trim().substring(tableUri.trim().lastIndexOf('.') + 1);
+    }
     String trimmed = tableUri.trim().replaceAll("/+$", "");
     int slash = trimmed.lastIndexOf('/');
     String last = slash >= 0 ? trimmed.substring(slash + 1) : trimmed;

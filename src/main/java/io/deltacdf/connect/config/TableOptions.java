@@ -34,7 +34,7 @@ final class TableOptions {
         "Comma-separated Delta table URIs whose change data feed to stream: plain paths, file:,"
             + " s3a:, abfs:, abfss: or gs: URIs. Each table needs"
             + " delta.enableChangeDataFeed=true, unless change.source is derived or auto. May be"
-            + " empty when delta.tables.root is set.",
+            + " empty when delta.tables.root or unity.catalog.tables is set.",
         group,
         ++order,
         Width.LONG,

@@ -125,7 +125,7 @@ public final class ConfigValidation {
           .addErrorMessage("Table " + table + ": " + e.getMessage());
     } catch (RuntimeException e) {
       values
-          .get(DeltaCdfSourceConfig.TABLE_PATHS)
+          .get(config.tableSettingFor(table))
           .addErrorMessage(
               redaction.redact("Table " + table + " cannot be read: " + e.getMessage()));
     }

@@ -2,6 +2,8 @@ package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.config.UnityCatalogConnection;
+import io.deltacdf.connect.delta.CatalogTables;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.LatestSnapshot;
@@ -14,19 +16,51 @@ final class ConfiguredTables {
 
   private final DeltaCdfSourceConfig config;
   private final Redaction redaction;
+  private CatalogTables catalog;
 
   ConfiguredTables(DeltaCdfSourceConfig config, Redaction redaction) {
     this.config = config;
     this.redaction = redaction;
   }
 
-  /** Opens {@code table}; the caller closes it. */
+  /**
+   * Opens {@code table}, a path, or a name of unity.catalog.tables (opened where the catalog says,
+   * with the credentials it vends); the caller closes it.
+   */
   DeltaTable open(String table) {
-    return DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed())
+    DeltaTable opened =
+        config.isCatalogTable(table)
+            ? catalog()
+                .open(
+                    table,
+                    config.hadoopSettings(),
+                    config.hadoopOverrides(),
+                    config.filesOutsideTableAllowed())
+            : DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed());
+    return opened
         .withChangeSource(config.changeSource(), config.keyColumnsFor(table))
         .withColumns(config.columnsFor(table))
         .withRowFilter(config.rowFilter())
         .withDiffMemoryRows(config.derivedDiffMemoryRows());
+  }
+
+  /** The catalog of unity.catalog.tables, connected once per instance. */
+  private CatalogTables catalog() {
+    if (catalog == null) {
+      UnityCatalogConnection connection = config.unityCatalog();
+      catalog =
+          connection.usesToken()
+              ? CatalogTables.withToken(
+                  connection.uri(), connection.token(), config.hadoopSettings())
+              : CatalogTables.withServicePrincipal(
+                  connection.uri(),
+                  connection.clientId(),
+                  connection.clientSecret(),
+                  connection.oauthTokenUri(),
+                  connection.oauthScope(),
+                  config.hadoopSettings());
+    }
+    return catalog;
   }
 
   /** Where the configured start starts a table without offset, as of its {@code latest}. */
@@ -48,7 +82,7 @@ final class ConfiguredTables {
    * longer holds a table: its stream stops until the next rescan drops it.
    */
   boolean discoveredAndGone(String table) {
-    if (config.tablePaths().contains(table) || !config.isConfiguredTable(table)) {
+    if (config.namedTables().contains(table) || !config.isConfiguredTable(table)) {
       return false;
     }
     try (DeltaTable deltaTable = open(table)) {

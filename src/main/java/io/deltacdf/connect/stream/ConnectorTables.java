@@ -36,7 +36,7 @@ public final class ConnectorTables {
   public ConnectorTables(DeltaCdfSourceConfig config) {
     this.config = config;
     this.redaction = new Redaction(config);
-    this.current = config.tablePaths();
+    this.current = config.namedTables();
   }
 
   /**
@@ -45,7 +45,7 @@ public final class ConnectorTables {
    * @throws DeltaFeedException when a root does not exist or cannot be listed
    */
   public Scan scan() {
-    Set<String> tables = new LinkedHashSet<>(config.tablePaths());
+    Set<String> tables = new LinkedHashSet<>(config.namedTables());
     long listCalls = 0;
     List<String> discovered = new ArrayList<>();
     for (String root : config.tableRoots()) {

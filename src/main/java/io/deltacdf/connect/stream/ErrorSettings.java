@@ -32,7 +32,7 @@ final class ErrorSettings {
   /**
    * The setting validation reports {@code error} on: the store setting, the row filter for a filter
    * that does not fit the table, else the start option for an error about where the feed starts,
-   * else the table paths.
+   * else the setting that names the table.
    */
   String settingFor(DeltaFeedException error, String table) {
     String storeSetting = storeSetting(error, table);
@@ -47,7 +47,7 @@ final class ErrorSettings {
             || error.kind() == DeltaFeedException.Kind.HISTORY_MISSING
             || error.kind() == DeltaFeedException.Kind.CDF_DISABLED;
     if (!aboutStart) {
-      return DeltaCdfSourceConfig.TABLE_PATHS;
+      return config.tableSettingFor(table);
     }
     StartSpec start = config.start();
     if (start instanceof StartSpec.AtVersion) {
@@ -58,7 +58,7 @@ final class ErrorSettings {
     }
     // Without a start version or timestamp, a table without change data feed is the path's fault.
     return error.kind() == DeltaFeedException.Kind.CDF_DISABLED
-        ? DeltaCdfSourceConfig.TABLE_PATHS
+        ? config.tableSettingFor(table)
         : DeltaCdfSourceConfig.START_MODE;
   }
 }

@@ -33,13 +33,14 @@ public final class OffsetAlterations {
               "Table "
                   + partition.table()
                   + " is not one of this connector's tables "
-                  + config.tablePaths()
+                  + config.namedTables()
                   + (config.tableRoots().isEmpty()
                       ? ""
                       : " nor below its roots " + config.tableRoots())
                   + "; use the table URI exactly as in "
                   + DeltaCdfSourceConfig.TABLE_PATHS
-                  + " or as the root joined with the table's folders");
+                  + ", the name exactly as in unity.catalog.tables,"
+                  + " or the root joined with the table's folders");
         }
         OffsetCodec.fromMap(entry.getValue());
       } catch (IllegalArgumentException e) {

@@ -5,6 +5,7 @@ import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.exceptions.UnsupportedProtocolVersionException;
 import io.delta.kernel.exceptions.UnsupportedTableFeatureException;
 import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.catalog.CatalogErrors;
 import io.deltacdf.connect.delta.kernel.SnapshotCheckpoints;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -83,6 +84,10 @@ public final class KernelErrors {
       String table, String where, String file, Throwable error) {
     if (error instanceof DeltaFeedException feedError) {
       return feedError;
+    }
+    Optional<DeltaFeedException> renewal = CatalogErrors.renewalFailure(table, error);
+    if (renewal.isPresent()) {
+      return renewal.get();
     }
     String scheme = unsupportedScheme(error);
     if (scheme != null) {
