@@ -189,6 +189,28 @@ class ChangeFeedErrorsTest {
     assertThat(error.getMessage()).contains(path).contains("timeTravelToTheFuture");
   }
 
+  /**
+   * A table upgraded to catalog-managed commits: its newest commits may exist only in its catalog,
+   * so reading its _delta_log by path must fail, not skip them.
+   */
+  @Test
+  void catalogManagedTableIsRefusedRatherThanReadWithoutItsCatalog() throws IOException {
+    String path = table("managed", "'delta.enableChangeDataFeed'='true'");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
+    Files.writeString(
+        Path.of(path, "_delta_log", "00000000000000000002.json"),
+        "{\"commitInfo\":{\"timestamp\":1,\"inCommitTimestamp\":1,\"operation\":\"UPGRADE\"}}\n"
+            + "{\"protocol\":{\"minReaderVersion\":3,\"minWriterVersion\":7,"
+            + "\"readerFeatures\":[\"catalogManaged\",\"vacuumProtocolCheck\"],"
+            + "\"writerFeatures\":[\"catalogManaged\",\"inCommitTimestamp\","
+            + "\"vacuumProtocolCheck\"]}}\n");
+    DeltaTable table = DeltaTable.open(path, Map.of(), false);
+
+    DeltaFeedException error = failure(() -> readAll(table, ChangePosition.InVersion.start(0)));
+    assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.UNSUPPORTED_TABLE);
+    assertThat(error.getMessage()).contains(path, "catalog-managed", "would miss them");
+  }
+
   /** Reads a feed until it has caught up, keeping it open for later commits. */
   private static void drain(DeltaChangeFeed feed) {
     while (feed.next(1000) != null) {

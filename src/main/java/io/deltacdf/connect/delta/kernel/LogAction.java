@@ -12,6 +12,7 @@ public sealed interface LogAction {
     REMOVE,
     CDC,
     METADATA,
+    PROTOCOL,
     COMMIT_INFO
   }
 
@@ -35,6 +36,13 @@ public sealed interface LogAction {
 
   /** A {@code metaData} action. */
   record MetadataAction(TableMetadata metadata) implements LogAction {}
+
+  /**
+   * A {@code protocol} action.
+   *
+   * @param catalogManaged whether it makes the table catalog-managed (see {@link TableProtocol})
+   */
+  record ProtocolAction(boolean catalogManaged) implements LogAction {}
 
   /** A {@code commitInfo} action, as far as the change feed cares. */
   record CommitInfo(

@@ -9,7 +9,9 @@ import io.delta.kernel.internal.DeltaLogActionUtils.DeltaAction;
 import io.delta.kernel.internal.actions.AddCDCFile;
 import io.delta.kernel.internal.actions.AddFile;
 import io.delta.kernel.internal.actions.Metadata;
+import io.delta.kernel.internal.actions.Protocol;
 import io.delta.kernel.internal.actions.RemoveFile;
+import io.delta.kernel.internal.tablefeatures.TableFeatures;
 import io.delta.kernel.internal.util.VectorUtils;
 import io.delta.kernel.utils.CloseableIterator;
 import java.util.EnumSet;
@@ -38,6 +40,7 @@ public final class LogActions {
   private final ColumnVector removes;
   private final ColumnVector cdcs;
   private final ColumnVector metadatas;
+  private final ColumnVector protocols;
   private final ColumnVector commitInfos;
   private final int size;
 
@@ -46,6 +49,7 @@ public final class LogActions {
     this.removes = column(batch, DeltaAction.REMOVE);
     this.cdcs = column(batch, DeltaAction.CDC);
     this.metadatas = column(batch, DeltaAction.METADATA);
+    this.protocols = column(batch, DeltaAction.PROTOCOL);
     this.commitInfos = column(batch, DeltaAction.COMMITINFO);
     this.size = batch.getSize();
   }
@@ -61,6 +65,7 @@ public final class LogActions {
             case REMOVE -> DeltaAction.REMOVE;
             case CDC -> DeltaAction.CDC;
             case METADATA -> DeltaAction.METADATA;
+            case PROTOCOL -> DeltaAction.PROTOCOL;
             case COMMIT_INFO -> DeltaAction.COMMITINFO;
           });
     }
@@ -113,6 +118,10 @@ public final class LogActions {
     if (isSet(metadatas, row)) {
       return new LogAction.MetadataAction(
           new TableMetadata(Metadata.fromColumnVector(metadatas, row)));
+    }
+    if (isSet(protocols, row)) {
+      return new LogAction.ProtocolAction(
+          TableFeatures.isCatalogManagedSupported(Protocol.fromColumnVector(protocols, row)));
     }
     if (isSet(commitInfos, row)) {
       io.delta.kernel.internal.actions.CommitInfo info =

@@ -20,13 +20,18 @@ final class ReaderFeatureDocs {
   /** Where the connector differs from Kernel for a feature Kernel reads; otherwise "yes". */
   private static final Map<String, String> CONNECTOR_LIMITS =
       Map.of(
-          "variantType", "yes; values as JSON text (docs/records-and-formats.md)",
-          "variantType-preview", "yes; values as JSON text (docs/records-and-formats.md)",
-          "variantShredding", "yes; shredded values are merged back into the same JSON text",
+          "variantType",
+          "yes; values as JSON text (docs/records-and-formats.md)",
+          "variantType-preview",
+          "yes; values as JSON text (docs/records-and-formats.md)",
+          "variantShredding",
+          "yes; shredded values are merged back into the same JSON text",
           "variantShredding-preview",
-              "yes; shredded values are merged back into the same JSON text",
-          "geospatial", "yes; shapes as WKB with their SRID (docs/records-and-formats.md)",
-          "catalogManaged", "no: tables are read by path, without their catalog");
+          "yes; shredded values are merged back into the same JSON text",
+          "geospatial",
+          "yes; shapes as WKB with their SRID (docs/records-and-formats.md)",
+          "catalogManaged",
+          "no: refused with an error, as its newest commits live in its catalog (docs/limitations.md)");
 
   /** A name no Kernel knows: stands for the reader features of later Delta releases. */
   static final String UNKNOWN_FEATURE = "someFutureFeature";

@@ -9,6 +9,7 @@ import io.deltacdf.connect.delta.kernel.LogAction;
 import io.deltacdf.connect.delta.kernel.LogActions;
 import io.deltacdf.connect.delta.kernel.TableMetadata;
 import io.deltacdf.connect.delta.log.CommitReader;
+import io.deltacdf.connect.delta.table.TableAccess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -85,6 +86,9 @@ public final class CommitPlanner {
           collectFile(file);
         } else if (action instanceof LogAction.MetadataAction changed) {
           metadata = changed.metadata();
+        } else if (action instanceof LogAction.ProtocolAction protocol
+            && protocol.catalogManaged()) {
+          throw TableAccess.catalogManaged(table, version);
         } else if (action instanceof LogAction.CommitInfo info) {
           commitInfo = info;
         }

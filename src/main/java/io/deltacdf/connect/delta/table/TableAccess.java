@@ -7,6 +7,7 @@ import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.exceptions.UnsupportedProtocolVersionException;
 import io.delta.kernel.exceptions.UnsupportedTableFeatureException;
 import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.kernel.TableProtocol;
 import java.util.OptionalLong;
 
 /** Loads snapshots and checks table-level preconditions, with errors that say what to do. */
@@ -15,11 +16,38 @@ public final class TableAccess {
   private TableAccess() {}
 
   public static Snapshot latestSnapshot(FeedContext context) {
+    Snapshot snapshot;
     try {
-      return TableManager.loadSnapshot(context.tableRoot()).build(context.engine());
+      snapshot = TableManager.loadSnapshot(context.tableRoot()).build(context.engine());
     } catch (RuntimeException e) {
       throw KernelErrors.translate(context.table(), "its latest version", e);
     }
+    return requireReadableByPath(context, snapshot);
+  }
+
+  /**
+   * Fails for a catalog-managed table: read by path, its newest commits, which only its catalog
+   * holds until they are published, would be skipped without a word.
+   */
+  private static Snapshot requireReadableByPath(FeedContext context, Snapshot snapshot) {
+    if (TableProtocol.catalogManaged(snapshot)) {
+      throw catalogManaged(context.table(), snapshot.getVersion());
+    }
+    return snapshot;
+  }
+
+  /** The error for a table that is catalog-managed at {@code version}. */
+  public static DeltaFeedException catalogManaged(String table, long version) {
+    return new DeltaFeedException(
+        DeltaFeedException.Kind.UNSUPPORTED_TABLE,
+        "Table "
+            + table
+            + " is catalog-managed (reader feature catalogManaged) at version "
+            + version
+            + ": its newest commits are kept by its catalog before they reach _delta_log, and"
+            + " this connector, reading _delta_log, would miss them. Catalog-managed tables are"
+            + " not supported yet (docs/limitations.md); stream a copy of the table that is not"
+            + " catalog-managed");
   }
 
   /**
@@ -30,9 +58,13 @@ public final class TableAccess {
    */
   public static Snapshot snapshotAt(FeedContext context, long version) {
     try {
-      return TableManager.loadSnapshot(context.tableRoot())
-          .atVersion(version)
-          .build(context.engine());
+      return requireReadableByPath(
+          context,
+          TableManager.loadSnapshot(context.tableRoot())
+              .atVersion(version)
+              .build(context.engine()));
+    } catch (DeltaFeedException e) {
+      throw e;
     } catch (UnsupportedTableFeatureException
         | UnsupportedProtocolVersionException
         | TableNotFoundException e) {
