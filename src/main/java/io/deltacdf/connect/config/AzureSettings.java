@@ -68,8 +68,8 @@ final class AzureSettings {
             + " the host of every abfs:// and abfss:// table and root too (OneLake's"
             + " onelake.dfs.fabric.microsoft.com, a sovereign cloud's"
             + " <account>.dfs.core.usgovcloudapi.net), so it may be left out when those name"
-            + " their hosts. An account that needs other credentials takes them as"
-            + " hadoop.fs.azure.account.*.<host> settings.",
+            + " their hosts. An account that needs other credentials takes them from"
+            + " azure.account.keys or azure.sas.tokens.",
         GROUP,
         ++order,
         Width.MEDIUM,
@@ -175,10 +175,19 @@ final class AzureSettings {
         ++order,
         Width.LONG,
         "Azure endpoint");
+    AzureAccountCredentials.define(def, GROUP, ++order);
   }
 
   private static Auth auth(AbstractConfig config) {
     return EnumSettings.parse(Auth.class, config.getString(AUTH_TYPE));
+  }
+
+  /** The setting that holds the credential of the table at {@code uri}, for error reports. */
+  static String credentialSetting(AbstractConfig config, String uri) {
+    Matcher abfs = ABFS_HOST.matcher(uri.trim());
+    String perAccount =
+        abfs.lookingAt() ? AzureAccountCredentials.settingFor(config, abfs.group(1)) : null;
+    return perAccount != null ? perAccount : credentialSetting(config);
   }
 
   /** The setting that holds the credential, for error reports. */
@@ -192,6 +201,7 @@ final class AzureSettings {
   }
 
   static void crossFieldProblems(AbstractConfig config, Map<String, List<String>> problems) {
+    AzureAccountCredentials.crossFieldProblems(config, problems);
     if (!configured(config)) {
       return;
     }
@@ -242,6 +252,7 @@ final class AzureSettings {
     for (String host : hosts(config)) {
       hostSettings(config, host, hadoop);
     }
+    AzureAccountCredentials.hadoopSettings(config, hadoop);
     String endpoint = config.getString(ENDPOINT);
     if (endpoint != null) {
       hadoop.put("fs.azure.abfs.endpoint", endpoint.replaceFirst("^https?://", ""));

@@ -430,6 +430,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
         secrets.add(getPassword(key.getKey()).value());
       }
     }
+    secrets.addAll(AzureAccountCredentials.secrets(this));
     originalsWithPrefix(HADOOP_PREFIX)
         .forEach(
             (key, value) -> {

@@ -33,7 +33,7 @@ final class StorageSettings {
       return S3Settings.credentialSetting(config);
     }
     if (scheme.startsWith("abfs")) {
-      return AzureSettings.credentialSetting(config);
+      return AzureSettings.credentialSetting(config, tablePath);
     }
     if (scheme.equals("gs")) {
       return GcsSettings.credentialSetting(config);

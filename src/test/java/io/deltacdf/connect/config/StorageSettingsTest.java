@@ -220,4 +220,47 @@ class StorageSettingsTest {
     assertThat(config.credentialSettingFor("s3a://b/t")).isEqualTo("s3.credentials");
     assertThat(config.credentialSettingFor("/local/t")).isNull();
   }
+
+  @Test
+  void accountsWithTheirOwnKeysOrTokensWinForTheirHosts() {
+    String key = java.util.Base64.getEncoder().encodeToString(new byte[] {1, 2, 3});
+    DeltaCdfSourceConfig config =
+        config(
+            "azure.auth.type", "client-credentials",
+            "azure.oauth.client.id", "app",
+            "azure.oauth.client.secret", "app-secret",
+            "azure.oauth.tenant.id", "t",
+            "azure.account.keys", "lake:" + key + "; onelake.dfs.fabric.microsoft.com:" + key,
+            "azure.sas.tokens", "archive:sv=2020-12-06&sp=rl&sig=abc%3D");
+    Map<String, String> hadoop = config.hadoopSettings();
+    assertThat(hadoop)
+        .containsEntry("fs.azure.account.auth.type." + HOST, "SharedKey")
+        .containsEntry("fs.azure.account.key." + HOST, key)
+        .containsEntry("fs.azure.account.key.onelake.dfs.fabric.microsoft.com", key)
+        .containsEntry("fs.azure.account.auth.type.archive.dfs.core.windows.net", "SAS")
+        .containsEntry(
+            "fs.azure.sas.fixed.token.archive.dfs.core.windows.net",
+            "sv=2020-12-06&sp=rl&sig=abc%3D");
+    assertThat(config.credentialSettingFor("abfss://c@lake.dfs.core.windows.net/t"))
+        .isEqualTo("azure.account.keys");
+    assertThat(config.credentialSettingFor("abfss://c@archive.dfs.core.windows.net/t"))
+        .isEqualTo("azure.sas.tokens");
+    assertThat(config.credentialSettingFor("abfss://c@other.dfs.core.windows.net/t"))
+        .isEqualTo("azure.oauth.client.secret");
+    assertThat(config.secretValues()).contains(key, "sv=2020-12-06&sp=rl&sig=abc%3D");
+    assertThat(config.crossFieldProblems()).isEmpty();
+  }
+
+  @Test
+  void aBadAccountEntryIsNamedByItsPlaceNotItsSecret() {
+    Map<String, List<String>> problems =
+        config("azure.account.keys", "lake:not-base64!;just-a-secret;lake:AAAA")
+            .crossFieldProblems();
+    assertThat(problems.get("azure.account.keys"))
+        .containsExactly(
+            "The key of entry 1 (lake.dfs.core.windows.net) is not base64, as account keys are",
+            "Entry 2 is not <account>:<secret>",
+            "Entry 3 names lake.dfs.core.windows.net a second time");
+    assertThat(problems.toString()).doesNotContain("not-base64!").doesNotContain("just-a-secret");
+  }
 }

@@ -26,10 +26,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two storage accounts in one connector, Azurite accounts behind {@code azure.endpoint}: the
- * azure.* key reaches the host of the first account's table without {@code azure.account.name}, a
- * per-host {@code hadoop.fs.azure.account.key.<host>} reaches the second, and each table is read
- * only with its own account's key: the one key for both is refused by the account it does not
- * belong to, and validate() says so on the key's setting.
+ * azure.* key reaches the host of the first account's table without {@code azure.account.name}, an
+ * entry of {@code azure.account.keys} reaches the second, and each table is read only with its own
+ * account's key: the one key for both is refused by the account it does not belong to, and
+ * validate() says so on the key's setting.
  *
  * <p>OneLake's and the sovereign clouds' hosts cannot be stood in for here: in emulator mode ABFS
  * 3.5 finds the account only in a {@code <account>.dfs.core.windows.net} host. Their mapping is
@@ -108,13 +108,33 @@ class AzureHostsIT {
   void eachHostGetsItsOwnAccountsKey() {
     DeltaCdfSourceConfig config =
         new DeltaCdfSourceConfig(
-            config().with("hadoop.fs.azure.account.key." + ARCHIVE, ARCHIVE_KEY).build());
+            config().with("azure.account.keys", "archive:" + ARCHIVE_KEY).build());
 
     assertThat(rows(config, orders)).isEqualTo(3);
     assertThat(rows(config, events)).isEqualTo(2);
     Map<String, ConfigValue> values =
-        validate(config().with("hadoop.fs.azure.account.key." + ARCHIVE, ARCHIVE_KEY).build());
+        validate(config().with("azure.account.keys", "archive:" + ARCHIVE_KEY).build());
     assertThat(values.values().stream().flatMap(v -> v.errorMessages().stream())).isEmpty();
+
+    // ABFS's own per-host setting does the same.
+    assertThat(
+            rows(
+                new DeltaCdfSourceConfig(
+                    config().with("hadoop.fs.azure.account.key." + ARCHIVE, ARCHIVE_KEY).build()),
+                events))
+        .isEqualTo(2);
+  }
+
+  @Test
+  void aWrongPerAccountKeyIsReportedOnItsSettingWithoutTheKey() {
+    Map<String, ConfigValue> values =
+        validate(config().with("azure.account.keys", ARCHIVE + ":" + SALES_KEY).build());
+    assertThat(values.get("azure.account.keys").errorMessages())
+        .singleElement()
+        .asString()
+        .contains(events)
+        .doesNotContain(SALES_KEY);
+    assertThat(values.get("azure.account.key").errorMessages()).isEmpty();
   }
 
   @Test
