@@ -68,7 +68,11 @@ class BadConfigCatalogueIT {
             ConnectorConfig.withoutTables(),
             "delta.table.paths",
             "List at least one Delta table"),
-        bad("empty table paths", paths(" "), "delta.table.paths", "or a folder of tables"),
+        bad(
+            "empty table paths",
+            paths(" "),
+            "delta.table.paths",
+            "a folder of tables in delta.tables.root"),
         bad(
             "table root that does not exist",
             paths("").with("delta.tables.root", DIR.resolve("no-lake").toString()),
@@ -300,7 +304,48 @@ class BadConfigCatalogueIT {
             "GCS key file auth without a file",
             paths(GOOD).with("gcs.auth.type", "service-account-keyfile"),
             "gcs.keyfile.path",
-            "is required with gcs.auth.type=service-account-keyfile"));
+            "is required with gcs.auth.type=service-account-keyfile"),
+        bad(
+            "Unity Catalog name with two parts",
+            paths("")
+                .with(
+                    "unity.catalog.tables", "sales.orders",
+                    "unity.catalog.uri", "https://uc.example.com",
+                    "unity.catalog.token", "dapi-1"),
+            "unity.catalog.tables",
+            "is not a Unity Catalog table name"),
+        bad(
+            "Unity Catalog name among the paths",
+            paths("main.sales.orders"),
+            "delta.table.paths",
+            "looks like a Unity Catalog name"),
+        bad(
+            "Unity Catalog tables without the catalog's URL",
+            paths("").with("unity.catalog.tables", "main.sales.orders", "unity.catalog.token", "t"),
+            "unity.catalog.uri",
+            "is required with unity.catalog.tables"),
+        bad(
+            "Unity Catalog without a sign-in",
+            paths("")
+                .with(
+                    "unity.catalog.tables", "main.sales.orders",
+                    "unity.catalog.uri", "https://uc.example.com"),
+            "unity.catalog.token",
+            "Unity Catalog needs a sign-in"),
+        bad(
+            "Unity Catalog over plain HTTP",
+            paths("")
+                .with(
+                    "unity.catalog.tables", "main.sales.orders",
+                    "unity.catalog.uri", "http://uc.example.com",
+                    "unity.catalog.token", "t"),
+            "unity.catalog.uri",
+            "would travel over plain HTTP"),
+        bad(
+            "per-account Azure key without its account",
+            paths(GOOD).with("azure.account.keys", "c2VjcmV0"),
+            "azure.account.keys",
+            "Entry 1 is not <account>:<secret>"));
   }
 
   @ParameterizedTest(name = "{0}")
