@@ -14,12 +14,14 @@ import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.it.storage.testing.Azurite;
+import io.deltacdf.connect.it.storage.testing.S3Gate;
 import io.deltacdf.connect.it.storage.testing.UnityCatalogTestServer;
 import io.deltacdf.connect.it.testing.ChangeDescriptions;
 import io.deltacdf.connect.it.testing.ConnectRest;
 import io.deltacdf.connect.it.testing.KafkaCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
+import io.deltacdf.connect.testing.S3Mock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,8 +49,11 @@ class UnityCatalogIT {
   private static final String CLIENT_SECRET = "secret-" + UUID.randomUUID();
   // Spark's JVM caches file systems by container@account: unique per run.
   private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
+  private static final String S3_BUCKET = "uc-" + RUN;
 
   private static Azurite azurite;
+  private static S3Mock s3;
+  private static S3Gate s3Gate;
   private static UnityCatalogTestServer catalog;
   private static KafkaCluster cluster;
 
@@ -59,6 +64,11 @@ class UnityCatalogIT {
     catalog = UnityCatalogTestServer.start(azurite.accountKey());
     catalog.addToken(TOKEN);
     catalog.addServicePrincipal(CLIENT_ID, CLIENT_SECRET);
+    s3 = S3Mock.start(S3_BUCKET);
+    s3.configure(spark());
+    // The connector reaches S3Mock through a gate that lets only vended credentials through.
+    s3Gate = S3Gate.start(s3.endpoint());
+    s3Gate.requireCredentials(catalog::allowsS3);
     cluster = KafkaCluster.builder().separateWorkerJvm(true).start();
   }
 
@@ -72,6 +82,12 @@ class UnityCatalogIT {
       try {
         if (catalog != null) {
           catalog.close();
+        }
+        if (s3Gate != null) {
+          s3Gate.close();
+        }
+        if (s3 != null) {
+          s3.close();
         }
       } finally {
         if (azurite != null) {
@@ -198,6 +214,45 @@ class UnityCatalogIT {
     assertThat(ids).containsExactlyInAnyOrderElementsOf(sparkIds(path, 1));
   }
 
+  /**
+   * A table on S3 (named {@code s3://} as Databricks does): the catalog vends AWS session
+   * credentials for its bucket, which the gate in front of S3Mock accepts, and nothing else.
+   */
+  @Test
+  void anS3TableIsReadWithTheSessionCredentialsVendedForIt() {
+    String path = "s3a://" + S3_BUCKET + "/tables/items";
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, name STRING, amount BIGINT) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
+            + " 'delta.enableInCommitTimestamps'='true')",
+        path);
+    append(path, 200, 2);
+    catalog.addS3Table("main.s3.items", "s3://" + S3_BUCKET + "/tables/items");
+
+    List<Long> ids = new ArrayList<>();
+    try (DeltaTable table = open("main.s3.items");
+        DeltaChangeFeed feed = table.openFeed(ChangePosition.InVersion.start(1))) {
+      ChangeBatch batch;
+      while ((batch = feed.next(100)) != null) {
+        batch.rows().forEach(row -> ids.add((Long) row.values()[0]));
+      }
+    }
+    assertThat(ids).containsExactlyInAnyOrderElementsOf(sparkIds(path, 1));
+    assertThat(catalog.credentialRequestTables()).contains("main.s3.items");
+
+    // S3Mock's own keys, through the same gate: refused.
+    Map<String, String> ownKeys = new HashMap<>(s3.hadoopSettings());
+    ownKeys.put("fs.s3a.endpoint", s3Gate.endpoint());
+    try (DeltaTable table = DeltaTable.open(path, ownKeys, false)) {
+      assertThatThrownBy(() -> table.latestSnapshot().version())
+          .isInstanceOf(DeltaFeedException.class)
+          .satisfies(
+              e ->
+                  assertThat(((DeltaFeedException) e).kind())
+                      .isEqualTo(DeltaFeedException.Kind.ACCESS_DENIED));
+    }
+  }
+
   @Test
   void validateNamesWhatTheCatalogRefusedAndWhatToGrant() {
     String path = table("main.hr.salaries", "ucsalaries" + RUN);
@@ -256,6 +311,9 @@ class UnityCatalogIT {
         .with("unity.catalog.token", TOKEN)
         .with("azure.endpoint", azurite.endpoint())
         .with("storage.insecure.http.allowed", "true")
+        .with("s3.endpoint", s3Gate.endpoint())
+        .with("s3.path.style.access", "true")
+        .with("s3.region", "us-east-1")
         // Azurite is a Blob store without hierarchical namespace, where the catalog's settings
         // say ADLS Gen2 with one; ABFS takes a SAS provider there through its Blob client only.
         .with("hadoop.fs.azure.account.hns.enabled", "false")

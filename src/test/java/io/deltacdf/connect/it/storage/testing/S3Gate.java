@@ -50,6 +50,20 @@ public final class S3Gate implements AutoCloseable {
   private final AtomicInteger listRequests = new AtomicInteger();
   private volatile boolean denying;
 
+  /** Which signed requests are let through; null lets every one through. */
+  private volatile CredentialCheck credentials;
+
+  /** A store's check of a request's credentials, as far as a gate can see them. */
+  @FunctionalInterface
+  public interface CredentialCheck {
+    /**
+     * @param accessKeyId the access key a SigV4 request is signed with, null when unsigned
+     * @param sessionToken its {@code x-amz-security-token}, null when none
+     * @param path the request's path, {@code /<bucket>/<key>} (path-style)
+     */
+    boolean allows(String accessKeyId, String sessionToken, String path);
+  }
+
   /** Requests whose path contains this are answered 503; null when none are. */
   private volatile String unavailable;
 
@@ -77,6 +91,28 @@ public final class S3Gate implements AutoCloseable {
 
   public void deny(boolean deny) {
     denying = deny;
+  }
+
+  /**
+   * From now on, answers 403 AccessDenied to every request whose signing key and session token
+   * {@code check} does not allow (S3 checks the signature too; S3Mock behind does not).
+   */
+  public void requireCredentials(CredentialCheck check) {
+    credentials = check;
+  }
+
+  /** The access key id in a SigV4 Authorization header: {@code Credential=<id>/<date>/...}. */
+  private static String accessKeyId(String authorization) {
+    if (authorization == null) {
+      return null;
+    }
+    int at = authorization.indexOf("Credential=");
+    if (at < 0) {
+      return null;
+    }
+    int from = at + "Credential=".length();
+    int slash = authorization.indexOf('/', from);
+    return slash < 0 ? null : authorization.substring(from, slash);
   }
 
   /**
@@ -109,8 +145,15 @@ public final class S3Gate implements AutoCloseable {
         body = in.readAllBytes();
       }
       String slow = unavailable;
+      CredentialCheck check = credentials;
       if (denying) {
         deny(exchange);
+      } else if (check != null
+          && !check.allows(
+              accessKeyId(exchange.getRequestHeaders().getFirst("Authorization")),
+              exchange.getRequestHeaders().getFirst("x-amz-security-token"),
+              exchange.getRequestURI().getPath())) {
+        error(exchange, 403, "AccessDenied", "Access Denied");
       } else if (slow != null && exchange.getRequestURI().getPath().contains(slow)) {
         error(exchange, 503, "SlowDown", "Please reduce your request rate.");
       } else {

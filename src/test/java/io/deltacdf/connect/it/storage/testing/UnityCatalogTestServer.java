@@ -76,6 +76,7 @@ public final class UnityCatalogTestServer implements AutoCloseable {
   private final Map<String, Instant> issuedTokens = new ConcurrentHashMap<>();
   private final List<String> credentialRequestTables = new CopyOnWriteArrayList<>();
   private final Set<String> vendedSasTokens = ConcurrentHashMap.newKeySet();
+  private final Map<String, VendedAwsCredential> vendedAws = new ConcurrentHashMap<>();
   private volatile Duration credentialLifetime = DEFAULT_LIFETIME;
   private volatile Duration tokenLifetime = DEFAULT_LIFETIME;
   private volatile boolean refuseRenewals;
@@ -136,6 +137,27 @@ public final class UnityCatalogTestServer implements AutoCloseable {
    */
   public void addTable(String fullName, String location, String container) {
     register(fullName, location, container, "DELTA");
+  }
+
+  /**
+   * A Delta table on S3 ({@code s3://<bucket>/...}): credentials vended for it are AWS session
+   * credentials that {@link #allowsS3} accepts for its bucket until they expire.
+   */
+  public void addS3Table(String fullName, String location) {
+    register(fullName, location, null, "DELTA");
+  }
+
+  /**
+   * Whether a request signed with access key {@code accessKeyId} and session token {@code
+   * sessionToken} may read {@code path} (path-style: {@code /<bucket>/...}): only credentials
+   * vended here, for that bucket, and not expired.
+   */
+  public boolean allowsS3(String accessKeyId, String sessionToken, String path) {
+    VendedAwsCredential vended = accessKeyId == null ? null : vendedAws.get(accessKeyId);
+    return vended != null
+        && vended.sessionToken().equals(sessionToken)
+        && Instant.now().isBefore(vended.expiry())
+        && (path.equals("/" + vended.bucket()) || path.startsWith("/" + vended.bucket() + "/"));
   }
 
   /** A Parquet table at {@code location}, an {@code abfs://<container>@...} URI. */
@@ -305,13 +327,24 @@ public final class UnityCatalogTestServer implements AutoCloseable {
           "User does not have MODIFY on Table '" + table.fullName() + "'.");
     }
     Instant expiry = Instant.now().plus(credentialLifetime).truncatedTo(ChronoUnit.SECONDS);
+    credentialRequestTables.add(table.fullName());
+    if (table.container() == null) {
+      AwsTempCredentials aws =
+          new AwsTempCredentials(
+              "ASIA" + random(16).toUpperCase(Locale.ROOT), random(40), random(64));
+      vendedAws.put(
+          aws.accessKeyId(),
+          new VendedAwsCredential(
+              aws.sessionToken(), URI.create(table.location()).getHost(), expiry));
+      return new Reply(
+          200, new TemporaryCredentials(null, aws, expiry.toEpochMilli(), table.location()));
+    }
     String sas = containerSas(table.container(), expiry);
     vendedSasTokens.add(sas);
-    credentialRequestTables.add(table.fullName());
     return new Reply(
         200,
         new TemporaryCredentials(
-            new AzureUserDelegationSas(sas), expiry.toEpochMilli(), table.location()));
+            new AzureUserDelegationSas(sas), null, expiry.toEpochMilli(), table.location()));
   }
 
   /**
@@ -419,6 +452,14 @@ public final class UnityCatalogTestServer implements AutoCloseable {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
+  private static String random(int chars) {
+    return UUID.randomUUID()
+        .toString()
+        .replace("-", "")
+        .repeat(2)
+        .substring(0, Math.min(chars, 64));
+  }
+
   private static String encode(String value) {
     return URLEncoder.encode(value, StandardCharsets.UTF_8);
   }
@@ -450,7 +491,16 @@ public final class UnityCatalogTestServer implements AutoCloseable {
       long createdAt) {}
 
   private record TemporaryCredentials(
-      AzureUserDelegationSas azureUserDelegationSas, long expirationTime, String url) {}
+      AzureUserDelegationSas azureUserDelegationSas,
+      AwsTempCredentials awsTempCredentials,
+      long expirationTime,
+      String url) {}
+
+  private record AwsTempCredentials(
+      String accessKeyId, String secretAccessKey, String sessionToken) {}
+
+  /** AWS session credentials vended for the tables of one bucket, until {@code expiry}. */
+  private record VendedAwsCredential(String sessionToken, String bucket, Instant expiry) {}
 
   private record AzureUserDelegationSas(String sasToken) {}
 
