@@ -159,7 +159,7 @@ class ArchitectureTest {
           "variant", Set.of(),
           "catalog", Set.of(),
           "table", Set.of("kernel", "derived", "variant", "catalog"),
-          "log", Set.of("kernel", "table"),
+          "log", Set.of("kernel", "table", "catalog"),
           "plan", Set.of("kernel", "derived", "table", "log"),
           "read", Set.of("kernel", "table", "plan"),
           "feed", Set.of("kernel", "derived", "table", "log", "plan", "read"));

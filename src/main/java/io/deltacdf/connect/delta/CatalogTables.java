@@ -6,11 +6,13 @@ import io.deltacdf.connect.delta.catalog.UnityCatalog;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Tables named in Unity Catalog ({@code catalog.schema.table}): each is opened at the location the
  * catalog gives, with read credentials the catalog vends and renews for it. Storage credentials of
- * the connector's own settings are not used for such a table's host.
+ * the connector's own settings are not used for such a table's host. A catalog-managed table is
+ * read with the commits the catalog ratified, published or not.
  */
 public final class CatalogTables {
 
@@ -55,7 +57,22 @@ public final class CatalogTables {
     Map<String, String> settings = withoutCredentialsFor(storeSettings, table.location());
     settings.putAll(catalog.readSettings(table));
     settings.putAll(overrides);
-    return DeltaTable.open(table.location(), settings, filesOutsideTableAllowed);
+    DeltaTable opened = DeltaTable.open(table.location(), settings, filesOutsideTableAllowed);
+    try {
+      if (!opened.catalogManaged()) {
+        return opened;
+      }
+    } catch (RuntimeException e) {
+      opened.close();
+      throw e;
+    }
+    // Its newest commits are known to the catalog only: read them through it.
+    opened.close();
+    return DeltaTable.open(
+        table.location(),
+        settings,
+        filesOutsideTableAllowed,
+        Optional.of(catalog.commitsOf(table)));
   }
 
   /** ABFS reads credentials per host first: the connector's own for this host would win. */

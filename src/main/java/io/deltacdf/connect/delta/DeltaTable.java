@@ -10,6 +10,7 @@ import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.change.RowFilter;
 import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.change.StartSpec;
+import io.deltacdf.connect.delta.catalog.CatalogCommits;
 import io.deltacdf.connect.delta.derived.DiffSpill;
 import io.deltacdf.connect.delta.kernel.TableMetadata;
 import io.deltacdf.connect.delta.log.DeltaLog;
@@ -27,6 +28,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -65,6 +67,18 @@ public final class DeltaTable implements AutoCloseable {
    */
   public static DeltaTable open(
       String uri, Map<String, String> hadoopConfiguration, boolean filesOutsideTableAllowed) {
+    return open(uri, hadoopConfiguration, filesOutsideTableAllowed, Optional.empty());
+  }
+
+  /**
+   * As {@link #open(String, Map, boolean)}, reading the commits {@code catalogCommits} holds too: a
+   * catalog-managed table's newest commits, ratified by its catalog, not yet in its log folder.
+   */
+  static DeltaTable open(
+      String uri,
+      Map<String, String> hadoopConfiguration,
+      boolean filesOutsideTableAllowed,
+      Optional<CatalogCommits> catalogCommits) {
     Configuration configuration = new Configuration();
     hadoopConfiguration.forEach(configuration::set);
     TableFileIO fileIO = new TableFileIO(configuration);
@@ -77,7 +91,7 @@ public final class DeltaTable implements AutoCloseable {
       throw KernelErrors.translate(uri, "its root path", e);
     }
     return new DeltaTable(
-        new FeedContext(engine, uri, root, filesOutsideTableAllowed, fileIO),
+        new FeedContext(engine, uri, root, filesOutsideTableAllowed, fileIO, catalogCommits),
         DEFAULT_SNAPSHOT_WINDOW,
         fileIO,
         ChangeRules.CDF_ONLY);
@@ -169,6 +183,12 @@ public final class DeltaTable implements AutoCloseable {
   @Override
   public void close() {
     closeQuietly(fileIO);
+    context.catalogCommits().ifPresent(CatalogCommits::close);
+  }
+
+  /** Whether the table is catalog-managed as of its latest published version. */
+  boolean catalogManaged() {
+    return TableAccess.catalogManaged(context);
   }
 
   private static void closeQuietly(TableFileIO fileIO) {

@@ -76,12 +76,18 @@ public final class UnityCatalog {
     return new CatalogTable(fullName, info.getTableId(), info.getStorageLocation());
   }
 
+  /** The commits the catalog ratifies for {@code table}, a catalog-managed table. */
+  public CatalogCommits commitsOf(CatalogTable table) {
+    return new CatalogCommits(uri, tokens, APP_VERSION, table);
+  }
+
   /**
    * Hadoop settings that read {@code table} with credentials the catalog vends for it, renewed
    * before they expire. Fetches the first credentials now, so a refusal shows at once.
    */
   public Map<String, String> readSettings(CatalogTable table) {
-    String scheme = URI.create(table.location()).getScheme();
+    String scheme =
+        java.util.Objects.requireNonNullElse(URI.create(table.location()).getScheme(), "file");
     try {
       Map<String, String> vended =
           UCCredentialHadoopConfs.builder(uri, scheme.toLowerCase(Locale.ROOT))
@@ -93,7 +99,7 @@ public final class UnityCatalog {
               .enableCredentialScopedFs(false)
               .addAppVersions(APP_VERSION)
               .buildForTable(table.tableId(), UCCredentialHadoopConfs.TableOperation.READ);
-      if (vended.isEmpty()) {
+      if (vended.isEmpty() && !scheme.equalsIgnoreCase("file")) {
         throw new DeltaFeedException(
             DeltaFeedException.Kind.UNSUPPORTED_TABLE,
             "Table "

@@ -183,6 +183,9 @@ public final class VersionPhase implements Phase {
       throw KernelErrors.translate(
           context.table(), "version " + commit.version(), log.commitFile(commit.version()), e);
     }
+    if (plan.becomesCatalogManaged() && context.catalogCommits().isEmpty()) {
+      throw TableAccess.catalogManaged(context.table(), "version " + version);
+    }
     planTimestamp = timestamps.next(commit, plan.inCommitTimestamp());
     if (plan.newMetadata().isPresent()) {
       schema = checkedSameTable(version, rules.schemaOf(plan.newMetadata().get()));

@@ -31,7 +31,8 @@ final class ReaderFeatureDocs {
           "geospatial",
           "yes; shapes as WKB with their SRID (docs/records-and-formats.md)",
           "catalogManaged",
-          "no: refused with an error, as its newest commits live in its catalog (docs/limitations.md)");
+          "yes when named in unity.catalog.tables (read with its catalog's ratified commits);"
+              + " by path refused, as its newest commits live in its catalog");
 
   /** A name no Kernel knows: stands for the reader features of later Delta releases. */
   static final String UNKNOWN_FEATURE = "someFutureFeature";

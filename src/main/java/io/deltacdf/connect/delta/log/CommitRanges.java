@@ -33,9 +33,14 @@ public final class CommitRanges {
       FeedContext context, long from, long to, Set<LogAction.Kind> kinds) {
     try {
       CommitRange range =
-          TableManager.loadCommitRange(context.tableRoot(), CommitBoundary.atVersion(from))
-              .withEndBoundary(CommitBoundary.atVersion(to))
-              .build(context.engine());
+          context.catalogCommits().isPresent()
+              ? context
+                  .catalogCommits()
+                  .get()
+                  .range(context.engine(), context.tableRoot(), from, to)
+              : TableManager.loadCommitRange(context.tableRoot(), CommitBoundary.atVersion(from))
+                  .withEndBoundary(CommitBoundary.atVersion(to))
+                  .build(context.engine());
       return LogActions.commits(range, context.engine(), kinds);
     } catch (RuntimeException e) {
       throw KernelErrors.translate(context.table(), "versions " + from + " to " + to, e);

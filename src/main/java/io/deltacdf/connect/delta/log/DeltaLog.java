@@ -3,6 +3,7 @@ package io.deltacdf.connect.delta.log;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.catalog.CatalogCommits;
 import io.deltacdf.connect.delta.kernel.KernelPaths;
 import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.KernelErrors;
@@ -82,7 +83,19 @@ public final class DeltaLog {
    * listings only: some S3-compatible stores list finer times than a file's status shows.
    */
   private boolean notCommittedYet(long version) {
+    if (context.catalogCommits().isPresent()) {
+      // A ratified commit may not be published yet: the catalog knows the latest version.
+      return version > ratification().latestVersion() && !exists(version);
+    }
     return version > 0 && !exists(version) && exists(version - 1);
+  }
+
+  private CatalogCommits.Ratification ratification() {
+    try {
+      return context.catalogCommits().get().ratification(context.tableRoot());
+    } catch (RuntimeException e) {
+      throw KernelErrors.translate(context.table(), "its catalog's commits", e);
+    }
   }
 
   private boolean exists(long version) {
@@ -121,6 +134,15 @@ public final class DeltaLog {
         }
         commits.add(new Commit(version, file.getModificationTime()));
         expected++;
+      }
+      if (context.catalogCommits().isPresent() && commits.size() < limit) {
+        // Ratified commits not yet published follow the published ones.
+        for (CatalogCommits.Ratified ratified : ratification().unpublished()) {
+          if (ratified.version() == expected && commits.size() < limit) {
+            commits.add(new Commit(ratified.version(), ratified.modificationTime()));
+            expected++;
+          }
+        }
       }
     } catch (java.io.FileNotFoundException e) {
       if (requireFirst) {

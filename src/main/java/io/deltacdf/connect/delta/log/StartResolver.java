@@ -178,6 +178,13 @@ public final class StartResolver {
 
   private long versionAtOrAfter(long epochMillis, Snapshot latest) {
     try {
+      if (context.catalogCommits().isPresent()) {
+        return context
+            .catalogCommits()
+            .get()
+            .rangeFromTimestamp(context.engine(), context.tableRoot(), epochMillis)
+            .getStartVersion();
+      }
       return TableManager.loadCommitRange(
               context.tableRoot(), CommitBoundary.atTimestamp(epochMillis, latest))
           .build(context.engine())

@@ -9,7 +9,6 @@ import io.deltacdf.connect.delta.kernel.LogAction;
 import io.deltacdf.connect.delta.kernel.LogActions;
 import io.deltacdf.connect.delta.kernel.TableMetadata;
 import io.deltacdf.connect.delta.log.CommitReader;
-import io.deltacdf.connect.delta.table.TableAccess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -71,6 +70,7 @@ public final class CommitPlanner {
     private final PathFingerprints removed = new PathFingerprints();
     private TableMetadata metadata;
     private LogAction.CommitInfo commitInfo;
+    private boolean catalogManaged;
 
     public Collector(String table, long version, int heldFileActions) {
       this.table = table;
@@ -86,9 +86,8 @@ public final class CommitPlanner {
           collectFile(file);
         } else if (action instanceof LogAction.MetadataAction changed) {
           metadata = changed.metadata();
-        } else if (action instanceof LogAction.ProtocolAction protocol
-            && protocol.catalogManaged()) {
-          throw TableAccess.catalogManaged(table, version);
+        } else if (action instanceof LogAction.ProtocolAction protocol) {
+          catalogManaged = protocol.catalogManaged();
         } else if (action instanceof LogAction.CommitInfo info) {
           commitInfo = info;
         }
@@ -175,7 +174,8 @@ public final class CommitPlanner {
           dataFiles,
           needsDiff,
           Optional.ofNullable(metadata),
-          Optional.ofNullable(commitInfo).flatMap(LogAction.CommitInfo::inCommitTimestamp));
+          Optional.ofNullable(commitInfo).flatMap(LogAction.CommitInfo::inCommitTimestamp),
+          catalogManaged);
     }
 
     /** The held added and removed data files, by first appearance of their path in the log. */

@@ -14,6 +14,7 @@ import java.util.Optional;
  *     table and rows enter it in the same version, so some may be the same rows rewritten
  * @param newMetadata the metadata (schema included) this version installs, when it has any
  * @param inCommitTimestamp the commit's in-commit timestamp, when it has one
+ * @param becomesCatalogManaged whether the version's protocol makes the table catalog-managed
  */
 public record VersionPlan(
     long version,
@@ -21,7 +22,8 @@ public record VersionPlan(
     ChangeFiles dataFiles,
     boolean derivationNeedsDiff,
     Optional<TableMetadata> newMetadata,
-    Optional<Long> inCommitTimestamp)
+    Optional<Long> inCommitTimestamp,
+    boolean becomesCatalogManaged)
     implements AutoCloseable {
 
   /** Releases both sets of files, the one read and the one not (it may hold temp files too). */

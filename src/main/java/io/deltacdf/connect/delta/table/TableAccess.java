@@ -1,6 +1,7 @@
 package io.deltacdf.connect.delta.table;
 
 import io.delta.kernel.Snapshot;
+import io.delta.kernel.SnapshotBuilder;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.exceptions.TableNotFoundException;
@@ -8,6 +9,7 @@ import io.delta.kernel.exceptions.UnsupportedProtocolVersionException;
 import io.delta.kernel.exceptions.UnsupportedTableFeatureException;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.kernel.TableProtocol;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /** Loads snapshots and checks table-level preconditions, with errors that say what to do. */
@@ -18,11 +20,48 @@ public final class TableAccess {
   public static Snapshot latestSnapshot(FeedContext context) {
     Snapshot snapshot;
     try {
-      snapshot = TableManager.loadSnapshot(context.tableRoot()).build(context.engine());
+      snapshot = load(context, Optional.empty());
     } catch (RuntimeException e) {
+      if (refusedWithoutCatalog(e)) {
+        throw catalogManaged(context.table(), "its latest version");
+      }
       throw KernelErrors.translate(context.table(), "its latest version", e);
     }
     return requireReadableByPath(context, snapshot);
+  }
+
+  /**
+   * Whether the table's latest version, as its {@code _delta_log} shows it, is catalog-managed:
+   * then it can only be read with its catalog's ratified commits.
+   */
+  public static boolean catalogManaged(FeedContext context) {
+    try {
+      return TableProtocol.catalogManaged(
+          TableManager.loadSnapshot(context.tableRoot()).build(context.engine()));
+    } catch (RuntimeException e) {
+      if (refusedWithoutCatalog(e)) {
+        return true;
+      }
+      throw KernelErrors.translate(context.table(), "its latest version", e);
+    }
+  }
+
+  /** Kernel refuses to load a catalog-managed table's snapshot without its catalog's version. */
+  private static boolean refusedWithoutCatalog(Throwable error) {
+    return error instanceof IllegalArgumentException
+        && String.valueOf(error.getMessage()).contains("maxCatalogVersion for catalogManaged");
+  }
+
+  /** The snapshot at {@code version} or the latest, with the catalog's commits when it has any. */
+  private static Snapshot load(FeedContext context, Optional<Long> version) {
+    if (context.catalogCommits().isPresent()) {
+      return context
+          .catalogCommits()
+          .get()
+          .snapshot(context.engine(), context.tableRoot(), version);
+    }
+    SnapshotBuilder builder = TableManager.loadSnapshot(context.tableRoot());
+    return version.map(builder::atVersion).orElse(builder).build(context.engine());
   }
 
   /**
@@ -30,24 +69,23 @@ public final class TableAccess {
    * holds until they are published, would be skipped without a word.
    */
   private static Snapshot requireReadableByPath(FeedContext context, Snapshot snapshot) {
-    if (TableProtocol.catalogManaged(snapshot)) {
-      throw catalogManaged(context.table(), snapshot.getVersion());
+    if (context.catalogCommits().isEmpty() && TableProtocol.catalogManaged(snapshot)) {
+      throw catalogManaged(context.table(), "version " + snapshot.getVersion());
     }
     return snapshot;
   }
 
   /** The error for a table that is catalog-managed at {@code version}. */
-  public static DeltaFeedException catalogManaged(String table, long version) {
+  public static DeltaFeedException catalogManaged(String table, String where) {
     return new DeltaFeedException(
         DeltaFeedException.Kind.UNSUPPORTED_TABLE,
         "Table "
             + table
-            + " is catalog-managed (reader feature catalogManaged) at version "
-            + version
+            + " is catalog-managed (reader feature catalogManaged) at "
+            + where
             + ": its newest commits are kept by its catalog before they reach _delta_log, and"
-            + " this connector, reading _delta_log, would miss them. Catalog-managed tables are"
-            + " not supported yet (docs/limitations.md); stream a copy of the table that is not"
-            + " catalog-managed");
+            + " reading it by path would miss them. Name it in unity.catalog.tables to read it"
+            + " through its catalog (docs/databricks.md)");
   }
 
   /**
@@ -58,13 +96,14 @@ public final class TableAccess {
    */
   public static Snapshot snapshotAt(FeedContext context, long version) {
     try {
-      return requireReadableByPath(
-          context,
-          TableManager.loadSnapshot(context.tableRoot())
-              .atVersion(version)
-              .build(context.engine()));
+      return requireReadableByPath(context, load(context, Optional.of(version)));
     } catch (DeltaFeedException e) {
       throw e;
+    } catch (IllegalArgumentException e) {
+      if (refusedWithoutCatalog(e)) {
+        throw catalogManaged(context.table(), "version " + version);
+      }
+      throw KernelErrors.translate(context.table(), "version " + version, e);
     } catch (UnsupportedTableFeatureException
         | UnsupportedProtocolVersionException
         | TableNotFoundException e) {

@@ -14,6 +14,7 @@ import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.it.storage.testing.Azurite;
+import io.deltacdf.connect.it.storage.testing.CatalogManagedTables;
 import io.deltacdf.connect.it.storage.testing.S3Gate;
 import io.deltacdf.connect.it.storage.testing.UnityCatalogTestServer;
 import io.deltacdf.connect.it.testing.ChangeDescriptions;
@@ -253,6 +254,86 @@ class UnityCatalogIT {
     }
   }
 
+  /**
+   * A catalog-managed table (reader feature catalogManaged): versions 1 and 2 published, 3 and 4
+   * ratified by the catalog but only staged, and 5 staged but not yet ratified. Its changes up to 4
+   * equal Spark's table_changes of the same commits written by path; version 5 is not a commit
+   * until the catalog ratifies it, and then streams too. Read by path, the table is refused.
+   */
+  @Test
+  void aCatalogManagedTableStreamsTheCommitsItsCatalogRatified() throws Exception {
+    String path =
+        java.nio.file.Files.createTempDirectory("uc-managed").resolve("orders").toString();
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, name STRING, amount BIGINT) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
+            + " 'delta.enableInCommitTimestamps'='true')",
+        path);
+    sql("INSERT INTO delta.`%s` VALUES (1, 'ann', 10), (2, 'bob', 20), (3, 'cy', 30)", path);
+    sql("UPDATE delta.`%s` SET name = 'bobby' WHERE id = 2", path);
+    sql("DELETE FROM delta.`%s` WHERE id = 3", path);
+    sql(
+        "MERGE INTO delta.`%s` t USING (SELECT 1 AS id, 'anna' AS name, 11 AS amount"
+            + " UNION ALL SELECT 4, 'dee', 40) s ON t.id = s.id"
+            + " WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *",
+        path);
+    List<String> throughFour = ChangeDescriptions.ofSparkFeed(path, 1, COLUMNS);
+    long rowsThroughFour = sparkIds(path, 1, 4).size();
+    sql("INSERT INTO delta.`%s` VALUES (5, 'eve', 50)", path);
+    List<String> all = ChangeDescriptions.ofSparkFeed(path, 1, COLUMNS);
+    List<CatalogManagedTables.StagedCommit> staged = CatalogManagedTables.convert(path, 3);
+    assertThat(staged)
+        .extracting(CatalogManagedTables.StagedCommit::version)
+        .containsExactly(3L, 4L, 5L);
+    catalog.addLocalTable("main.managed.orders", "file://" + path);
+    for (CatalogManagedTables.StagedCommit commit : staged.subList(0, 2)) {
+      catalog.ratify(
+          "main.managed.orders", commit.version(), commit.file(), commit.inCommitTimestamp());
+    }
+
+    try (DeltaTable byPath = DeltaTable.open(path, Map.of(), false)) {
+      assertThatThrownBy(() -> byPath.latestSnapshot().version())
+          .isInstanceOf(DeltaFeedException.class)
+          .hasMessageContaining("catalog-managed")
+          .hasMessageContaining("unity.catalog.tables");
+    }
+
+    try (DeltaTable table = open("main.managed.orders");
+        DeltaChangeFeed feed = table.openFeed(ChangePosition.InVersion.start(1))) {
+      int rows = 0;
+      ChangeBatch batch;
+      while ((batch = feed.next(100)) != null) {
+        rows += batch.rows().size();
+      }
+      assertThat(rows).as("rows read through the catalog").isEqualTo(rowsThroughFour);
+    }
+
+    Map<String, String> config = config("main.managed.orders");
+    config.put("start.mode", "earliest");
+    cluster.rest().deploy("uc-managed", config, WAIT);
+    try {
+      assertThat(
+              ChangeDescriptions.ofRecords(read("uc.managed.orders", throughFour.size()), COLUMNS))
+          .containsExactlyInAnyOrderElementsOf(throughFour);
+      // Version 5 lies staged, unratified: it is no commit yet.
+      assertThat(
+              TopicReader.readUntilQuiet(
+                  cluster.bootstrapServers(),
+                  "uc.managed.orders",
+                  Duration.ofSeconds(3),
+                  WAIT,
+                  false))
+          .hasSize(throughFour.size());
+
+      CatalogManagedTables.StagedCommit last = staged.get(2);
+      catalog.ratify("main.managed.orders", last.version(), last.file(), last.inCommitTimestamp());
+      assertThat(ChangeDescriptions.ofRecords(read("uc.managed.orders", all.size()), COLUMNS))
+          .containsExactlyInAnyOrderElementsOf(all);
+    } finally {
+      cluster.rest().delete("uc-managed");
+    }
+  }
+
   @Test
   void validateNamesWhatTheCatalogRefusedAndWhatToGrant() {
     String path = table("main.hr.salaries", "ucsalaries" + RUN);
@@ -344,10 +425,12 @@ class UnityCatalogIT {
   }
 
   private static List<Long> sparkIds(String path, long version) {
+    return sparkIds(path, version, version);
+  }
+
+  private static List<Long> sparkIds(String path, long from, long to) {
     return spark()
-        .sql(
-            String.format(
-                "SELECT id FROM table_changes_by_path('%s', %d, %d)", path, version, version))
+        .sql(String.format("SELECT id FROM table_changes_by_path('%s', %d, %d)", path, from, to))
         .collectAsList()
         .stream()
         .map(row -> row.getLong(0))

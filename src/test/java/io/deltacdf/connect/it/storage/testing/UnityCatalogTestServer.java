@@ -55,6 +55,7 @@ public final class UnityCatalogTestServer implements AutoCloseable {
   private static final String TABLES = API + "/tables/";
   private static final String CREDENTIALS = API + "/temporary-table-credentials";
   private static final String OAUTH_TOKEN = "/oidc/v1/token";
+  private static final String COMMITS = API + "/delta/preview/commits";
   private static final String SAS_VERSION = "2020-12-06";
   private static final String SAS_PROTOCOLS = "https,http";
   private static final String SAS_PERMISSIONS = "rl";
@@ -77,6 +78,10 @@ public final class UnityCatalogTestServer implements AutoCloseable {
   private final List<String> credentialRequestTables = new CopyOnWriteArrayList<>();
   private final Set<String> vendedSasTokens = ConcurrentHashMap.newKeySet();
   private final Map<String, VendedAwsCredential> vendedAws = new ConcurrentHashMap<>();
+
+  /** The ratified, unpublished commits of catalog-managed tables, by table id. */
+  private final Map<String, List<RatifiedCommit>> ratified = new ConcurrentHashMap<>();
+
   private volatile Duration credentialLifetime = DEFAULT_LIFETIME;
   private volatile Duration tokenLifetime = DEFAULT_LIFETIME;
   private volatile boolean refuseRenewals;
@@ -145,6 +150,35 @@ public final class UnityCatalogTestServer implements AutoCloseable {
    */
   public void addS3Table(String fullName, String location) {
     register(fullName, location, null, "DELTA");
+  }
+
+  /**
+   * A local Delta table ({@code file:} location), as an open-source Unity Catalog server keeps
+   * them: no credentials are vended for it.
+   */
+  public void addLocalTable(String fullName, String location) {
+    register(fullName, location, null, "DELTA");
+  }
+
+  /**
+   * Ratifies {@code stagedFile} (in {@code _delta_log/_staged_commits/}) as commit {@code version}
+   * of catalog-managed table {@code fullName}, committed at {@code timestamp} (its in-commit
+   * timestamp): {@code GET /delta/preview/commits} lists it from now on.
+   */
+  public void ratify(String fullName, long version, java.nio.file.Path stagedFile, long timestamp) {
+    try {
+      ratified
+          .computeIfAbsent(table(fullName).tableId(), id -> new CopyOnWriteArrayList<>())
+          .add(
+              new RatifiedCommit(
+                  version,
+                  timestamp,
+                  stagedFile.getFileName().toString(),
+                  java.nio.file.Files.size(stagedFile),
+                  java.nio.file.Files.getLastModifiedTime(stagedFile).toMillis()));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /**
@@ -251,12 +285,16 @@ public final class UnityCatalogTestServer implements AutoCloseable {
     }
     boolean getTable = method.equals("GET") && path.startsWith(TABLES);
     boolean credentials = method.equals("POST") && path.equals(CREDENTIALS);
-    if (!getTable && !credentials) {
+    boolean commits = method.equals("GET") && path.equals(COMMITS);
+    if (!getTable && !credentials && !commits) {
       return Reply.error(
           404, "ENDPOINT_NOT_FOUND", "No API found for '" + method + " " + path + "'");
     }
     if (!authenticated(exchange.getRequestHeaders().getFirst("Authorization"))) {
       return Reply.error(401, "UNAUTHENTICATED", "Invalid or missing access token.");
+    }
+    if (commits) {
+      return ratifiedCommits(body);
     }
     return getTable ? getTable(path.substring(TABLES.length())) : vendCredential(body);
   }
@@ -287,6 +325,23 @@ public final class UnityCatalogTestServer implements AutoCloseable {
             table.location(),
             table.tableId(),
             table.createdAt()));
+  }
+
+  /** The spec's getCommits: a GET whose JSON body names the table; the unpublished commits. */
+  private Reply ratifiedCommits(String body) {
+    String tableId;
+    try {
+      tableId = JSON.readTree(body).path("table_id").asText(null);
+    } catch (IOException e) {
+      return Reply.error(400, "MALFORMED_REQUEST", "Malformed JSON: " + e.getMessage());
+    }
+    if (tables.values().stream().noneMatch(t -> t.tableId().equals(tableId))) {
+      return Reply.error(
+          404, "TABLE_DOES_NOT_EXIST", "Table with id '" + tableId + "' does not exist.");
+    }
+    List<RatifiedCommit> commits = ratified.getOrDefault(tableId, List.of());
+    long latest = commits.stream().mapToLong(RatifiedCommit::version).max().orElse(-1);
+    return new Reply(200, new GetCommitsResponse(commits, latest));
   }
 
   private Reply vendCredential(String body) {
@@ -495,6 +550,15 @@ public final class UnityCatalogTestServer implements AutoCloseable {
       AwsTempCredentials awsTempCredentials,
       long expirationTime,
       String url) {}
+
+  private record RatifiedCommit(
+      long version,
+      long timestamp,
+      String fileName,
+      long fileSize,
+      long fileModificationTimestamp) {}
+
+  private record GetCommitsResponse(List<RatifiedCommit> commits, long latestTableVersion) {}
 
   private record AwsTempCredentials(
       String accessKeyId, String secretAccessKey, String sessionToken) {}
