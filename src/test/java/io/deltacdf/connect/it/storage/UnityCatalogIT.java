@@ -222,11 +222,7 @@ class UnityCatalogIT {
   @Test
   void anS3TableIsReadWithTheSessionCredentialsVendedForIt() {
     String path = "s3a://" + S3_BUCKET + "/tables/items";
-    sql(
-        "CREATE TABLE delta.`%s` (id BIGINT, name STRING, amount BIGINT) USING delta"
-            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
-            + " 'delta.enableInCommitTimestamps'='true')",
-        path);
+    createTable(path);
     append(path, 200, 2);
     catalog.addS3Table("main.s3.items", "s3://" + S3_BUCKET + "/tables/items");
 
@@ -264,11 +260,7 @@ class UnityCatalogIT {
   void aCatalogManagedTableStreamsTheCommitsItsCatalogRatified() throws Exception {
     String path =
         java.nio.file.Files.createTempDirectory("uc-managed").resolve("orders").toString();
-    sql(
-        "CREATE TABLE delta.`%s` (id BIGINT, name STRING, amount BIGINT) USING delta"
-            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
-            + " 'delta.enableInCommitTimestamps'='true')",
-        path);
+    createTable(path);
     sql("INSERT INTO delta.`%s` VALUES (1, 'ann', 10), (2, 'bob', 20), (3, 'cy', 30)", path);
     sql("UPDATE delta.`%s` SET name = 'bobby' WHERE id = 2", path);
     sql("DELETE FROM delta.`%s` WHERE id = 3", path);
@@ -373,11 +365,7 @@ class UnityCatalogIT {
   private static String table(String fullName, String container) {
     String path =
         Azurite.uri(container, "tables/" + fullName.substring(fullName.lastIndexOf('.') + 1));
-    sql(
-        "CREATE TABLE delta.`%s` (id BIGINT, name STRING, amount BIGINT) USING delta"
-            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
-            + " 'delta.enableInCommitTimestamps'='true')",
-        path);
+    createTable(path);
     catalog.addTable(fullName, path, container);
     return path;
   }
@@ -411,6 +399,15 @@ class UnityCatalogIT {
     var settings = new io.deltacdf.connect.config.DeltaCdfSourceConfig(config(table));
     return CatalogTables.withToken(catalog.uri(), TOKEN, settings.hadoopSettings())
         .open(table, settings.hadoopSettings(), settings.hadoopOverrides(), false);
+  }
+
+  /** An empty table with change data feed and in-commit timestamps (which stores need). */
+  private static void createTable(String path) {
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, name STRING, amount BIGINT) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
+            + " 'delta.enableInCommitTimestamps'='true')",
+        path);
   }
 
   /** One commit of {@code rows} inserts, in {@code files} data files. */
