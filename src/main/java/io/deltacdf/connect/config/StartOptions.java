@@ -73,7 +73,9 @@ final class StartOptions {
             + " deleted, recreated or replaced. fail = stop with an error that names the table,"
             + " the version and the ways out (nothing is skipped silently); resnapshot = log a"
             + " warning and start over from a snapshot of the table's latest version, followed"
-            + " by its live changes.",
+            + " by its live changes; a stored offset of another table that had the path or name"
+            + " (deleted and created again: its table id differs) starts the new table by"
+            + " start.mode instead.",
         group,
         4,
         Width.SHORT,

@@ -1,6 +1,7 @@
 package io.deltacdf.connect.convert;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.TableIdentity;
 import io.deltacdf.connect.offset.OffsetCodec;
 import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
@@ -44,9 +45,14 @@ public final class HeartbeatRecords {
    * A heartbeat for {@code table} at {@code position}.
    *
    * @param sourcePartition the table's source partition, as its change records carry it
+   * @param identity which table the position belongs to, as its change records' offsets name it
    */
   public SourceRecord heartbeat(
-      String table, Map<String, ?> sourcePartition, ChangePosition position, long nowMs) {
+      String table,
+      Map<String, ?> sourcePartition,
+      ChangePosition position,
+      TableIdentity identity,
+      long nowMs) {
     if (format == OutputFormat.JSON) {
       StringBuilder key = new StringBuilder("{\"table\":");
       JsonText.string(key, table);
@@ -54,7 +60,7 @@ public final class HeartbeatRecords {
       value.append(position.version()).append(",\"ts_ms\":").append(nowMs).append('}');
       return record(
           sourcePartition,
-          position,
+          OffsetCodec.toMap(position, identity),
           Schema.STRING_SCHEMA,
           key.append('}').toString(),
           Schema.STRING_SCHEMA,
@@ -67,26 +73,25 @@ public final class HeartbeatRecords {
             .put("table", table)
             .put("version", position.version())
             .put("ts_ms", nowMs);
-    return record(sourcePartition, position, KEY_SCHEMA, key, VALUE_SCHEMA, value, nowMs);
+    return record(
+        sourcePartition,
+        OffsetCodec.toMap(position, identity),
+        KEY_SCHEMA,
+        key,
+        VALUE_SCHEMA,
+        value,
+        nowMs);
   }
 
   private SourceRecord record(
       Map<String, ?> sourcePartition,
-      ChangePosition position,
+      Map<String, ?> offset,
       Schema keySchema,
       Object key,
       Schema valueSchema,
       Object value,
       long nowMs) {
     return new SourceRecord(
-        sourcePartition,
-        OffsetCodec.toMap(position),
-        topic,
-        null,
-        keySchema,
-        key,
-        valueSchema,
-        value,
-        nowMs);
+        sourcePartition, offset, topic, null, keySchema, key, valueSchema, value, nowMs);
   }
 }

@@ -5,6 +5,7 @@ import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.LoggedSchema;
+import io.deltacdf.connect.change.TableIdentity;
 import io.deltacdf.connect.offset.OffsetCodec;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,6 +49,10 @@ public final class RecordConverter {
   private final List<PendingRecord> pending = new ArrayList<>(2);
 
   private final RecordHeaders headers = new RecordHeaders();
+
+  /** The table the converted rows belong to, named in every offset; null: offsets name none. */
+  private TableIdentity identity;
+
   private FieldType.Struct lastSchema;
   private RowShape lastShape;
   private FieldType.Struct lastRowSchema;
@@ -177,6 +182,14 @@ public final class RecordConverter {
     return noImagesWaiting() && events.heldSnapshotRow() == null;
   }
 
+  /**
+   * The rows converted from now on belong to the table {@code identity} names, and so do their
+   * offsets: a restart then knows a table re-created at the same path from this one.
+   */
+  public void belongsTo(TableIdentity identity) {
+    this.identity = identity;
+  }
+
   /** Forgets waiting images: the feed starts over (e.g. at a new snapshot). */
   public void restart() {
     events.clear();
@@ -203,7 +216,7 @@ public final class RecordConverter {
   private SourceRecord record(PendingRecord pending, Schema keySchema, ChangePosition offset) {
     return new SourceRecord(
         sourcePartition,
-        OffsetCodec.toMap(offset),
+        identity == null ? OffsetCodec.toMap(offset) : OffsetCodec.toMap(offset, identity),
         topic,
         null,
         keySchema,

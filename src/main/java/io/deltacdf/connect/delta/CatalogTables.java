@@ -57,7 +57,10 @@ public final class CatalogTables {
     Map<String, String> settings = withoutCredentialsFor(storeSettings, table.location());
     settings.putAll(catalog.readSettings(table));
     settings.putAll(overrides);
-    DeltaTable opened = DeltaTable.open(table.location(), settings, filesOutsideTableAllowed);
+    Optional<String> catalogTableId = Optional.of(table.tableId());
+    DeltaTable opened =
+        DeltaTable.open(
+            table.location(), settings, filesOutsideTableAllowed, Optional.empty(), catalogTableId);
     try {
       if (!opened.catalogManaged()) {
         return opened;
@@ -72,7 +75,8 @@ public final class CatalogTables {
         table.location(),
         settings,
         filesOutsideTableAllowed,
-        Optional.of(catalog.commitsOf(table)));
+        Optional.of(catalog.commitsOf(table)),
+        catalogTableId);
   }
 
   /** ABFS reads credentials per host first: the connector's own for this host would win. */

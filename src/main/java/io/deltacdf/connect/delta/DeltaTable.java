@@ -10,6 +10,7 @@ import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.change.RowFilter;
 import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.change.StartSpec;
+import io.deltacdf.connect.change.TableIdentity;
 import io.deltacdf.connect.delta.catalog.CatalogCommits;
 import io.deltacdf.connect.delta.derived.DiffSpill;
 import io.deltacdf.connect.delta.kernel.TableMetadata;
@@ -67,18 +68,21 @@ public final class DeltaTable implements AutoCloseable {
    */
   public static DeltaTable open(
       String uri, Map<String, String> hadoopConfiguration, boolean filesOutsideTableAllowed) {
-    return open(uri, hadoopConfiguration, filesOutsideTableAllowed, Optional.empty());
+    return open(
+        uri, hadoopConfiguration, filesOutsideTableAllowed, Optional.empty(), Optional.empty());
   }
 
   /**
-   * As {@link #open(String, Map, boolean)}, reading the commits {@code catalogCommits} holds too: a
+   * As {@link #open(String, Map, boolean)}, for a table opened through its catalog, which knows it
+   * as {@code catalogTableId}; reading the commits {@code catalogCommits} holds too: a
    * catalog-managed table's newest commits, ratified by its catalog, not yet in its log folder.
    */
   static DeltaTable open(
       String uri,
       Map<String, String> hadoopConfiguration,
       boolean filesOutsideTableAllowed,
-      Optional<CatalogCommits> catalogCommits) {
+      Optional<CatalogCommits> catalogCommits,
+      Optional<String> catalogTableId) {
     Configuration configuration = new Configuration();
     hadoopConfiguration.forEach(configuration::set);
     TableFileIO fileIO = new TableFileIO(configuration);
@@ -91,7 +95,8 @@ public final class DeltaTable implements AutoCloseable {
       throw KernelErrors.translate(uri, "its root path", e);
     }
     return new DeltaTable(
-        new FeedContext(engine, uri, root, filesOutsideTableAllowed, fileIO, catalogCommits),
+        new FeedContext(
+            engine, uri, root, filesOutsideTableAllowed, fileIO, catalogCommits, catalogTableId),
         DEFAULT_SNAPSHOT_WINDOW,
         fileIO,
         ChangeRules.CDF_ONLY);
@@ -197,6 +202,15 @@ public final class DeltaTable implements AutoCloseable {
     } catch (IOException e) {
       // Closing only releases connections and threads: nothing to recover.
     }
+  }
+
+  /**
+   * Which table this is as of {@code latest}: its Delta table id, and its catalog's id when it was
+   * opened through a catalog.
+   */
+  public TableIdentity identity(LatestSnapshot latest) {
+    return new TableIdentity(
+        TableMetadata.of(latest.get()).id(), context.catalogTableId().orElse(null));
   }
 
   /** A handle on the table's latest snapshot, loaded when first needed and then kept. */

@@ -1,6 +1,7 @@
 package io.deltacdf.connect.offset;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.TableIdentity;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -12,6 +13,10 @@ import java.util.Map;
  * <p>Shapes: {@code {"version": 12}} (the start of version 12, the form users write with the REST
  * API), {@code {"version": 12, "file": 3, "row": 100}} (inside version 12), and {@code {"snapshot":
  * true, "version": 12, "path": "...", "row": 100}} (inside the snapshot of version 12).
+ *
+ * <p>The connector adds the identity of the table the position belongs to: {@code "table_id"},
+ * Delta's table id, and {@code "catalog_table_id"} for a table named in Unity Catalog. Offsets
+ * without them (written before they existed, or by hand) stay valid.
  */
 public final class OffsetCodec {
 
@@ -20,9 +25,22 @@ public final class OffsetCodec {
   static final String ROW = "row";
   static final String SNAPSHOT = "snapshot";
   static final String PATH = "path";
+  static final String TABLE_ID = "table_id";
+  static final String CATALOG_TABLE_ID = "catalog_table_id";
 
   private OffsetCodec() {}
 
+  /** The offset of {@code position} in the table {@code identity} names. */
+  public static Map<String, Object> toMap(ChangePosition position, TableIdentity identity) {
+    Map<String, Object> map = toMap(position);
+    map.put(TABLE_ID, identity.deltaTableId());
+    if (identity.catalogTableId() != null) {
+      map.put(CATALOG_TABLE_ID, identity.catalogTableId());
+    }
+    return map;
+  }
+
+  /** The offset of {@code position} alone, as users write it by hand. */
   public static Map<String, Object> toMap(ChangePosition position) {
     Map<String, Object> map = new LinkedHashMap<>();
     if (position instanceof ChangePosition.InSnapshot snapshot) {
@@ -39,6 +57,27 @@ public final class OffsetCodec {
       map.put(ROW, inVersion.nextRow());
     }
     return map;
+  }
+
+  /**
+   * Reads an offset map with the identity of its table, when it carries one.
+   *
+   * @throws IllegalArgumentException saying what is malformed and what is expected
+   */
+  public static StoredOffset decode(Map<String, ?> map) {
+    ChangePosition position = fromMap(map);
+    Object tableId = map.get(TABLE_ID);
+    Object catalogTableId = map.get(CATALOG_TABLE_ID);
+    if ((tableId != null && !(tableId instanceof String))
+        || (catalogTableId != null && !(catalogTableId instanceof String))) {
+      throw invalid(map, "'table_id' and 'catalog_table_id' must be strings");
+    }
+    if (tableId == null && catalogTableId != null) {
+      throw invalid(map, "'catalog_table_id' needs a 'table_id'");
+    }
+    return new StoredOffset(
+        position,
+        tableId == null ? null : new TableIdentity((String) tableId, (String) catalogTableId));
   }
 
   /**
@@ -94,6 +133,7 @@ public final class OffsetCodec {
             + ": "
             + problem
             + ". Expected {\"version\": <commit version>} to start at a version, optionally"
-            + " with \"file\" and \"row\" to resume inside it");
+            + " with \"file\" and \"row\" to resume inside it (and \"table_id\", the Delta"
+            + " table id, to name the table it belongs to)");
   }
 }

@@ -42,7 +42,7 @@ public final class OffsetAlterations {
                   + ", the name exactly as in unity.catalog.tables,"
                   + " or the root joined with the table's folders");
         }
-        OffsetCodec.fromMap(entry.getValue());
+        OffsetCodec.decode(entry.getValue());
       } catch (IllegalArgumentException e) {
         throw new ConnectException(e.getMessage(), e);
       }

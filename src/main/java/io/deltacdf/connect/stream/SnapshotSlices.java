@@ -3,6 +3,7 @@ package io.deltacdf.connect.stream;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.offset.StoredOffset;
 import io.deltacdf.connect.offset.TablePartition;
 import java.util.ArrayList;
 import java.util.List;
@@ -116,8 +117,9 @@ public final class SnapshotSlices {
     Sliced pinned = pinned(offsets, planned.table());
     Sliced sliced = pinned != null && pinned.count() == planned.count() ? pinned : planned;
     List<TablePartition> partitions = sliced.units().stream().map(TaskUnit::partition).toList();
-    Map<TablePartition, ChangePosition> stored = StoredPositions.read(offsets, partitions);
-    return partitions.stream().allMatch(p -> sliced.complete().equals(stored.get(p)));
+    Map<TablePartition, StoredOffset> stored = StoredPositions.read(offsets, partitions);
+    return partitions.stream()
+        .allMatch(p -> stored.get(p) != null && sliced.complete().equals(stored.get(p).position()));
   }
 
   /**
@@ -133,10 +135,11 @@ public final class SnapshotSlices {
     TreeMap<Integer, Long> versionByCount = new TreeMap<>();
     for (Map.Entry<Map<String, String>, Map<String, Object>> entry : stored.entrySet()) {
       TablePartition partition = TablePartition.fromMap(entry.getKey());
-      ChangePosition position = StoredPositions.decode(partition, entry.getValue());
-      if (position == null) {
+      StoredOffset offset = StoredPositions.decode(partition, entry.getValue());
+      if (offset == null) {
         continue;
       }
+      ChangePosition position = offset.position();
       int count = partition.slice().count();
       long version =
           position instanceof ChangePosition.InSnapshot

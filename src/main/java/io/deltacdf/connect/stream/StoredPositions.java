@@ -1,7 +1,7 @@
 package io.deltacdf.connect.stream;
 
-import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.offset.OffsetCodec;
+import io.deltacdf.connect.offset.StoredOffset;
 import io.deltacdf.connect.offset.TablePartition;
 import java.util.Collection;
 import java.util.HashMap;
@@ -22,27 +22,27 @@ final class StoredPositions {
    * The positions stored for those of {@code partitions} that have one. Every one is decoded here,
    * so a malformed one fails before anything else happens.
    */
-  static Map<TablePartition, ChangePosition> read(
+  static Map<TablePartition, StoredOffset> read(
       OffsetStorageReader offsets, Collection<TablePartition> partitions) {
     List<Map<String, String>> keys = partitions.stream().map(TablePartition::toMap).toList();
     Map<Map<String, String>, Map<String, Object>> stored = offsets.offsets(keys);
-    Map<TablePartition, ChangePosition> positions = new HashMap<>();
+    Map<TablePartition, StoredOffset> decoded = new HashMap<>();
     for (TablePartition partition : partitions) {
-      ChangePosition position = decode(partition, stored.get(partition.toMap()));
-      if (position != null) {
-        positions.put(partition, position);
+      StoredOffset offset = decode(partition, stored.get(partition.toMap()));
+      if (offset != null) {
+        decoded.put(partition, offset);
       }
     }
-    return positions;
+    return decoded;
   }
 
-  /** The position {@code offset} names, null when there is no offset. */
-  static ChangePosition decode(TablePartition partition, Map<String, ?> offset) {
+  /** The position {@code offset} names and its table, null when there is no offset. */
+  static StoredOffset decode(TablePartition partition, Map<String, ?> offset) {
     if (offset == null) {
       return null;
     }
     try {
-      return OffsetCodec.fromMap(offset);
+      return OffsetCodec.decode(offset);
     } catch (IllegalArgumentException e) {
       throw new ConnectException("Table " + partition.describe() + ": " + e.getMessage(), e);
     }

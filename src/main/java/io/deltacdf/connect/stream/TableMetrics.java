@@ -40,6 +40,7 @@ public final class TableMetrics implements TableMetricsMBean, AutoCloseable {
   private final AtomicLong postimages = new AtomicLong();
   private final AtomicLong deleted = new AtomicLong();
   private final AtomicLong resnapshots = new AtomicLong();
+  private final AtomicLong anotherTableStarts = new AtomicLong();
 
   TableMetrics(String connector, String table) {
     this.name = objectName(connector, table);
@@ -150,6 +151,15 @@ public final class TableMetrics implements TableMetricsMBean, AutoCloseable {
 
   void recordResnapshot() {
     resnapshots.incrementAndGet();
+  }
+
+  @Override
+  public long getAnotherTableStarts() {
+    return anotherTableStarts.get();
+  }
+
+  void recordAnotherTable() {
+    anotherTableStarts.incrementAndGet();
   }
 
   private void register() {

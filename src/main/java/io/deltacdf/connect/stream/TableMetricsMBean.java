@@ -36,4 +36,11 @@ public interface TableMetricsMBean {
 
   /** How often on.history.missing=resnapshot started the table over from a snapshot. */
   long getResnapshots();
+
+  /**
+   * How often the stored offset turned out to belong to another table that had this path or name
+   * (deleted and re-created), and on.history.missing=resnapshot started the new table by
+   * start.mode.
+   */
+  long getAnotherTableStarts();
 }

@@ -34,17 +34,15 @@ final class TableOffsets {
   }
 
   /**
-   * The table was opened at {@code start}. Returns whether that replaced the stored offset (a
-   * snapshot taken because its history was cleaned up): the start is then stored at once, as for a
-   * table without an offset.
+   * The table was opened at {@code start}; {@code storedDoesNotApply} when not at the stored offset
+   * (there was none, its history was cleaned up, or it belongs to another table): the start is then
+   * stored at once, as for a table without an offset.
    */
-  boolean opened(ChangePosition start) {
-    boolean replaced = carried != null && !start.equals(carried);
-    if (replaced) {
+  void opened(ChangePosition start, boolean storedDoesNotApply) {
+    if (storedDoesNotApply) {
       carried = null;
     }
     feedStartsAt(start);
-    return replaced;
   }
 
   /**

@@ -1,11 +1,14 @@
 package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.TableIdentity;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.LatestSnapshot;
 import io.deltacdf.connect.offset.OffsetCodec;
+import io.deltacdf.connect.offset.StoredOffset;
 import io.deltacdf.connect.offset.TablePartition;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
@@ -45,37 +48,97 @@ final class TableOpener {
 
   /**
    * Opens a table and decides where its feed starts: run by the table's first read. A slice of a
-   * snapshot never starts over from another snapshot: its history missing fails it.
+   * snapshot never starts over from another snapshot: its history missing fails it, and so does an
+   * offset stored for another table.
    *
-   * @param resumeAt the stored position, or where the connector told the task to start; null:
-   *     start.mode
+   * @param stored what Connect stored for the partition, null when nothing
+   * @param planned where the connector told the task to start the partition, null when it did not
+   *     (then start.mode applies)
    */
-  TableStream.Opened open(TablePartition partition, ChangePosition resumeAt) {
+  TableStream.Opened open(TablePartition partition, StoredOffset stored, ChangePosition planned) {
     String table = partition.table();
     log.info("Table {} is read through {}", partition.describe(), config.endpointOf(table));
     DeltaTable deltaTable = tables.open(table);
     LatestSnapshot latest = deltaTable.latestSnapshot(); // one load for the whole open
     try {
+      TableIdentity identity = deltaTable.identity(latest);
+      ChangePosition resumeAt = stored != null ? stored.position() : planned;
       ChangePosition start;
-      if (resumeAt != null) {
+      TableStream.StartKind kind;
+      if (stored != null && stored.ofAnotherTableThan(identity)) {
+        start = anotherTable(partition, deltaTable, latest, stored, identity);
+        kind = TableStream.StartKind.ANOTHER_TABLE;
+      } else if (resumeAt != null) {
         start = resumePosition(partition, deltaTable, latest, resumeAt);
+        if (stored == null) {
+          kind = TableStream.StartKind.CONFIGURED;
+        } else if (start.equals(stored.position())) {
+          kind = TableStream.StartKind.RESUMED;
+        } else {
+          kind = TableStream.StartKind.RESNAPSHOT;
+        }
       } else {
         start = tables.start(deltaTable, latest);
+        kind = TableStream.StartKind.CONFIGURED;
         log.info(
             "Table {} has no stored offset; start.mode={} starts it at {}",
             table,
             config.getString(DeltaCdfSourceConfig.START_MODE),
             start);
       }
-      return new TableStream.Opened(
-          deltaTable, start, converters.checked(partition, deltaTable, start, latest));
+      RecordConverter converter = converters.checked(partition, deltaTable, start, latest);
+      converter.belongsTo(identity);
+      return new TableStream.Opened(deltaTable, identity, start, kind, converter);
     } catch (DeltaFeedException e) {
       deltaTable.close();
       throw e;
     } catch (IllegalArgumentException e) {
       deltaTable.close();
       throw new ConnectException(redaction.redact(e.getMessage()), e);
+    } catch (RuntimeException e) {
+      deltaTable.close();
+      throw e;
     }
+  }
+
+  /**
+   * Where a table starts whose stored offset belongs to another table that had its path or name
+   * (deleted and re-created, or dropped and re-created in its catalog): nowhere with
+   * on.history.missing=fail, which fails naming both tables; else at start.mode, as a table without
+   * an offset.
+   */
+  private ChangePosition anotherTable(
+      TablePartition partition,
+      DeltaTable deltaTable,
+      LatestSnapshot latest,
+      StoredOffset stored,
+      TableIdentity identity) {
+    String problem =
+        "Table "
+            + partition.describe()
+            + ": the stored offset "
+            + OffsetCodec.toMap(stored.position())
+            + " belongs to the table with "
+            + stored.identity().describe()
+            + ", but the table there now has "
+            + identity.describe()
+            + ": it was deleted and created again (or dropped and re-created in its catalog),"
+            + " and the old table's position means nothing in the new one";
+    if (partition.slice() != null || !config.resnapshotOnMissingHistory()) {
+      throw new ConnectException(
+          problem
+              + ". To stream the new table from start.mode, DELETE the connector's offsets (stop"
+              + " it, then DELETE /connectors/<name>/offsets), or set"
+              + " on.history.missing=resnapshot to let the connector start such a table over by"
+              + " itself");
+    }
+    ChangePosition start = tables.start(deltaTable, latest);
+    log.warn(
+        "{}. on.history.missing=resnapshot: start.mode={} starts the new table at {}",
+        problem,
+        config.getString(DeltaCdfSourceConfig.START_MODE),
+        start);
+    return start;
   }
 
   /**

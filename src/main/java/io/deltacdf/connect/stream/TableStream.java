@@ -4,11 +4,14 @@ import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.change.TableIdentity;
 import io.deltacdf.connect.convert.Converted;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
+import io.deltacdf.connect.delta.LatestSnapshot;
+import io.deltacdf.connect.offset.StoredOffset;
 import io.deltacdf.connect.offset.TablePartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,8 +30,28 @@ final class TableStream implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(TableStream.class);
   private static final long MAX_BACKOFF_MS = 30_000;
 
-  /** An opened table, the position its feed starts at, and the converter of its rows. */
-  record Opened(DeltaTable table, ChangePosition start, RecordConverter converter) {}
+  /** How an opened table's start was found. */
+  enum StartKind {
+    /** At the stored offset. */
+    RESUMED,
+    /** Where the connector planned it, or start.mode: nothing was stored. */
+    CONFIGURED,
+    /** From a snapshot, as the stored offset's history is gone (on.history.missing=resnapshot). */
+    RESNAPSHOT,
+    /** By start.mode, as the stored offset belongs to another table that had the path or name. */
+    ANOTHER_TABLE
+  }
+
+  /**
+   * An opened table, which table it is, the position its feed starts at, how that was found, and
+   * the converter of its rows.
+   */
+  record Opened(
+      DeltaTable table,
+      TableIdentity identity,
+      ChangePosition start,
+      StartKind kind,
+      RecordConverter converter) {}
 
   private final String table;
 
@@ -54,11 +77,14 @@ final class TableStream implements AutoCloseable {
 
   private final TableOffsets offsets;
 
-  /**
-   * The position Connect stored for this partition when the task started, else where the connector
-   * told the task to start it; null when neither (start.mode).
-   */
-  private final ChangePosition resumeAt;
+  /** What Connect stored for this partition when the task started; null when nothing. */
+  private final StoredOffset stored;
+
+  /** Where the connector told the task to start this partition; null: start.mode. */
+  private final ChangePosition planned;
+
+  /** Which table the rows read belong to, known once the table is open. */
+  private TableIdentity identity;
 
   private DeltaChangeFeed feed;
   private long idleUntilMs;
@@ -72,11 +98,11 @@ final class TableStream implements AutoCloseable {
 
   /**
    * @param unit the table or snapshot slice read
-   * @param stored the position Connect stored for its partition, null when it has none
+   * @param stored what Connect stored for its partition, null when it has none
    */
   TableStream(
       TaskUnit unit,
-      ChangePosition stored,
+      StoredOffset stored,
       TableOpener opener,
       Resnapshots resnapshots,
       Redaction redaction,
@@ -86,8 +112,9 @@ final class TableStream implements AutoCloseable {
     this.opener = opener;
     this.resnapshots = resnapshots;
     this.redaction = redaction;
-    this.resumeAt = stored != null ? stored : unit.start();
-    this.offsets = new TableOffsets(stored);
+    this.stored = stored;
+    this.planned = unit.start();
+    this.offsets = new TableOffsets(stored == null ? null : stored.position());
     this.metrics = metrics;
   }
 
@@ -97,6 +124,11 @@ final class TableStream implements AutoCloseable {
 
   TablePartition partition() {
     return partition;
+  }
+
+  /** Which table the rows read belong to; null until the table is open. */
+  TableIdentity identity() {
+    return identity;
   }
 
   /** Whether this stream reads a slice of a snapshot, not a whole table. */
@@ -145,11 +177,15 @@ final class TableStream implements AutoCloseable {
     }
     try {
       if (opened == null) {
-        opened = opener.open(partition, resumeAt);
+        opened = opener.open(partition, stored, planned);
+        identity = opened.identity();
         position = opened.start();
         converted = position;
-        if (offsets.opened(position)) {
-          metrics.recordResnapshot();
+        offsets.opened(position, opened.kind() != StartKind.RESUMED);
+        switch (opened.kind()) {
+          case RESNAPSHOT -> metrics.recordResnapshot();
+          case ANOTHER_TABLE -> metrics.recordAnotherTable();
+          default -> {}
         }
       }
       if (feed == null) {
@@ -197,10 +233,14 @@ final class TableStream implements AutoCloseable {
     if (opened != null && !slice() && resnapshots.apply(e)) {
       try {
         DeltaTable deltaTable = opened.table();
-        position = resnapshots.startOver(table, deltaTable, deltaTable.latestSnapshot(), e);
+        LatestSnapshot latest = deltaTable.latestSnapshot();
+        position = resnapshots.startOver(table, deltaTable, latest, e);
+        // A replaced table (CREATE OR REPLACE) has another id from here on.
+        identity = deltaTable.identity(latest);
       } catch (DeltaFeedException resolveError) {
         return recover(resolveError, nowMs);
       }
+      opened.converter().belongsTo(identity);
       restartConverter();
       offsets.feedStartsAt(position);
       metrics.recordResnapshot();

@@ -270,7 +270,8 @@ public final class TaskLoop {
   }
 
   private SourceRecord heartbeat(TableStream stream, ChangePosition position, long now) {
-    return heartbeats.heartbeat(stream.table(), stream.partition().toMap(), position, now);
+    return heartbeats.heartbeat(
+        stream.table(), stream.partition().toMap(), position, stream.identity(), now);
   }
 
   /**

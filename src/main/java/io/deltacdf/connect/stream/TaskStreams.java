@@ -1,7 +1,7 @@
 package io.deltacdf.connect.stream;
 
-import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.offset.StoredOffset;
 import io.deltacdf.connect.offset.TablePartition;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +23,7 @@ final class TaskStreams {
     List<TaskUnit> units = new ArrayList<>(TaskConfigs.units(config));
     // Every stored offset is read before any table registers its metrics: a malformed one fails
     // the task with nothing to clean up.
-    Map<TablePartition, ChangePosition> stored =
+    Map<TablePartition, StoredOffset> stored =
         StoredPositions.read(offsets, units.stream().map(TaskUnit::partition).toList());
     units.replaceAll(
         u -> stored.get(u.partition()) == null ? SnapshotSlices.pinnedSlice(u, offsets) : u);

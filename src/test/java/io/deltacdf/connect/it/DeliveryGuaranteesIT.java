@@ -49,7 +49,7 @@ class DeliveryGuaranteesIT {
     String path = table("idle");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
     cluster.rest().deploy("idle", config(path, "start.mode", "latest"), WAIT);
-    awaitStoredVersion("idle", path, 2);
+    cluster.rest().awaitStoredVersion("idle", path, 2, WAIT);
 
     cluster.stopWorker();
     sql("INSERT INTO delta.`%s` VALUES (2, 'b'), (3, 'c')", path); // v2
@@ -83,7 +83,7 @@ class DeliveryGuaranteesIT {
     for (int i = 0; i < 4; i++) {
       sql("UPDATE delta.`%s` SET name = 'u%d' WHERE id = 1", path, i); // v2..v5, filtered out
     }
-    awaitStoredVersion("filtered", path, 6);
+    cluster.rest().awaitStoredVersion("filtered", path, 6, WAIT);
 
     cluster.stopWorker();
     Path log = Path.of(path, "_delta_log");
@@ -110,7 +110,7 @@ class DeliveryGuaranteesIT {
         .deploy(
             "quiet", config(path, "start.mode", "earliest", "heartbeat.interval.ms", "100"), WAIT);
     read("quiet", 1);
-    awaitStoredVersion("quiet", path, 2);
+    cluster.rest().awaitStoredVersion("quiet", path, 2, WAIT);
 
     cluster.stopWorker();
     // Long enough that offsets are flushed (every 500 ms) while the run is read: the lazy log
@@ -176,24 +176,6 @@ class DeliveryGuaranteesIT {
   }
 
   /** Waits until Connect has stored {@code version} as the table's offset (a heartbeat's). */
-  private static void awaitStoredVersion(String connector, String path, long version) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    JsonNode offsets = null;
-    while (System.nanoTime() < deadline) {
-      offsets = cluster.rest().offsets(connector);
-      for (JsonNode entry : offsets.path("offsets")) {
-        if (entry.path("partition").path("table").asText().equals(path)
-            && entry.path("offset").path("version").asLong() == version
-            && !entry.path("offset").has("file")) {
-          return;
-        }
-      }
-      TestSupport.sleep(200);
-    }
-    throw new AssertionError(
-        "Offset of " + path + " never reached version " + version + ": " + offsets);
-  }
-
   private static String table(String name) {
     String path = dir.resolve(name).toString();
     sql(

@@ -11,6 +11,7 @@ import io.deltacdf.connect.it.testing.ConnectRest;
 import io.deltacdf.connect.it.testing.KafkaCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
+import io.deltacdf.connect.testing.Folders;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -220,6 +221,64 @@ class DeltaCdfConnectorIT {
     assertThat(versions(read("movable.movable", 8))).endsWith(1L, 2L, 3L);
   }
 
+  /**
+   * A table deleted and created again at its path with as many versions: the stored offset belongs
+   * to the old table. With on.history.missing=resnapshot the new table starts by start.mode (all
+   * four of its versions arrive); with the default (fail) the task fails naming both table ids.
+   */
+  @Test
+  void aTableCreatedAgainAtItsPathIsANewTable() {
+    String lenient = table("recreated");
+    String strict = table("recreated-strict");
+    for (String path : List.of(lenient, strict)) {
+      for (int i = 1; i <= 4; i++) {
+        sql("INSERT INTO delta.`%s` VALUES (%d, 'old%d')", path, i, i);
+      }
+    }
+    deploy(
+        "recreated",
+        config(
+            lenient,
+            "recreated.${table}",
+            "start.mode",
+            "earliest",
+            "on.history.missing",
+            "resnapshot"));
+    deploy(
+        "recreated-strict", config(strict, "recreated-strict.${table}", "start.mode", "earliest"));
+    assertThat(versions(read("recreated.recreated", 4))).containsExactly(1L, 2L, 3L, 4L);
+    assertThat(versions(read("recreated-strict.recreated-strict", 4)))
+        .containsExactly(1L, 2L, 3L, 4L);
+    String oldId = tableId(strict);
+    for (String name : List.of("recreated", "recreated-strict")) {
+      String path = name.equals("recreated") ? lenient : strict;
+      cluster.rest().awaitStoredVersion(name, path, 5, WAIT);
+      cluster.rest().stop(name);
+      cluster.rest().awaitStopped(name, WAIT);
+    }
+
+    for (String path : List.of(lenient, strict)) {
+      Folders.deleteRecursively(Path.of(path));
+      table(Path.of(path).getFileName().toString());
+      for (int i = 1; i <= 4; i++) {
+        sql("INSERT INTO delta.`%s` VALUES (%d, 'new%d')", path, 10 + i, i);
+      }
+    }
+    cluster.rest().resume("recreated");
+    cluster.rest().resume("recreated-strict");
+
+    List<ConsumerRecord<byte[], byte[]>> all = read("recreated.recreated", 8);
+    assertThat(versions(all.subList(4, 8))).containsExactly(1L, 2L, 3L, 4L);
+    assertThat(all.subList(4, 8))
+        .extracting(r -> new String(r.value()))
+        .allSatisfy(value -> assertThat(value).contains("new"));
+    String trace = cluster.rest().awaitTaskFailed("recreated-strict", WAIT);
+    assertThat(trace)
+        .contains("table id " + oldId)
+        .contains("table id " + tableId(strict))
+        .contains("DELETE the connector's offsets");
+  }
+
   @Test
   void offsetsOfATableRemovedFromTheConfigurationCanBeReset() {
     String kept = table("kept");
@@ -291,6 +350,10 @@ class DeltaCdfConnectorIT {
   }
 
   // ---- helpers ----
+
+  private static String tableId(String path) {
+    return spark().sql("DESCRIBE DETAIL delta.`" + path + "`").first().getAs("id");
+  }
 
   private static String table(String name) {
     String path = dir.resolve(name).toString();

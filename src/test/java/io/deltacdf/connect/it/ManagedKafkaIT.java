@@ -3,12 +3,10 @@ package io.deltacdf.connect.it;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.deltacdf.connect.it.testing.ChangeDescriptions;
 import io.deltacdf.connect.it.testing.KafkaCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
-import io.deltacdf.connect.testing.TestSupport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,7 +55,7 @@ class ManagedKafkaIT {
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
     cluster.createTopic("idle", 1);
     cluster.rest().deploy("idle", example(path, "idle", "start.mode", "latest").build(), WAIT);
-    awaitStoredVersion("idle", path, 2);
+    cluster.rest().awaitStoredVersion("idle", path, 2, WAIT);
 
     cluster.stopWorker();
     sql("INSERT INTO delta.`%s` VALUES (2, 'b'), (3, 'c')", path); // v2
@@ -87,7 +85,7 @@ class ManagedKafkaIT {
             WAIT);
     read("optimized", 2);
     sql("OPTIMIZE delta.`%s`", path); // v3: rewrites files, no change rows
-    awaitStoredVersion("optimized", path, 4);
+    cluster.rest().awaitStoredVersion("optimized", path, 4, WAIT);
     sql("INSERT INTO delta.`%s` VALUES (3, 'c')", path); // v4
 
     assertThat(read("optimized", 3))
@@ -119,7 +117,7 @@ class ManagedKafkaIT {
     for (int i = 0; i < 4; i++) {
       sql("UPDATE delta.`%s` SET name = 'u%d' WHERE id = 1", path, i); // v2..v5, filtered out
     }
-    awaitStoredVersion("inserts", path, 6);
+    cluster.rest().awaitStoredVersion("inserts", path, 6, WAIT);
 
     cluster.stopWorker();
     Path log = Path.of(path, "_delta_log");
@@ -204,24 +202,6 @@ class ManagedKafkaIT {
   }
 
   /** Waits until Connect has stored {@code version} as the table's offset (a heartbeat's). */
-  private static void awaitStoredVersion(String connector, String path, long version) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    JsonNode offsets = null;
-    while (System.nanoTime() < deadline) {
-      offsets = cluster.rest().offsets(connector);
-      for (JsonNode entry : offsets.path("offsets")) {
-        if (entry.path("partition").path("table").asText().equals(path)
-            && entry.path("offset").path("version").asLong() == version
-            && !entry.path("offset").has("file")) {
-          return;
-        }
-      }
-      TestSupport.sleep(200);
-    }
-    throw new AssertionError(
-        "Offset of " + path + " never reached version " + version + ": " + offsets);
-  }
-
   private static String table(String name) {
     String path = dir.resolve(name).toString();
     sql(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.TableIdentity;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -20,6 +21,46 @@ class OffsetCodecTest {
             ChangePosition.InSnapshot.start(7))) {
       assertThat(OffsetCodec.fromMap(OffsetCodec.toMap(position))).isEqualTo(position);
     }
+  }
+
+  @Test
+  void offsetsNameTheTableTheyBelongTo() {
+    ChangePosition position = new ChangePosition.InVersion(12, 3, 100);
+    TableIdentity byPath = new TableIdentity("6f1c-delta", null);
+    TableIdentity byName = new TableIdentity("6f1c-delta", "uc-42");
+
+    assertThat(OffsetCodec.toMap(position, byPath))
+        .isEqualTo(Map.of("version", 12L, "file", 3L, "row", 100L, "table_id", "6f1c-delta"));
+    assertThat(OffsetCodec.decode(OffsetCodec.toMap(position, byName)))
+        .isEqualTo(new StoredOffset(position, byName));
+  }
+
+  @Test
+  void anOffsetWithoutATableIdBelongsToWhicheverTableIsThere() {
+    StoredOffset old = OffsetCodec.decode(Map.of("version", 4L));
+
+    assertThat(old.identity()).isNull();
+    assertThat(old.ofAnotherTableThan(new TableIdentity("any", null))).isFalse();
+  }
+
+  @Test
+  void anOffsetOfAnotherTableIsKnownAsSuch() {
+    StoredOffset stored = OffsetCodec.decode(Map.of("version", 4L, "table_id", "old"));
+
+    assertThat(stored.ofAnotherTableThan(new TableIdentity("new", null))).isTrue();
+    assertThat(stored.ofAnotherTableThan(new TableIdentity("old", "uc-1"))).isFalse();
+    assertThat(
+            OffsetCodec.decode(Map.of("version", 4L, "table_id", "t", "catalog_table_id", "uc-1"))
+                .ofAnotherTableThan(new TableIdentity("t", "uc-2")))
+        .isTrue();
+  }
+
+  @Test
+  void aMalformedTableIdIsRefused() {
+    assertThatThrownBy(() -> OffsetCodec.decode(Map.of("version", 4L, "table_id", 7L)))
+        .hasMessageContaining("'table_id' and 'catalog_table_id' must be strings");
+    assertThatThrownBy(() -> OffsetCodec.decode(Map.of("version", 4L, "catalog_table_id", "c")))
+        .hasMessageContaining("'catalog_table_id' needs a 'table_id'");
   }
 
   /** The shapes 0.1.0 stores, written out, so that a change to them cannot pass unnoticed. */

@@ -5,7 +5,6 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
-import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.stream.testing.FlakyFileSystem;
 import io.deltacdf.connect.stream.testing.SimulatedWorker;
 import io.deltacdf.connect.testing.ConnectorConfig;
@@ -83,7 +82,7 @@ class DeliveryGuaranteesTest {
               assertThat(((Struct) heartbeat.value()).getInt64("version")).isEqualTo(2L);
               assertThat(((Struct) heartbeat.key()).getString("table")).isEqualTo(path);
             });
-    assertThat(worker.storedOffset(path)).isEqualTo(Map.of("version", 2L));
+    assertThat(worker.storedPosition(path)).isEqualTo(ChangePosition.InVersion.start(2L));
 
     sql("INSERT INTO delta.`%s` VALUES (2, 'b'), (3, 'c')", path); // v2
     sql("UPDATE delta.`%s` SET name = 'z' WHERE id = 1", path); // v3
@@ -119,7 +118,7 @@ class DeliveryGuaranteesTest {
     Thread.sleep(5);
     assertThat(onTopic(worker.poll(3), "filtered")).isEmpty();
     worker.stop();
-    assertThat(worker.storedOffset(path)).isEqualTo(Map.of("version", 6L));
+    assertThat(worker.storedPosition(path)).isEqualTo(ChangePosition.InVersion.start(6L));
 
     // Log cleanup while the worker is down: commits before the checkpoint at 4 are gone.
     Path log = Path.of(path, "_delta_log");
@@ -150,7 +149,8 @@ class DeliveryGuaranteesTest {
     long slowestMs = 0;
     long readingMs = 0;
     int polls = 0;
-    while (!Map.of("version", end).equals(worker.storedOffset(path)) && polls++ < 200) {
+    while (!ChangePosition.InVersion.start(end).equals(worker.storedPosition(path))
+        && polls++ < 200) {
       long started = System.nanoTime();
       changes.addAll(onTopic(worker.poll(), "quiet"));
       long pollMs = (System.nanoTime() - started) / 1_000_000;
@@ -162,7 +162,7 @@ class DeliveryGuaranteesTest {
         "DeliveryGuaranteesTest: %d versions without rows in %d polls (%d ms), slowest %d ms%n",
         quietVersions, polls, readingMs, slowestMs);
 
-    assertThat(worker.storedOffset(path)).isEqualTo(Map.of("version", end));
+    assertThat(worker.storedPosition(path)).isEqualTo(ChangePosition.InVersion.start(end));
     assertThat(polls).isGreaterThan(1); // the versions were not passed over in one poll
     assertThat(slowestMs).isLessThan(5_000);
     assertThat(changes).extracting(DeliveryGuaranteesTest::describe).containsExactly("insert 1");
@@ -177,7 +177,7 @@ class DeliveryGuaranteesTest {
     // The restart resumed at the stored end: a re-read from an earlier version would have stored
     // its progress with heartbeats (interval 1 ms) on the way. Time is not compared: opening a
     // log without a checkpoint replays every commit either way.
-    assertThat(worker.storedOffset(path)).isEqualTo(Map.of("version", end));
+    assertThat(worker.storedPosition(path)).isEqualTo(ChangePosition.InVersion.start(end));
   }
 
   /** Commits that hold only a commitInfo action, as metadata-only operations leave behind. */
@@ -356,7 +356,7 @@ class DeliveryGuaranteesTest {
       worker.poll();
     }
     List<SourceRecord> committedInOutage = new ArrayList<>(worker.delivered());
-    Map<String, Object> storedInOutage = worker.storedOffset(waitingUri);
+    ChangePosition storedInOutage = worker.storedPosition(waitingUri);
     FlakyFileSystem.down(false);
     for (int i = 0; i < 40 && onTopic(worker.delivered(), "waiting").size() < 6; i++) {
       worker.poll();
@@ -367,7 +367,7 @@ class DeliveryGuaranteesTest {
     assertThat(onTopic(committedInOutage, "other")).as("committed during the outage").hasSize(1);
     assertThat(storedInOutage)
         .as("the stored offset of the waiting table during the outage")
-        .isEqualTo(Map.of("version", 1L));
+        .isEqualTo(ChangePosition.InVersion.start(1L));
     assertThat(onTopic(worker.delivered(), "waiting")).hasSize(6);
     assertThat(onTopic(worker.delivered(), "other")).hasSize(1);
     worker.assertTransactionsHoldOneVersionEach("__delta-cdf-heartbeat.eos");
@@ -418,9 +418,9 @@ class DeliveryGuaranteesTest {
 
     assertThat(onTopic(committedInOutage, "waiting")).as("committed during the outage").isEmpty();
     assertThat(onTopic(worker.delivered(), "waiting")).hasSize(6);
-    assertThat(worker.storedOffset(other))
+    assertThat(worker.storedPosition(other))
         .as("the stored offset of the other table")
-        .isEqualTo(Map.of("version", 2L));
+        .isEqualTo(ChangePosition.InVersion.start(2L));
     worker.assertTransactionsHoldOneVersionEach("__delta-cdf-heartbeat.eos-heartbeat");
   }
 
@@ -454,7 +454,7 @@ class DeliveryGuaranteesTest {
     worker.poll(); // the first rows of the snapshot at v2
     FlakyFileSystem.down(true);
     worker.poll(5);
-    Map<String, Object> storedInOutage = worker.storedOffset(uri);
+    ChangePosition storedInOutage = worker.storedPosition(uri);
     FlakyFileSystem.down(false);
     for (int i = 0; i < 40 && onTopic(worker.delivered(), "resnapshot").size() < 12; i++) {
       worker.poll();
@@ -463,7 +463,7 @@ class DeliveryGuaranteesTest {
 
     assertThat(storedInOutage)
         .as("the stored offset during the outage")
-        .isEqualTo(OffsetCodec.toMap(ChangePosition.InSnapshot.start(2)));
+        .isEqualTo(ChangePosition.InSnapshot.start(2));
     assertThat(onTopic(worker.delivered(), "resnapshot")).hasSize(12);
   }
 

@@ -4,6 +4,7 @@ import static io.deltacdf.connect.testing.SparkHarness.spark;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.stream.testing.SimulatedWorker;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Files;
@@ -47,9 +48,9 @@ class LogCleanupResumeTest {
     worker.start(settings);
     worker.poll(4);
     worker.stop();
-    assertThat(worker.storedOffset(path))
+    assertThat(worker.storedPosition(path))
         .as("read up to version 3")
-        .isEqualTo(Map.of("version", 4L));
+        .isEqualTo(ChangePosition.InVersion.start(4L));
     int readBefore = worker.delivered().size();
 
     sql("UPDATE delta.`%s` SET name = 'y' WHERE id = 2", path); // v4, checkpointed

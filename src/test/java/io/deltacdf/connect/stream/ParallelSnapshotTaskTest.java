@@ -3,7 +3,9 @@ package io.deltacdf.connect.stream;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
 import io.deltacdf.connect.stream.testing.SimulatedWorker;
 import io.deltacdf.connect.testing.ConnectorConfig;
@@ -57,9 +59,9 @@ class ParallelSnapshotTaskTest {
       worker.start(task(connector, TaskUnit.slice(path, version, slice)));
       worker.poll(12);
       worker.stop();
-      assertThat(worker.storedOffset(new TablePartition(path, slice).toMap()))
+      assertThat(worker.storedPosition(new TablePartition(path, slice).toMap()))
           .as("slice %s", slice.label())
-          .isEqualTo(Map.of("version", version + 1));
+          .isEqualTo(ChangePosition.InVersion.start(version + 1));
     }
     assertThat(ids(worker.delivered()))
         .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 30).boxed().toList());
@@ -76,7 +78,8 @@ class ParallelSnapshotTaskTest {
         .extracting(r -> r.headers().lastWithName("_change_type").value())
         .containsOnly("update_preimage", "update_postimage");
     // The last change ends version + 1: its offset is the start of the next version.
-    assertThat(changes.get(3).sourceOffset()).isEqualTo(Map.of("version", version + 2));
+    assertThat(OffsetCodec.fromMap(changes.get(3).sourceOffset()))
+        .isEqualTo(ChangePosition.InVersion.start(version + 2));
   }
 
   /**
@@ -113,9 +116,9 @@ class ParallelSnapshotTaskTest {
     assertThat(ids(worker.delivered()))
         .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 40).boxed().toList());
     for (int i = 0; i < 2; i++) {
-      assertThat(worker.storedOffset(new TablePartition(path, new SnapshotSlice(i, 2)).toMap()))
+      assertThat(worker.storedPosition(new TablePartition(path, new SnapshotSlice(i, 2)).toMap()))
           .as("slice %d/2", i)
-          .isEqualTo(Map.of("version", 2L));
+          .isEqualTo(ChangePosition.InVersion.start(2L));
     }
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.offset.StoredOffset;
 import io.deltacdf.connect.offset.TablePartition;
 import io.deltacdf.connect.testing.StoredOffsets;
 import java.util.List;
@@ -24,7 +25,8 @@ class StoredPositionsTest {
     StoredOffsets offsets = new StoredOffsets().put(SLICE.toMap(), Map.of("version", 4L));
 
     assertThat(StoredPositions.read(offsets, List.of(TABLE, SLICE)))
-        .containsExactly(Map.entry(SLICE, ChangePosition.InVersion.start(4)));
+        .containsExactly(
+            Map.entry(SLICE, new StoredOffset(ChangePosition.InVersion.start(4), null)));
     assertThat(StoredPositions.decode(TABLE, null)).isNull();
   }
 

@@ -14,6 +14,7 @@ import java.util.Optional;
  * @param files the engine's file access, for what Kernel does not read itself (Parquet footers)
  * @param catalogCommits for a table opened through its catalog: the commits the catalog ratified,
  *     which a catalog-managed table has before they reach {@code _delta_log}
+ * @param catalogTableId for a table opened through its catalog: the catalog's id of the table
  */
 public record FeedContext(
     Engine engine,
@@ -21,7 +22,8 @@ public record FeedContext(
     String tableRoot,
     boolean filesOutsideTableAllowed,
     FileIO files,
-    Optional<CatalogCommits> catalogCommits) {
+    Optional<CatalogCommits> catalogCommits,
+    Optional<String> catalogTableId) {
 
   /** A table read by path alone. */
   public FeedContext(
@@ -30,6 +32,13 @@ public record FeedContext(
       String tableRoot,
       boolean filesOutsideTableAllowed,
       FileIO files) {
-    this(engine, table, tableRoot, filesOutsideTableAllowed, files, Optional.empty());
+    this(
+        engine,
+        table,
+        tableRoot,
+        filesOutsideTableAllowed,
+        files,
+        Optional.empty(),
+        Optional.empty());
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import io.deltacdf.connect.testing.TestSupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -189,6 +190,28 @@ public final class ConnectRest {
   /** GET /connectors/{name}/offsets: {@code {"offsets":[{"partition":…,"offset":…}]}}. */
   public JsonNode offsets(String name) {
     return expectOk(get(connector(name) + "/offsets"));
+  }
+
+  /**
+   * Waits until connector {@code name} stored the offset of the start of {@code version} for {@code
+   * table}: every version before it is stored, and nothing of it yet.
+   */
+  public void awaitStoredVersion(String name, String table, long version, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    JsonNode offsets = null;
+    while (System.nanoTime() < deadline) {
+      offsets = offsets(name);
+      for (JsonNode entry : offsets.path("offsets")) {
+        if (entry.path("partition").path("table").asText().equals(table)
+            && entry.path("offset").path("version").asLong() == version
+            && !entry.path("offset").has("file")) {
+          return;
+        }
+      }
+      TestSupport.sleep(200);
+    }
+    throw new AssertionError(
+        "Offset of " + table + " never reached version " + version + ": " + offsets);
   }
 
   /** PATCH /connectors/{name}/offsets; the connector must be STOPPED for a 200. */

@@ -3,6 +3,8 @@ package io.deltacdf.connect.stream.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.DeltaCdfSourceTask;
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.testing.StoredOffsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -152,6 +154,17 @@ public final class SimulatedWorker {
   /** The offset stored for a source partition, such as a snapshot slice's. */
   public Map<String, Object> storedOffset(Map<String, ?> partition) {
     return offsets.stored(partition);
+  }
+
+  /** The position stored for {@code table}, without the table's identity; null when none. */
+  public ChangePosition storedPosition(String table) {
+    return storedPosition(Map.of("table", table));
+  }
+
+  /** The position stored for a source partition, such as a snapshot slice's; null when none. */
+  public ChangePosition storedPosition(Map<String, ?> partition) {
+    Map<String, Object> stored = offsets.stored(partition);
+    return stored == null ? null : OffsetCodec.fromMap(stored);
   }
 
   public List<SourceRecord> delivered() {
