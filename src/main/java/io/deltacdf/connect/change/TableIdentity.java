@@ -16,17 +16,6 @@ public record TableIdentity(String deltaTableId, String catalogTableId) {
     Objects.requireNonNull(deltaTableId, "deltaTableId");
   }
 
-  /**
-   * Whether {@code other} is the same table: the Delta ids match, and so do the catalog ids when
-   * both know one.
-   */
-  public boolean sameTableAs(TableIdentity other) {
-    return deltaTableId.equals(other.deltaTableId)
-        && (catalogTableId == null
-            || other.catalogTableId == null
-            || catalogTableId.equals(other.catalogTableId));
-  }
-
   /** How messages name it. */
   public String describe() {
     return catalogTableId == null

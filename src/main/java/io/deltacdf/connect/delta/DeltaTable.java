@@ -213,6 +213,35 @@ public final class DeltaTable implements AutoCloseable {
         TableMetadata.of(latest.get()).id(), context.catalogTableId().orElse(null));
   }
 
+  /**
+   * Whether a position of the table {@code stored} names belongs to this table. The same table
+   * keeps its log: its catalog id, and a Delta table id that this log holds, at its latest version
+   * or at any version still logged (REPLACE TABLE writes a new Delta id into the same log). A table
+   * deleted and created again, or dropped and re-created in its catalog, holds none of the old ids.
+   * Reads the log's metadata actions only when the latest id differs.
+   */
+  public boolean holds(TableIdentity stored, LatestSnapshot latest) {
+    TableIdentity current = identity(latest);
+    if (stored.catalogTableId() != null
+        && current.catalogTableId() != null
+        && !stored.catalogTableId().equals(current.catalogTableId())) {
+      return false;
+    }
+    if (stored.deltaTableId().equals(current.deltaTableId())) {
+      return true;
+    }
+    long latestVersion = latest.version();
+    Snapshot oldest = history.oldestSnapshot(latestVersion);
+    boolean[] held = {TableMetadata.of(oldest).id().equals(stored.deltaTableId())};
+    if (!held[0] && oldest.getVersion() < latestVersion) {
+      history.forEachMetadata(
+          oldest.getVersion() + 1,
+          latestVersion,
+          (version, metadata) -> held[0] |= metadata.id().equals(stored.deltaTableId()));
+    }
+    return held[0];
+  }
+
   /** A handle on the table's latest snapshot, loaded when first needed and then kept. */
   public LatestSnapshot latestSnapshot() {
     return new LatestSnapshot(context);

@@ -9,10 +9,4 @@ import io.deltacdf.connect.change.TableIdentity;
  * @param identity null for an offset written before offsets carried it, or written by hand through
  *     the REST API without it: such an offset belongs to whichever table is at the path now
  */
-public record StoredOffset(ChangePosition position, TableIdentity identity) {
-
-  /** Whether this offset belongs to a table other than {@code current}. */
-  public boolean ofAnotherTableThan(TableIdentity current) {
-    return identity != null && !identity.sameTableAs(current);
-  }
-}
+public record StoredOffset(ChangePosition position, TableIdentity identity) {}

@@ -65,7 +65,9 @@ final class TableOpener {
       ChangePosition resumeAt = stored != null ? stored.position() : planned;
       ChangePosition start;
       TableStream.StartKind kind;
-      if (stored != null && stored.ofAnotherTableThan(identity)) {
+      if (stored != null
+          && stored.identity() != null
+          && !deltaTable.holds(stored.identity(), latest)) {
         start = anotherTable(partition, deltaTable, latest, stored, identity);
         kind = TableStream.StartKind.ANOTHER_TABLE;
       } else if (resumeAt != null) {

@@ -36,23 +36,8 @@ class OffsetCodecTest {
   }
 
   @Test
-  void anOffsetWithoutATableIdBelongsToWhicheverTableIsThere() {
-    StoredOffset old = OffsetCodec.decode(Map.of("version", 4L));
-
-    assertThat(old.identity()).isNull();
-    assertThat(old.ofAnotherTableThan(new TableIdentity("any", null))).isFalse();
-  }
-
-  @Test
-  void anOffsetOfAnotherTableIsKnownAsSuch() {
-    StoredOffset stored = OffsetCodec.decode(Map.of("version", 4L, "table_id", "old"));
-
-    assertThat(stored.ofAnotherTableThan(new TableIdentity("new", null))).isTrue();
-    assertThat(stored.ofAnotherTableThan(new TableIdentity("old", "uc-1"))).isFalse();
-    assertThat(
-            OffsetCodec.decode(Map.of("version", 4L, "table_id", "t", "catalog_table_id", "uc-1"))
-                .ofAnotherTableThan(new TableIdentity("t", "uc-2")))
-        .isTrue();
+  void anOffsetWithoutATableIdNamesNoTable() {
+    assertThat(OffsetCodec.decode(Map.of("version", 4L)).identity()).isNull();
   }
 
   @Test
