@@ -54,6 +54,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   public static final String FIELD_NAME_ADJUSTMENT = "field.name.adjustment";
   public static final String MAX_PENDING_IMAGES = "envelope.max.pending.images";
   public static final String OUTPUT_FORMAT = "output.format";
+  public static final String RECORD_TIMESTAMP = "record.timestamp";
   public static final String UNKNOWN_KEYS = "config.unknown.keys";
   public static final String CHANGE_SOURCE = "change.source";
   public static final String DERIVED_DIFF_MEMORY_ROWS = "derived.diff.memory.rows";

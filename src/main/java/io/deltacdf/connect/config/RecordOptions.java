@@ -7,6 +7,7 @@ import static io.deltacdf.connect.config.DeltaCdfSourceConfig.MAX_PENDING_IMAGES
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.METADATA_FIELDS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.OUTPUT_FORMAT;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.RECORD_FORMAT;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.RECORD_TIMESTAMP;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TEMPORAL_PRECISION;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TOMBSTONES_ON_DELETE;
 
@@ -15,6 +16,7 @@ import io.deltacdf.connect.convert.FieldNameAdjustment;
 import io.deltacdf.connect.convert.OutputFormat;
 import io.deltacdf.connect.convert.RecordFormat;
 import io.deltacdf.connect.convert.RecordSettings;
+import io.deltacdf.connect.convert.RecordTimestamp;
 import io.deltacdf.connect.convert.TemporalPrecision;
 import java.util.EnumSet;
 import java.util.List;
@@ -152,6 +154,26 @@ final class RecordOptions {
         ++order,
         Width.SHORT,
         "Output format");
+    def.define(
+        RECORD_TIMESTAMP,
+        Type.STRING,
+        EnumSettings.valueOf(RecordTimestamp.PRODUCER),
+        Validators.oneOf(RecordTimestamp.class),
+        Importance.MEDIUM,
+        "The Kafka timestamp of data records. producer = none of the connector's own: the"
+            + " producer stamps each record when it sends it, as Spark's Kafka sink does without a"
+            + " timestamp column; the commit time stays in the _commit_timestamp header (and in"
+            + " the value with record.metadata.fields, in source.ts_ms of an envelope). commit = the"
+            + " commit time, for consumers that order or window by it. Retention risk: time-based"
+            + " retention (retention.ms, 7 days by default) deletes records by their timestamp, so"
+            + " with commit the snapshot of a table unchanged for longer than retention.ms, and the"
+            + " changes of older versions, are deleted at the broker's next retention check,"
+            + " minutes after they were sent, and never sent again. Use commit only on topics whose"
+            + " retention.ms is -1 or longer than the age of the oldest commit streamed.",
+        group,
+        ++order,
+        Width.SHORT,
+        "Record timestamp");
   }
 
   /** How records look, for a connector named {@code connectorName}. */
@@ -173,7 +195,8 @@ final class RecordOptions {
         config.getInt(MAX_PENDING_IMAGES),
         connectorName,
         connectorVersion,
-        EnumSettings.parse(OutputFormat.class, config.getString(OUTPUT_FORMAT)));
+        EnumSettings.parse(OutputFormat.class, config.getString(OUTPUT_FORMAT)),
+        EnumSettings.parse(RecordTimestamp.class, config.getString(RECORD_TIMESTAMP)));
   }
 
   static void problems(DeltaCdfSourceConfig config, Map<String, List<String>> problems) {

@@ -17,8 +17,9 @@ import org.apache.kafka.connect.source.SourceRecord;
 
 /**
  * Turns one table's change rows, in feed order, into source records: key from the key columns, the
- * row (or a Debezium envelope) as value, the commit time as record timestamp, and as source offset
- * the position from which a restart loses nothing.
+ * row (or a Debezium envelope) as value, the record timestamp {@code record.timestamp} asks for
+ * (none, for the producer to stamp, or the commit time), and as source offset the position from
+ * which a restart loses nothing.
  *
  * <p>A row can yield several records (a delete and its tombstone) or none (a filtered change type,
  * or an update image waiting for its partner). Every record but the last of a row carries the
@@ -223,8 +224,13 @@ public final class RecordConverter {
         pending.key(),
         pending.valueSchema(),
         pending.value(),
-        pending.change().commitTimestampMs(),
+        timestamp(pending.change()),
         headers.of(pending.change()));
+  }
+
+  /** Null leaves the timestamp to the producer: the time of sending. */
+  private Long timestamp(ChangeRow change) {
+    return settings.recordTimestamp() == RecordTimestamp.COMMIT ? change.commitTimestampMs() : null;
   }
 
   /** How rows of {@code rowSchema} are masked, and the schema they have then. */

@@ -15,6 +15,7 @@ import java.util.Set;
  * @param connectorName the connector's name, for the envelope's source struct
  * @param connectorVersion this connector's version, for the envelope's source struct
  * @param outputFormat whether keys and values are Connect structs or JSON text
+ * @param recordTimestamp which time data records carry as their Kafka timestamp
  */
 public record RecordSettings(
     RecordFormat format,
@@ -26,7 +27,8 @@ public record RecordSettings(
     int maxPendingImages,
     String connectorName,
     String connectorVersion,
-    OutputFormat outputFormat) {
+    OutputFormat outputFormat,
+    RecordTimestamp recordTimestamp) {
 
   public RecordSettings {
     changeTypes = Set.copyOf(changeTypes);

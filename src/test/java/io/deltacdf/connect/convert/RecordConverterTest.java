@@ -104,7 +104,7 @@ class RecordConverterTest {
     assertThat(((Struct) insert.key()).getInt64("id")).isEqualTo(1L);
     assertThat(insert.headers().lastWithName("_change_type").value()).isEqualTo("insert");
     assertThat(insert.headers().lastWithName("_commit_version").value()).isEqualTo(7L);
-    assertThat(insert.timestamp()).isEqualTo(7_000L);
+    assertThat(insert.timestamp()).as("the producer stamps it").isNull();
     assertThat(insert.valueSchema().name()).isEqualTo("io.deltacdf.orders.Value");
 
     SourceRecord delete = records.get(1);
@@ -141,6 +141,60 @@ class RecordConverterTest {
     // A transform that adds a header to one record leaves the others as they were.
     records.get(1).headers().addString("added", "x");
     assertThat(records.get(2).headers().size()).isEqualTo(3);
+  }
+
+  @Test
+  void recordTimestampProducerLeavesEveryRecordUnstampedInEveryFormat() {
+    for (RecordSettings settings :
+        List.of(
+            ROW,
+            ENVELOPE,
+            Settings.of("output.format", "json"),
+            Settings.of("record.format", "envelope", "output.format", "json"))) {
+      assertThat(timestampedRecords(settings))
+          .as("%s", settings)
+          .hasSize(4)
+          .extracting(SourceRecord::timestamp)
+          .containsOnlyNulls();
+    }
+  }
+
+  @Test
+  void recordTimestampCommitKeepsTheCommitTimeInEveryFormat() {
+    for (String format : List.of("row", "envelope")) {
+      for (String output : List.of("struct", "json")) {
+        RecordSettings settings =
+            Settings.of(
+                "record.timestamp", "commit", "record.format", format, "output.format", output);
+        assertThat(timestampedRecords(settings))
+            .as("%s", settings)
+            .extracting(SourceRecord::timestamp)
+            .containsExactly(3_000L, 7_000L, 7_000L, 7_000L);
+      }
+    }
+  }
+
+  /**
+   * A snapshot row of version 3, then version 7's insert and delete: with tombstones, four records
+   * in either format.
+   */
+  private static List<SourceRecord> timestampedRecords(RecordSettings settings) {
+    ConvertedFeed converter =
+        new ConvertedFeed(
+            new RecordConverter(
+                "file:/lake/orders", "orders", "orders", Map.of(), List.of("id"), settings),
+            InSnapshot.start(3));
+    List<SourceRecord> records = new ArrayList<>();
+    records.addAll(
+        converter.convert(
+            new ChangeRow(ChangeType.INSERT, 3, 3_000, new Object[] {1L, "a"}, InVersion.start(4)),
+            SCHEMA));
+    records.addAll(converter.endVersion());
+    records.addAll(
+        convertAll(
+            converter,
+            new Version(7).row(ChangeType.INSERT, 2, "b").row(ChangeType.DELETE, 1, "a").done()));
+    return records;
   }
 
   @Test

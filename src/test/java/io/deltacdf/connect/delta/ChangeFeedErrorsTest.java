@@ -58,15 +58,24 @@ class ChangeFeedErrorsTest {
   void tableWithoutChangeDataFeed() {
     String path = table("plain", "'delta.enableChangeDataFeed'='false'");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
-    DeltaFeedException error =
-        failure(
-            () -> DeltaTable.open(path, Map.of(), false).resolveStart(new StartSpec.Snapshot()));
-    assertThat(error.kind()).isEqualTo(DeltaFeedException.Kind.CDF_DISABLED);
-    assertThat(error.getMessage())
+    DeltaTable table = DeltaTable.open(path, Map.of(), false);
+
+    // The user already starts from a snapshot: the ways out are deriving changes or enabling CDF.
+    DeltaFeedException snapshot = failure(() -> table.resolveStart(new StartSpec.Snapshot()));
+    assertThat(snapshot.kind()).isEqualTo(DeltaFeedException.Kind.CDF_DISABLED);
+    assertThat(snapshot.getMessage())
         .contains(path)
         .contains("version 1")
-        .contains("ALTER TABLE")
-        .contains("delta.enableChangeDataFeed");
+        .contains("change.source=derived")
+        .contains("change.source=auto")
+        .contains("ALTER TABLE ... SET TBLPROPERTIES ('delta.enableChangeDataFeed'='true')")
+        .doesNotContain("start from a snapshot");
+
+    DeltaFeedException earliest = failure(() -> table.resolveStart(new StartSpec.Earliest()));
+    assertThat(earliest.kind()).isEqualTo(DeltaFeedException.Kind.CDF_DISABLED);
+    assertThat(earliest.getMessage())
+        .contains("ALTER TABLE ... SET TBLPROPERTIES ('delta.enableChangeDataFeed'='true')")
+        .contains("change.source=derived or auto");
   }
 
   @Test

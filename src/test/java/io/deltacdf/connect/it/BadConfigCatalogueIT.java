@@ -113,7 +113,18 @@ class BadConfigCatalogueIT {
             paths(PLAIN_FOLDER),
             "delta.table.paths",
             "No Delta table"),
-        bad("table without CDF", paths(NO_CDF), "delta.table.paths", "is not enabled"),
+        bad(
+            "snapshot of a table without CDF",
+            paths(NO_CDF).startMode("snapshot"),
+            "delta.table.paths",
+            "is not enabled at version 0 (delta.enableChangeDataFeed is not true), so the changes"
+                + " after a snapshot of that version cannot be read from the feed. Set"
+                + " change.source=derived"),
+        bad(
+            "earliest of a table without CDF",
+            paths(NO_CDF).startMode("earliest"),
+            "delta.table.paths",
+            "Or set change.source=derived or auto"),
         bad(
             "start before CDF was enabled",
             paths(LATE_CDF).with("start.mode", "version", "start.version", "0"),

@@ -93,6 +93,8 @@ class RecordFormatsIT {
         "jsontext",
         "record.metadata.fields",
         "true",
+        "record.timestamp",
+        "commit",
         "output.format",
         "json",
         "key.converter",
@@ -103,6 +105,8 @@ class RecordFormatsIT {
         "plainjson",
         "record.metadata.fields",
         "true",
+        "record.timestamp",
+        "commit",
         "key.converter",
         JSON_CONVERTER,
         "key.converter.schemas.enable",
@@ -161,7 +165,8 @@ class RecordFormatsIT {
 
   /**
    * output.format=json through StringConverter gives consumers the very bytes, headers and
-   * timestamps that the struct form gives through JsonConverter without schemas.
+   * timestamps (the commit's, with record.timestamp=commit) that the struct form gives through
+   * JsonConverter without schemas.
    */
   private static void assertSameRecords(
       List<ConsumerRecord<byte[], byte[]>> text, List<ConsumerRecord<byte[], byte[]>> plain) {
@@ -171,7 +176,10 @@ class RecordFormatsIT {
       ConsumerRecord<byte[], byte[]> b = plain.get(i);
       assertThat(a.key()).as("key %d", i).isEqualTo(b.key());
       assertThat(a.value()).as("value %d", i).isEqualTo(b.value());
-      assertThat(a.timestamp()).as("timestamp %d", i).isEqualTo(b.timestamp());
+      assertThat(a.timestamp())
+          .as("timestamp %d: record.timestamp=commit", i)
+          .isEqualTo(b.timestamp())
+          .isEqualTo(TopicReader.longHeader(b, "_commit_timestamp"));
       assertThat(a.headers().toArray()).as("headers %d", i).isEqualTo(b.headers().toArray());
     }
   }

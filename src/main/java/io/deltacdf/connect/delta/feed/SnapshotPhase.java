@@ -131,7 +131,7 @@ public final class SnapshotPhase implements Phase {
     Snapshot snapshot = TableAccess.snapshotAt(context, version);
     schema = rules.schemaOf(TableMetadata.of(snapshot));
     if (rules.source() == ChangeSource.CDF) {
-      TableAccess.requireChangeDataFeed(context, schema, version);
+      TableAccess.requireChangeDataFeedForSnapshot(context, schema, version);
     }
     files =
         new SnapshotFiles(

@@ -118,7 +118,7 @@ public final class StartResolver {
     Snapshot latest = latestSnapshot.get();
     long latestVersion = latest.getVersion();
     if (start instanceof StartSpec.Snapshot) {
-      history.requireReadable(TableMetadata.of(latest), latestVersion, latestVersion);
+      history.requireReadableForSnapshot(TableMetadata.of(latest), latestVersion);
       return ChangePosition.InSnapshot.start(latestVersion);
     }
     if (start instanceof StartSpec.Latest) {

@@ -48,6 +48,14 @@ public final class TableHistory {
         context, version, firstEnabledAfter(version, latestVersion));
   }
 
+  /** Fails unless the change data feed is on at {@code version}, where a snapshot is taken. */
+  public void requireReadableForSnapshot(TableMetadata metadata, long version) {
+    if (rules.source() != ChangeSource.CDF || TableSchema.of(metadata).changeDataFeedEnabled()) {
+      return;
+    }
+    throw TableAccess.changeDataFeedDisabledAtSnapshot(context, version);
+  }
+
   /** The first version after {@code version} from which the feed stays enabled to the latest. */
   public OptionalLong firstEnabledAfter(long version, long latestVersion) {
     if (version >= latestVersion) {

@@ -15,6 +15,9 @@ import java.util.OptionalLong;
 /** Loads snapshots and checks table-level preconditions, with errors that say what to do. */
 public final class TableAccess {
 
+  private static final String ENABLE_STATEMENT =
+      "ALTER TABLE ... SET TBLPROPERTIES ('" + TableSchema.CDF_PROPERTY + "'='true')";
+
   private TableAccess() {}
 
   public static Snapshot latestSnapshot(FeedContext context) {
@@ -142,6 +145,17 @@ public final class TableAccess {
   }
 
   /**
+   * As {@link #requireChangeDataFeed}, for a snapshot at {@code version}: the changes after it are
+   * read from the feed, so it must be on there.
+   */
+  public static void requireChangeDataFeedForSnapshot(
+      FeedContext context, TableSchema schema, long version) {
+    if (!schema.changeDataFeedEnabled()) {
+      throw changeDataFeedDisabledAtSnapshot(context, version);
+    }
+  }
+
+  /**
    * The error for a version without a readable change data feed, with the ways out.
    *
    * @param enabledFrom the first later version from which the feed stays enabled, when known
@@ -155,21 +169,46 @@ public final class TableAccess {
                 + " on: start at version "
                 + enabledFrom.getAsLong()
                 + " or later"
-            : "Enable it with ALTER TABLE ... SET TBLPROPERTIES ('"
-                + TableSchema.CDF_PROPERTY
-                + "'='true') and start at a version after that, or start from a snapshot";
+            : "Enable it with "
+                + ENABLE_STATEMENT
+                + " and start at a version after that, or from a snapshot taken once it is on";
     return new DeltaFeedException(
         DeltaFeedException.Kind.CDF_DISABLED,
-        "The change data feed of table "
-            + context.table()
-            + " is not enabled at version "
-            + version
-            + " ("
-            + TableSchema.CDF_PROPERTY
-            + " is not true), so its changes cannot be read from there. "
+        notEnabled(context, version)
+            + "so its changes cannot be read from there. "
             + way
             + ". Or set "
             + ChangeRules.SETTING
-            + "=auto to derive the changes of versions without it from their data files");
+            + "=derived or auto to derive the changes of versions without it from their data"
+            + " files");
+  }
+
+  /**
+   * The error for a snapshot at a version without the change data feed: the user already starts
+   * from a snapshot, so the ways out are deriving the changes or enabling the feed.
+   */
+  public static DeltaFeedException changeDataFeedDisabledAtSnapshot(
+      FeedContext context, long version) {
+    return new DeltaFeedException(
+        DeltaFeedException.Kind.CDF_DISABLED,
+        notEnabled(context, version)
+            + "so the changes after a snapshot of that version cannot be read from the feed. Set "
+            + ChangeRules.SETTING
+            + "=derived (every version's changes derived from its data files) or "
+            + ChangeRules.SETTING
+            + "=auto (the change data feed where it is on, derived changes elsewhere); or enable"
+            + " the feed with "
+            + ENABLE_STATEMENT
+            + " and restart: the snapshot is then taken at a version where it is on");
+  }
+
+  private static String notEnabled(FeedContext context, long version) {
+    return "The change data feed of table "
+        + context.table()
+        + " is not enabled at version "
+        + version
+        + " ("
+        + TableSchema.CDF_PROPERTY
+        + " is not true), ";
   }
 }

@@ -47,7 +47,10 @@ public final class KafkaCluster implements AutoCloseable {
   private KafkaCluster(Builder builder) throws IOException {
     dir = Files.createTempDirectory("kafka-cluster-");
     try {
-      broker = builder.externalBootstrapServers == null ? KafkaBroker.start(dir) : null;
+      broker =
+          builder.externalBootstrapServers == null
+              ? KafkaBroker.start(dir, ports -> builder.extraBrokerProps)
+              : null;
     } catch (RuntimeException e) {
       Folders.deleteRecursively(dir);
       throw e;
@@ -304,6 +307,7 @@ public final class KafkaCluster implements AutoCloseable {
     private boolean separateWorkerJvm;
     private String workerLogLevel;
     private final Map<String, String> extraWorkerProps = new HashMap<>();
+    private final Map<String, String> extraBrokerProps = new HashMap<>();
     private String externalBootstrapServers;
 
     private Builder() {}
@@ -342,6 +346,15 @@ public final class KafkaCluster implements AutoCloseable {
     /** Adds or overrides one worker property (applies to every start). */
     public Builder workerProperty(String key, String value) {
       extraWorkerProps.put(key, value);
+      return this;
+    }
+
+    /**
+     * Adds or overrides one setting of the in-process broker (e.g. how often it checks retention);
+     * ignored with {@link #externalBroker}.
+     */
+    public Builder brokerProperty(String key, String value) {
+      extraBrokerProps.put(key, value);
       return this;
     }
 
