@@ -90,6 +90,7 @@ public final class ConnectorTables {
   private final Set<String> reportedWithoutCommits = new HashSet<>();
   private volatile List<String> current;
   private volatile List<TopicCollision> collisions = List.of();
+  private volatile List<String> withoutCommits = List.of();
   private volatile boolean listed;
   private volatile int failedScansInARow;
   private volatile String lastScanError = "";
@@ -213,6 +214,11 @@ public final class ConnectorTables {
     return collisions.stream().map(c -> redaction.redact(c.message())).toList();
   }
 
+  /** The folders of the last successful scan whose _delta_log holds no commit yet. */
+  public List<String> withoutCommits() {
+    return withoutCommits;
+  }
+
   /** Whether the roots have been listed successfully at least once. */
   public boolean listed() {
     return listed;
@@ -271,6 +277,7 @@ public final class ConnectorTables {
     collisions = scan.collisions();
     collisionMessages().forEach(log::warn);
     reportWithoutCommits(scan.withoutCommits());
+    withoutCommits = scan.withoutCommits();
     boolean changed = !scan.tables().equals(current);
     if (changed) {
       List<String> added = new ArrayList<>(scan.tables());

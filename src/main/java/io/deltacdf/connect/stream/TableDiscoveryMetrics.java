@@ -74,6 +74,11 @@ public final class TableDiscoveryMetrics implements TableDiscoveryMetricsMBean, 
   }
 
   @Override
+  public String[] getFoldersWithoutCommits() {
+    return tables.withoutCommits().toArray(String[]::new);
+  }
+
+  @Override
   public void close() {
     try {
       ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);

@@ -20,4 +20,7 @@ public interface TableDiscoveryMetricsMBean {
 
   /** One line per table left out, naming it, the table that keeps the topic, and the topic. */
   String[] getTopicCollisions();
+
+  /** Folders holding a _delta_log without any commit: tables once a commit lands there. */
+  String[] getFoldersWithoutCommits();
 }
