@@ -6,11 +6,13 @@ import io.deltacdf.connect.stream.ConnectorTables;
 import io.deltacdf.connect.stream.OffsetAlterations;
 import io.deltacdf.connect.stream.SliceFollower;
 import io.deltacdf.connect.stream.SnapshotSlices;
+import io.deltacdf.connect.stream.TableDiscoveryMetrics;
 import io.deltacdf.connect.stream.TaskConfigs;
 import io.deltacdf.connect.stream.TaskPlan;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.config.Config;
@@ -30,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * connector follows their offsets ({@link SliceFollower}) and asks Connect for new task
  * configurations once every slice of a table is complete, so that one task reads the table's
  * changes from there. With table roots it lists them again on an interval and asks for new task
- * configurations when tables appear or go ({@link ConnectorTables}).
+ * configurations when tables appear or go ({@link ConnectorTables}), sooner after a listing that
+ * failed.
  */
 public final class DeltaCdfSourceConnector extends SourceConnector {
 
@@ -42,6 +45,7 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
   private SliceFollower sliceFollower;
   private ConnectorTables tables;
   private ScheduledExecutorService rescans;
+  private TableDiscoveryMetrics metrics;
 
   @Override
   public String version() {
@@ -60,12 +64,25 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
     config.requireConsistent();
     slices = SnapshotSlices.of(config, ((SourceConnectorContext) context).offsetStorageReader());
     sliceFollower = new SliceFollower(slices, context::requestTaskReconfiguration);
-    tables = new ConnectorTables(config);
+    tables =
+        new ConnectorTables(
+            config,
+            ConnectorTables.storedOffsets(
+                ((SourceConnectorContext) context).offsetStorageReader()));
     if (!config.tableRoots().isEmpty()) {
+      metrics = new TableDiscoveryMetrics(settings.getOrDefault("name", "delta-cdf"), tables);
       tables.refresh();
       rescans = Executors.newSingleThreadScheduledExecutor(DeltaCdfSourceConnector::rescanThread);
-      long interval = config.rescanInterval().toMillis();
-      rescans.scheduleWithFixedDelay(this::rescan, interval, interval, TimeUnit.MILLISECONDS);
+      rescanLater();
+    }
+  }
+
+  /** Lists the roots again in the rescan interval, sooner after a listing that failed. */
+  private void rescanLater() {
+    try {
+      rescans.schedule(this::rescan, tables.nextScanDelay().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException stopping) {
+      log.debug("The connector stops: no more rescans");
     }
   }
 
@@ -80,6 +97,8 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
       }
     } catch (RuntimeException e) {
       log.error("Rescanning the table roots failed; the next rescan tries again", e);
+    } finally {
+      rescanLater();
     }
   }
 
@@ -112,6 +131,9 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
     }
     if (rescans != null) {
       rescans.shutdownNow();
+    }
+    if (metrics != null) {
+      metrics.close();
     }
   }
 

@@ -97,7 +97,8 @@ final class TableOptions {
         Importance.LOW,
         "How often the roots are listed again for new and removed tables. Each scan lists every"
             + " folder it visits once (one LIST request per folder: the folders above the tables"
-            + " and each table's own folder). A scan that fails keeps the current tables.",
+            + " and each table's own folder). A scan that fails keeps the current tables and is"
+            + " retried after 1 s, doubling up to this interval.",
         group,
         ++order,
         Width.SHORT,

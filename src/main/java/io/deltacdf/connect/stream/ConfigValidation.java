@@ -63,7 +63,9 @@ public final class ConfigValidation {
           .addErrorMessage(new Redaction(parsed).redact(e.getMessage()));
       return result;
     }
-    tables.collisions().forEach(values.get(DeltaCdfSourceConfig.TOPIC_TEMPLATE)::addErrorMessage);
+    tables.collisions().stream()
+        .map(ConnectorTables.TopicCollision::refusal)
+        .forEach(values.get(DeltaCdfSourceConfig.TOPIC_TEMPLATE)::addErrorMessage);
     for (String table : tables.tables()) {
       validateTable(parsed, table, values, connectorVersion);
     }

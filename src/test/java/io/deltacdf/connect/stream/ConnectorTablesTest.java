@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.testing.ConnectorConfig;
+import io.deltacdf.connect.testing.Folders;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,7 +19,8 @@ class ConnectorTablesTest {
   @TempDir Path lake;
 
   private String table(String relative) throws IOException {
-    Files.createDirectories(lake.resolve(relative).resolve("_delta_log"));
+    Path log = Files.createDirectories(lake.resolve(relative).resolve("_delta_log"));
+    Files.writeString(log.resolve("00000000000000000000.json"), "{}");
     return lake.resolve(relative).toString();
   }
 
@@ -68,9 +71,8 @@ class ConnectorTablesTest {
 
     assertThat(scan.tables()).containsExactly(eu);
     assertThat(scan.collisions())
-        .singleElement()
-        .asString()
-        .contains(eu, us, "topic 'orders'", "${path}");
+        .containsExactly(new ConnectorTables.TopicCollision("orders", eu, us));
+    assertThat(scan.collisions().get(0).refusal()).contains(eu, us, "topic 'orders'", "${path}");
     assertThat(new ConnectorTables(config("topic.template", "${path}")).scan().tables())
         .containsExactly(eu, us);
   }
@@ -93,10 +95,93 @@ class ConnectorTablesTest {
     assertThat(tables.refresh()).isTrue();
     assertThat(tables.current()).containsExactly(orders);
 
-    Files.delete(lake.resolve("orders/_delta_log"));
-    Files.delete(lake.resolve("orders"));
-    Files.delete(lake);
+    Folders.deleteRecursively(lake);
     assertThat(tables.refresh()).as("the root is gone: the scan fails").isFalse();
     assertThat(tables.current()).containsExactly(orders);
+    assertThat(tables.listed()).isTrue();
+    assertThat(tables.lastScanError()).contains(lake.toString());
+    assertThat(tables.nextScanDelay()).as("retried sooner").isEqualTo(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void rootsNeverListedAreRetriedSoonerAndSaySo() throws IOException {
+    ConnectorTables tables = new ConnectorTables(config("delta.tables.rescan.interval.ms", "5000"));
+    Folders.deleteRecursively(lake);
+
+    assertThat(tables.refresh()).isFalse();
+    assertThat(tables.listed()).as("never listed").isFalse();
+    assertThat(tables.nextScanDelay()).isEqualTo(Duration.ofSeconds(1));
+    tables.refresh();
+    assertThat(tables.nextScanDelay()).isEqualTo(Duration.ofSeconds(2));
+
+    String orders = table("orders");
+    assertThat(tables.refresh()).isTrue();
+    assertThat(tables.current()).containsExactly(orders);
+    assertThat(tables.listed()).isTrue();
+    assertThat(tables.failedScansInARow()).isZero();
+    assertThat(tables.nextScanDelay()).isEqualTo(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void aStreamingTableKeepsItsTopicWhenATableEarlierInPathOrderAppears() throws IOException {
+    String sales = table("sales/orders");
+    ConnectorTables tables = new ConnectorTables(config());
+    tables.refresh();
+    String archive = table("archive/orders");
+
+    assertThat(tables.refresh()).as("nothing changes").isFalse();
+    assertThat(tables.current()).containsExactly(sales);
+    assertThat(tables.collisions())
+        .singleElement()
+        .isEqualTo(new ConnectorTables.TopicCollision("orders", sales, archive));
+    assertThat(tables.collisionMessages())
+        .singleElement()
+        .asString()
+        .contains(archive + " is left out", sales + " keeps the topic", "${path}");
+  }
+
+  @Test
+  void aTableWithStoredOffsetsKeepsItsTopicAfterARestart() throws IOException {
+    String sales = table("sales/orders");
+    String archive = table("archive/orders");
+
+    ConnectorTables restarted = new ConnectorTables(config(), sales::equals);
+    restarted.refresh();
+
+    assertThat(restarted.current()).containsExactly(sales);
+    assertThat(restarted.collisions())
+        .containsExactly(new ConnectorTables.TopicCollision("orders", sales, archive));
+  }
+
+  @Test
+  void whenOffsetsDoNotDecideTheTableSeenFirstThenPathOrderDoes() throws IOException {
+    String sales = table("sales/orders");
+    ConnectorTables bothStored = new ConnectorTables(config(), table -> true);
+    bothStored.refresh();
+    String archive = table("archive/orders");
+    bothStored.refresh();
+    assertThat(bothStored.current()).as("seen first").containsExactly(sales);
+
+    ConnectorTables noneStored = new ConnectorTables(config());
+    noneStored.refresh();
+    assertThat(noneStored.current()).as("seen together: path order").containsExactly(archive);
+  }
+
+  @Test
+  void aFolderWithAnEmptyLogIsATableOnceACommitLandsThere() throws IOException {
+    String orders = table("orders");
+    Path aborted = Files.createDirectories(lake.resolve("aborted/_delta_log"));
+    Files.writeString(aborted.resolve(".00000000000000000000.json.tmp"), "{}");
+
+    ConnectorTables.Scan atValidation = new ConnectorTables(config()).scan();
+    assertThat(atValidation.tables()).containsExactly(orders);
+    assertThat(atValidation.withoutCommits()).containsExactly(aborted.getParent().toString());
+
+    ConnectorTables tables = new ConnectorTables(config());
+    tables.refresh();
+    assertThat(tables.current()).containsExactly(orders);
+    String written = table("aborted");
+    assertThat(tables.refresh()).isTrue();
+    assertThat(tables.current()).containsExactly(written, orders);
   }
 }

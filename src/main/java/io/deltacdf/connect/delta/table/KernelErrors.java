@@ -106,7 +106,8 @@ public final class KernelErrors {
           DeltaFeedException.Kind.TABLE_NOT_FOUND,
           "No Delta table at "
               + table
-              + ": the path has no _delta_log folder. Check delta.table.paths and the storage"
+              + ": the path has no _delta_log folder, or one without any commit (a first write"
+              + " that failed or has not finished). Check delta.table.paths and the storage"
               + " credentials",
           error);
     }
