@@ -4,6 +4,7 @@ import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.change.HiddenColumns;
 import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.offset.OffsetCodec;
 import java.util.ArrayList;
@@ -52,6 +53,7 @@ public final class RecordConverter {
   private RowShape lastShape;
   private FieldType.Struct lastRowSchema;
   private ColumnMasks.MaskedSchema lastMasked;
+  private HiddenColumns maskedWith;
 
   /**
    * @param table the table's URI
@@ -102,6 +104,9 @@ public final class RecordConverter {
    */
   public void requireConvertible(List<LoggedSchema> ends, Supplier<List<LoggedSchema>> wholeLog) {
     keyColumns.resolve(ends, wholeLog);
+    // The masks learn each end's masked columns, oldest first, so a column renamed before the
+    // latest schema keeps the mask its name at the start had.
+    ends.forEach(end -> masked(end.schema()));
     LoggedSchema latest = ends.get(ends.size() - 1);
     shape(masked(latest.schema()).schema(), latest.version());
   }
@@ -216,6 +221,12 @@ public final class RecordConverter {
 
   /** How rows of {@code rowSchema} are masked, and the schema they have then. */
   private ColumnMasks.MaskedSchema masked(FieldType.Struct rowSchema) {
+    if (masks.hidden() != maskedWith) {
+      // A column newly known as masked: plans made before may leave it in clear.
+      maskedSchemas.clear();
+      lastRowSchema = null;
+      maskedWith = masks.hidden();
+    }
     if (rowSchema != lastRowSchema) {
       lastMasked = maskedSchemas.computeIfAbsent(rowSchema, masks::masked);
       lastRowSchema = rowSchema;

@@ -1,6 +1,7 @@
 package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.HiddenColumnsTracker;
 import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.config.TableNames;
@@ -93,7 +94,7 @@ public final class ConfigValidation {
       ChangePosition start = tables.start(deltaTable, latest);
       List<LoggedSchema> schemas = deltaTable.schemasAtStartAndLatest(start, latest);
       new TableConverters(config, "validate", connectorVersion)
-          .checked(new TablePartition(table), deltaTable, schemas);
+          .checked(new TablePartition(table), deltaTable, schemas, HiddenColumnsTracker.empty());
       if (schemas.get(schemas.size() - 1).schema().fields().isEmpty()) {
         values
             .get(

@@ -1,6 +1,8 @@
 package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.HiddenColumns;
+import io.deltacdf.connect.change.HiddenColumnsTracker;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
@@ -51,9 +53,19 @@ final class TableOpener {
    *     start.mode
    */
   TableStream.Opened open(TablePartition partition, ChangePosition resumeAt) {
+    return open(partition, resumeAt, HiddenColumns.NONE);
+  }
+
+  /**
+   * As {@link #open(TablePartition, ChangePosition)}, the column rules seeded with {@code hidden}:
+   * the columns the stream hid before (stored beside its position), which stay hidden whatever
+   * their names are now.
+   */
+  TableStream.Opened open(TablePartition partition, ChangePosition resumeAt, HiddenColumns hidden) {
     String table = partition.table();
     log.info("Table {} is read through {}", partition.describe(), config.endpointOf(table));
-    DeltaTable deltaTable = tables.open(table);
+    HiddenColumnsTracker tracker = new HiddenColumnsTracker(hidden);
+    DeltaTable deltaTable = tables.open(table, tracker);
     LatestSnapshot latest = deltaTable.latestSnapshot(); // one load for the whole open
     try {
       ChangePosition start;
@@ -68,7 +80,10 @@ final class TableOpener {
             start);
       }
       return new TableStream.Opened(
-          deltaTable, start, converters.checked(partition, deltaTable, start, latest));
+          deltaTable,
+          start,
+          converters.checked(partition, deltaTable, start, latest, tracker),
+          tracker);
     } catch (DeltaFeedException e) {
       deltaTable.close();
       throw e;

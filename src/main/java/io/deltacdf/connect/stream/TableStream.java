@@ -4,6 +4,8 @@ import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.change.HiddenColumns;
+import io.deltacdf.connect.change.HiddenColumnsTracker;
 import io.deltacdf.connect.convert.Converted;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaChangeFeed;
@@ -28,7 +30,15 @@ final class TableStream implements AutoCloseable {
   private static final long MAX_BACKOFF_MS = 30_000;
 
   /** An opened table, the position its feed starts at, and the converter of its rows. */
-  record Opened(DeltaTable table, ChangePosition start, RecordConverter converter) {}
+  /**
+   * @param hidden the columns the stream's rules hid so far, growing as it reads: what a restart
+   *     seeds {@link TableOpener#open(TablePartition, ChangePosition, HiddenColumns)} with
+   */
+  record Opened(
+      DeltaTable table,
+      ChangePosition start,
+      RecordConverter converter,
+      HiddenColumnsTracker hidden) {}
 
   private final String table;
 
