@@ -1,6 +1,9 @@
 package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.ColumnPatterns;
+import io.deltacdf.connect.change.ColumnSelection;
+import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.HiddenColumnsTracker;
 import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
@@ -65,17 +68,28 @@ public final class ConfigValidation {
       return result;
     }
     tables.collisions().forEach(values.get(DeltaCdfSourceConfig.TOPIC_TEMPLATE)::addErrorMessage);
+    UnmatchedColumnRules columnRules = new UnmatchedColumnRules();
+    boolean allRead = true;
     for (String table : tables.tables()) {
-      validateTable(parsed, table, values, connectorVersion);
+      allRead &= validateTable(parsed, table, values, connectorVersion, columnRules);
+    }
+    // Only against every table's columns: a table that could not be read may hold the column.
+    // Under roots, the tables found now: a typo is far likelier than a table still to come.
+    if (allRead && !tables.tables().isEmpty()) {
+      columnRules
+          .problems(parsed)
+          .forEach((key, messages) -> messages.forEach(values.get(key)::addErrorMessage));
     }
     return result;
   }
 
-  private static void validateTable(
+  /** Validates one table; whether its schemas could be read (they are added to {@code rules}). */
+  private static boolean validateTable(
       DeltaCdfSourceConfig config,
       String table,
       Map<String, ConfigValue> values,
-      String connectorVersion) {
+      String connectorVersion,
+      UnmatchedColumnRules rules) {
     Redaction redaction = new Redaction(config);
     ConfiguredTables tables = new ConfiguredTables(config, redaction);
     ErrorSettings errorSettings = new ErrorSettings(config);
@@ -86,12 +100,19 @@ public final class ConfigValidation {
       values
           .get(errorSettings.settingFor(e, table))
           .addErrorMessage(redaction.redact(e.getMessage()));
-      return;
+      return false;
     }
     try (deltaTable) {
       LatestSnapshot latest = deltaTable.latestSnapshot();
       deltaTable.requireRowFilterFits(latest);
       ChangePosition start = tables.start(deltaTable, latest);
+      for (LoggedSchema schema :
+          deltaTable.withColumns(ColumnSelection.ALL).schemasAtStartAndLatest(start, latest)) {
+        rules.add(TableNames.nameOf(table), schema.schema());
+        if (!requireNoRuleInsideCollections(config, table, schema.schema(), values)) {
+          return true;
+        }
+      }
       List<LoggedSchema> schemas = deltaTable.schemasAtStartAndLatest(start, latest);
       new TableConverters(config, "validate", connectorVersion)
           .checked(new TablePartition(table), deltaTable, schemas, HiddenColumnsTracker.empty());
@@ -108,6 +129,7 @@ public final class ConfigValidation {
                     + TableNames.nameOf(table)
                     + ":<column> (the patterns apply to every table)");
       }
+      return true;
     } catch (DeltaFeedException e) {
       values
           .get(errorSettings.settingFor(e, table))
@@ -130,6 +152,51 @@ public final class ConfigValidation {
           .addErrorMessage(
               redaction.redact("Table " + table + " cannot be read: " + e.getMessage()));
     }
+    return false;
+  }
+
+  /**
+   * Reports an include or exclude pattern that names a field inside an array or a map of {@code
+   * schema} on its setting: rules do not reach there. Whether none does.
+   */
+  private static boolean requireNoRuleInsideCollections(
+      DeltaCdfSourceConfig config,
+      String table,
+      FieldType.Struct schema,
+      Map<String, ConfigValue> values) {
+    ColumnSelection selection = config.columnsFor(table);
+    String name = TableNames.nameOf(table);
+    for (Map.Entry<String, ColumnPatterns> rule :
+        Map.of(
+                DeltaCdfSourceConfig.COLUMN_EXCLUDE, selection.exclude(),
+                DeltaCdfSourceConfig.COLUMN_INCLUDE, selection.include())
+            .entrySet()) {
+      ColumnPatterns.Reach reach = reachInside(rule.getValue(), schema, List.of());
+      if (reach != null) {
+        values.get(rule.getKey()).addErrorMessage(reach.refusal(rule.getKey(), name));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static ColumnPatterns.Reach reachInside(
+      ColumnPatterns patterns, FieldType.Struct schema, List<String> parent) {
+    for (FieldType.Field field : schema.fields()) {
+      List<String> path = new ArrayList<>(parent);
+      path.add(field.name());
+      if (patterns.matches(path)) {
+        continue; // the whole column is named
+      }
+      ColumnPatterns.Reach reach =
+          field.type() instanceof FieldType.Struct struct
+              ? reachInside(patterns, struct, path)
+              : patterns.reachingInside(path, field.type());
+      if (reach != null) {
+        return reach;
+      }
+    }
+    return null;
   }
 
   private static String maskSetting(ColumnMasks.Kind kind) {
