@@ -66,12 +66,12 @@ public record ColumnPatterns(String table, List<Pattern> patterns) {
   /**
    * Refuses a rule of {@code setting} that names a field inside the array or map at {@code path}.
    *
-   * @throws IllegalArgumentException naming the setting, the pattern and the field
+   * @throws ColumnRuleReachException naming the setting, the pattern and the field
    */
   public void requireNothingInside(String setting, List<String> path, FieldType type) {
     Reach reach = reachingInside(path, type);
     if (reach != null) {
-      throw new IllegalArgumentException(reach.refusal(setting, table));
+      throw new ColumnRuleReachException(setting, reach.refusal(setting, table));
     }
   }
 

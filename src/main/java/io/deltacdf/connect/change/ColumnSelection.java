@@ -77,7 +77,7 @@ public record ColumnSelection(
    * Refuses an include or exclude rule that names a field inside the array or map at {@code path}:
    * rules do not reach there, so such a field would be carried.
    *
-   * @throws IllegalArgumentException naming the setting, the pattern and the field
+   * @throws ColumnRuleReachException naming the setting, the pattern and the field
    */
   public void requireNothingInside(List<String> path, FieldType type) {
     exclude.requireNothingInside("column.exclude.list", path, type);

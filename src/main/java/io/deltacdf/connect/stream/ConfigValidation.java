@@ -1,9 +1,8 @@
 package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangePosition;
-import io.deltacdf.connect.change.ColumnPatterns;
+import io.deltacdf.connect.change.ColumnRuleReachException;
 import io.deltacdf.connect.change.ColumnSelection;
-import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.HiddenColumnsTracker;
 import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
@@ -109,9 +108,6 @@ public final class ConfigValidation {
       for (LoggedSchema schema :
           deltaTable.withColumns(ColumnSelection.ALL).schemasAtStartAndLatest(start, latest)) {
         rules.add(TableNames.nameOf(table), schema.schema());
-        if (!requireNoRuleInsideCollections(config, table, schema.schema(), values)) {
-          return true;
-        }
       }
       List<LoggedSchema> schemas = deltaTable.schemasAtStartAndLatest(start, latest);
       new TableConverters(config, "validate", connectorVersion)
@@ -142,6 +138,8 @@ public final class ConfigValidation {
       values.get(key).addErrorMessage(e.getMessage());
     } catch (MaskTypeException e) {
       values.get(maskSetting(e.kind())).addErrorMessage(e.getMessage());
+    } catch (ColumnRuleReachException e) {
+      values.get(e.setting()).addErrorMessage(e.getMessage());
     } catch (FieldNameCollisionException e) {
       values
           .get(DeltaCdfSourceConfig.FIELD_NAME_ADJUSTMENT)
@@ -153,50 +151,6 @@ public final class ConfigValidation {
               redaction.redact("Table " + table + " cannot be read: " + e.getMessage()));
     }
     return false;
-  }
-
-  /**
-   * Reports an include or exclude pattern that names a field inside an array or a map of {@code
-   * schema} on its setting: rules do not reach there. Whether none does.
-   */
-  private static boolean requireNoRuleInsideCollections(
-      DeltaCdfSourceConfig config,
-      String table,
-      FieldType.Struct schema,
-      Map<String, ConfigValue> values) {
-    ColumnSelection selection = config.columnsFor(table);
-    String name = TableNames.nameOf(table);
-    for (Map.Entry<String, ColumnPatterns> rule :
-        Map.of(
-                DeltaCdfSourceConfig.COLUMN_EXCLUDE, selection.exclude(),
-                DeltaCdfSourceConfig.COLUMN_INCLUDE, selection.include())
-            .entrySet()) {
-      ColumnPatterns.Reach reach = reachInside(rule.getValue(), schema, List.of());
-      if (reach != null) {
-        values.get(rule.getKey()).addErrorMessage(reach.refusal(rule.getKey(), name));
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static ColumnPatterns.Reach reachInside(
-      ColumnPatterns patterns, FieldType.Struct schema, List<String> parent) {
-    for (FieldType.Field field : schema.fields()) {
-      List<String> path = new ArrayList<>(parent);
-      path.add(field.name());
-      if (patterns.matches(path)) {
-        continue; // the whole column is named
-      }
-      ColumnPatterns.Reach reach =
-          field.type() instanceof FieldType.Struct struct
-              ? reachInside(patterns, struct, path)
-              : patterns.reachingInside(path, field.type());
-      if (reach != null) {
-        return reach;
-      }
-    }
-    return null;
   }
 
   private static String maskSetting(ColumnMasks.Kind kind) {
