@@ -3,6 +3,8 @@ package io.deltacdf.connect.convert;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.ColumnPatterns;
 import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.change.HiddenColumns;
+import io.deltacdf.connect.change.HiddenColumnsTracker;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -12,6 +14,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -22,8 +25,12 @@ import javax.crypto.spec.SecretKeySpec;
  * stay joinable downstream. Masks apply to the row before its key is taken, so a hashed key column
  * is hashed in the key and in the value alike.
  *
- * <p>A column several masks name gets the strongest: null, then hash, then truncation. Not
- * thread-safe (the HMAC is stateful): one instance per converter.
+ * <p>A column several masks name gets the strongest: null, then hash, then truncation. A column a
+ * mask named once stays masked: it is recorded by identity in the stream's {@link
+ * HiddenColumnsTracker}, so it keeps its mask under every later name (a rename under column
+ * mapping), seeded with what the stream masked before a restart. A pattern that names a field
+ * inside an array or a map is refused: masks do not reach there. Not thread-safe (the HMAC is
+ * stateful): one instance per converter.
  */
 public final class ColumnMasks {
 
@@ -31,7 +38,12 @@ public final class ColumnMasks {
   public enum Kind {
     NULL,
     HASH,
-    TRUNCATE
+    TRUNCATE;
+
+    /** The setting that lists the columns this mask masks. */
+    public String setting() {
+      return "column.mask." + name().toLowerCase(Locale.ROOT) + ".list";
+    }
   }
 
   public enum Encoding {
@@ -57,6 +69,8 @@ public final class ColumnMasks {
   private final int truncateChars;
   private final Mac mac;
   private final Encoding encoding;
+  private final String salt;
+  private final HiddenColumnsTracker hidden;
 
   /**
    * @param table the table's URI, for messages
@@ -71,7 +85,29 @@ public final class ColumnMasks {
       int truncateChars,
       String salt,
       Encoding encoding) {
+    this(
+        table,
+        nulls,
+        hashed,
+        truncated,
+        truncateChars,
+        salt,
+        encoding,
+        HiddenColumnsTracker.empty());
+  }
+
+  private ColumnMasks(
+      String table,
+      ColumnPatterns nulls,
+      ColumnPatterns hashed,
+      ColumnPatterns truncated,
+      int truncateChars,
+      String salt,
+      Encoding encoding,
+      HiddenColumnsTracker hidden) {
     this.table = table;
+    this.salt = salt;
+    this.hidden = hidden;
     this.nulls = nulls;
     this.hashed = hashed;
     this.truncated = truncated;
@@ -93,6 +129,37 @@ public final class ColumnMasks {
     }
   }
 
+  /** The same masks, sharing {@code tracker} (seeded with what a stream hid before). */
+  public ColumnMasks following(HiddenColumnsTracker tracker) {
+    return new ColumnMasks(table, nulls, hashed, truncated, truncateChars, salt, encoding, tracker);
+  }
+
+  /** What the stream has hidden so far: when it grows, plans made before may mask too little. */
+  HiddenColumns hidden() {
+    return hidden.current();
+  }
+
+  /**
+   * The mask of the field at {@code path} whose identity is {@code identity}: the strongest of the
+   * one its name has now and the one it was recorded with; null when it leaves in clear. A mask its
+   * name has is recorded.
+   */
+  private Kind kindOf(List<String> path, List<String> identity) {
+    Kind byName = kindOf(path);
+    if (byName != null) {
+      hidden.hide(identity, HiddenColumns.Rule.valueOf(byName.name()));
+    }
+    HiddenColumns.Rule recorded = hidden.current().ruleOf(identity);
+    Kind before =
+        recorded == null || recorded == HiddenColumns.Rule.EXCLUDED
+            ? null
+            : Kind.valueOf(recorded.name());
+    if (byName == null || before == null) {
+      return byName == null ? before : byName;
+    }
+    return byName.compareTo(before) <= 0 ? byName : before;
+  }
+
   /** The mask of the column or nested field at {@code path}, or null when it leaves in clear. */
   private Kind kindOf(List<String> path) {
     if (nulls.matches(path)) {
@@ -110,7 +177,7 @@ public final class ColumnMasks {
    * @throws MaskTypeException when a mask names a column of a type it cannot mask
    */
   MaskedSchema masked(FieldType.Struct schema) {
-    return plan(schema, List.of());
+    return plan(schema, List.of(), List.of());
   }
 
   /** The masked form of rows of one schema. */
@@ -162,19 +229,25 @@ public final class ColumnMasks {
     }
   }
 
-  private MaskedSchema plan(FieldType.Struct schema, List<String> parent) {
+  private MaskedSchema plan(
+      FieldType.Struct schema, List<String> parent, List<String> parentIdentity) {
     List<FieldType.Field> fields = new ArrayList<>(schema.fields().size());
     Object[] masks = new Object[schema.fields().size()];
     for (int i = 0; i < masks.length; i++) {
       FieldType.Field field = schema.fields().get(i);
       List<String> path = new ArrayList<>(parent);
       path.add(field.name());
-      Kind kind = kindOf(path);
+      List<String> identity = new ArrayList<>(parentIdentity);
+      identity.add(field.physicalName());
+      Kind kind = kindOf(path, identity);
+      if (kind == null) {
+        requireNothingInside(path, field.type());
+      }
       if (kind != null) {
         masks[i] = kind;
         fields.add(maskedField(field, kind, path));
       } else if (field.type() instanceof FieldType.Struct struct) {
-        MaskedSchema nested = plan(struct, path);
+        MaskedSchema nested = plan(struct, path, identity);
         masks[i] = nested.masksAny ? nested : null;
         fields.add(
             new FieldType.Field(
@@ -185,6 +258,21 @@ public final class ColumnMasks {
     }
     boolean masksAny = Arrays.stream(masks).anyMatch(Objects::nonNull);
     return new MaskedSchema(masksAny ? new FieldType.Struct(fields) : schema, masks);
+  }
+
+  private void requireNothingInside(List<String> path, FieldType type) {
+    for (Kind kind : Kind.values()) {
+      ColumnPatterns patterns =
+          switch (kind) {
+            case NULL -> nulls;
+            case HASH -> hashed;
+            case TRUNCATE -> truncated;
+          };
+      ColumnPatterns.Reach reach = patterns.reachingInside(path, type);
+      if (reach != null) {
+        throw new MaskTypeException(kind, reach.refusal(kind.setting(), table));
+      }
+    }
   }
 
   private FieldType.Field maskedField(FieldType.Field field, Kind kind, List<String> path) {

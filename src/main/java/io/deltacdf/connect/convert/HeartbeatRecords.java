@@ -1,8 +1,6 @@
 package io.deltacdf.connect.convert;
 
 import io.deltacdf.connect.change.ChangePosition;
-import io.deltacdf.connect.change.TableIdentity;
-import io.deltacdf.connect.offset.OffsetCodec;
 import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -45,13 +43,13 @@ public final class HeartbeatRecords {
    * A heartbeat for {@code table} at {@code position}.
    *
    * @param sourcePartition the table's source partition, as its change records carry it
-   * @param identity which table the position belongs to, as its change records' offsets name it
+   * @param offset the offset of {@code position}, as the table's change records would carry it
    */
   public SourceRecord heartbeat(
       String table,
       Map<String, ?> sourcePartition,
       ChangePosition position,
-      TableIdentity identity,
+      Map<String, ?> offset,
       long nowMs) {
     if (format == OutputFormat.JSON) {
       StringBuilder key = new StringBuilder("{\"table\":");
@@ -60,7 +58,7 @@ public final class HeartbeatRecords {
       value.append(position.version()).append(",\"ts_ms\":").append(nowMs).append('}');
       return record(
           sourcePartition,
-          OffsetCodec.toMap(position, identity),
+          offset,
           Schema.STRING_SCHEMA,
           key.append('}').toString(),
           Schema.STRING_SCHEMA,
@@ -73,14 +71,7 @@ public final class HeartbeatRecords {
             .put("table", table)
             .put("version", position.version())
             .put("ts_ms", nowMs);
-    return record(
-        sourcePartition,
-        OffsetCodec.toMap(position, identity),
-        KEY_SCHEMA,
-        key,
-        VALUE_SCHEMA,
-        value,
-        nowMs);
+    return record(sourcePartition, offset, KEY_SCHEMA, key, VALUE_SCHEMA, value, nowMs);
   }
 
   private SourceRecord record(

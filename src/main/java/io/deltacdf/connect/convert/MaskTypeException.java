@@ -3,7 +3,7 @@ package io.deltacdf.connect.convert;
 import io.deltacdf.connect.change.FieldType;
 import java.util.Locale;
 
-/** A mask that names a column of a type it cannot mask. */
+/** A mask that names a column of a type it cannot mask, or a field inside an array or a map. */
 public final class MaskTypeException extends IllegalArgumentException {
 
   private final ColumnMasks.Kind kind;
@@ -22,6 +22,12 @@ public final class MaskTypeException extends IllegalArgumentException {
             + " mask cannot mask: it masks "
             + masks
             + "; name other columns, or drop this one with column.exclude.list or the null mask");
+    this.kind = kind;
+  }
+
+  /** A mask that names what masks cannot reach, as {@code message} says. */
+  MaskTypeException(ColumnMasks.Kind kind, String message) {
+    super(message);
     this.kind = kind;
   }
 

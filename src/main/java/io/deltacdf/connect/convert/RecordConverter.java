@@ -4,6 +4,7 @@ import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.change.HiddenColumns;
 import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.change.TableIdentity;
 import io.deltacdf.connect.offset.OffsetCodec;
@@ -54,10 +55,14 @@ public final class RecordConverter {
   /** The table the converted rows belong to, named in every offset; null: offsets name none. */
   private TableIdentity identity;
 
+  private HiddenColumns hiddenEncoded;
+  private List<String> hiddenList;
+
   private FieldType.Struct lastSchema;
   private RowShape lastShape;
   private FieldType.Struct lastRowSchema;
   private ColumnMasks.MaskedSchema lastMasked;
+  private HiddenColumns maskedWith;
 
   /**
    * @param table the table's URI
@@ -108,6 +113,9 @@ public final class RecordConverter {
    */
   public void requireConvertible(List<LoggedSchema> ends, Supplier<List<LoggedSchema>> wholeLog) {
     keyColumns.resolve(ends, wholeLog);
+    // The masks learn each end's masked columns, oldest first, so a column renamed before the
+    // latest schema keeps the mask its name at the start had.
+    ends.forEach(end -> masked(end.schema()));
     LoggedSchema latest = ends.get(ends.size() - 1);
     shape(masked(latest.schema()).schema(), latest.version());
   }
@@ -217,7 +225,9 @@ public final class RecordConverter {
   private SourceRecord record(PendingRecord pending, Schema keySchema, ChangePosition offset) {
     return new SourceRecord(
         sourcePartition,
-        identity == null ? OffsetCodec.toMap(offset) : OffsetCodec.toMap(offset, identity),
+        identity == null
+            ? OffsetCodec.toMap(offset)
+            : OffsetCodec.toMap(offset, identity, hiddenColumns()),
         topic,
         null,
         keySchema,
@@ -228,6 +238,16 @@ public final class RecordConverter {
         headers.of(pending.change()));
   }
 
+  /** The columns hidden so far, as offsets carry them: encoded once each time they grow. */
+  private List<String> hiddenColumns() {
+    HiddenColumns now = masks.hidden();
+    if (now != hiddenEncoded) {
+      hiddenList = now.toList();
+      hiddenEncoded = now;
+    }
+    return hiddenList;
+  }
+
   /** Null leaves the timestamp to the producer: the time of sending. */
   private Long timestamp(ChangeRow change) {
     return settings.recordTimestamp() == RecordTimestamp.COMMIT ? change.commitTimestampMs() : null;
@@ -235,6 +255,12 @@ public final class RecordConverter {
 
   /** How rows of {@code rowSchema} are masked, and the schema they have then. */
   private ColumnMasks.MaskedSchema masked(FieldType.Struct rowSchema) {
+    if (masks.hidden() != maskedWith) {
+      // A column newly known as masked: plans made before may leave it in clear.
+      maskedSchemas.clear();
+      lastRowSchema = null;
+      maskedWith = masks.hidden();
+    }
     if (rowSchema != lastRowSchema) {
       lastMasked = maskedSchemas.computeIfAbsent(rowSchema, masks::masked);
       lastRowSchema = rowSchema;

@@ -1,8 +1,10 @@
 package io.deltacdf.connect.offset;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.HiddenColumns;
 import io.deltacdf.connect.change.TableIdentity;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,8 +17,9 @@ import java.util.Map;
  * true, "version": 12, "path": "...", "row": 100}} (inside the snapshot of version 12).
  *
  * <p>The connector adds the identity of the table the position belongs to: {@code "table_id"},
- * Delta's table id, and {@code "catalog_table_id"} for a table named in Unity Catalog. Offsets
- * without them (written before they existed, or by hand) stay valid.
+ * Delta's table id, and {@code "catalog_table_id"} for a table named in Unity Catalog; and, when
+ * column rules hid columns, {@code "hidden"}: which, by identity (see {@link HiddenColumns}).
+ * Offsets without them (written before they existed, or by hand) stay valid.
  */
 public final class OffsetCodec {
 
@@ -27,15 +30,23 @@ public final class OffsetCodec {
   static final String PATH = "path";
   static final String TABLE_ID = "table_id";
   static final String CATALOG_TABLE_ID = "catalog_table_id";
+  static final String HIDDEN = "hidden";
 
   private OffsetCodec() {}
 
-  /** The offset of {@code position} in the table {@code identity} names. */
-  public static Map<String, Object> toMap(ChangePosition position, TableIdentity identity) {
+  /**
+   * The offset of {@code position} in the table {@code identity} names, the columns {@code hidden}
+   * ({@link HiddenColumns#toList()}) hidden up to there.
+   */
+  public static Map<String, Object> toMap(
+      ChangePosition position, TableIdentity identity, List<String> hidden) {
     Map<String, Object> map = toMap(position);
     map.put(TABLE_ID, identity.deltaTableId());
     if (identity.catalogTableId() != null) {
       map.put(CATALOG_TABLE_ID, identity.catalogTableId());
+    }
+    if (!hidden.isEmpty()) {
+      map.put(HIDDEN, hidden);
     }
     return map;
   }
@@ -77,7 +88,24 @@ public final class OffsetCodec {
     }
     return new StoredOffset(
         position,
-        tableId == null ? null : new TableIdentity((String) tableId, (String) catalogTableId));
+        tableId == null ? null : new TableIdentity((String) tableId, (String) catalogTableId),
+        hidden(map));
+  }
+
+  private static HiddenColumns hidden(Map<String, ?> map) {
+    Object hidden = map.get(HIDDEN);
+    if (hidden == null) {
+      return HiddenColumns.NONE;
+    }
+    if (!(hidden instanceof List<?> entries)
+        || !entries.stream().allMatch(String.class::isInstance)) {
+      throw invalid(map, "'hidden' must be a list of strings");
+    }
+    try {
+      return HiddenColumns.fromList(entries.stream().map(String.class::cast).toList());
+    } catch (IllegalArgumentException e) {
+      throw invalid(map, e.getMessage());
+    }
   }
 
   /**

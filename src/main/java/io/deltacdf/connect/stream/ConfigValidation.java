@@ -1,6 +1,9 @@
 package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.ColumnRuleReachException;
+import io.deltacdf.connect.change.ColumnSelection;
+import io.deltacdf.connect.change.HiddenColumnsTracker;
 import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.config.TableNames;
@@ -66,17 +69,28 @@ public final class ConfigValidation {
     tables.collisions().stream()
         .map(ConnectorTables.TopicCollision::refusal)
         .forEach(values.get(DeltaCdfSourceConfig.TOPIC_TEMPLATE)::addErrorMessage);
+    UnmatchedColumnRules columnRules = new UnmatchedColumnRules();
+    boolean allRead = true;
     for (String table : tables.tables()) {
-      validateTable(parsed, table, values, connectorVersion);
+      allRead &= validateTable(parsed, table, values, connectorVersion, columnRules);
+    }
+    // Only against every table's columns: a table that could not be read may hold the column.
+    // Under roots, the tables found now: a typo is far likelier than a table still to come.
+    if (allRead && !tables.tables().isEmpty()) {
+      columnRules
+          .problems(parsed)
+          .forEach((key, messages) -> messages.forEach(values.get(key)::addErrorMessage));
     }
     return result;
   }
 
-  private static void validateTable(
+  /** Validates one table; whether its schemas could be read (they are added to {@code rules}). */
+  private static boolean validateTable(
       DeltaCdfSourceConfig config,
       String table,
       Map<String, ConfigValue> values,
-      String connectorVersion) {
+      String connectorVersion,
+      UnmatchedColumnRules rules) {
     Redaction redaction = new Redaction(config);
     ConfiguredTables tables = new ConfiguredTables(config, redaction);
     ErrorSettings errorSettings = new ErrorSettings(config);
@@ -87,15 +101,19 @@ public final class ConfigValidation {
       values
           .get(errorSettings.settingFor(e, table))
           .addErrorMessage(redaction.redact(e.getMessage()));
-      return;
+      return false;
     }
     try (deltaTable) {
       LatestSnapshot latest = deltaTable.latestSnapshot();
       deltaTable.requireRowFilterFits(latest);
       ChangePosition start = tables.start(deltaTable, latest);
+      for (LoggedSchema schema :
+          deltaTable.withColumns(ColumnSelection.ALL).schemasAtStartAndLatest(start, latest)) {
+        rules.add(TableNames.nameOf(table), schema.schema());
+      }
       List<LoggedSchema> schemas = deltaTable.schemasAtStartAndLatest(start, latest);
       new TableConverters(config, "validate", connectorVersion)
-          .checked(new TablePartition(table), deltaTable, schemas);
+          .checked(new TablePartition(table), deltaTable, schemas, HiddenColumnsTracker.empty());
       if (schemas.get(schemas.size() - 1).schema().fields().isEmpty()) {
         values
             .get(
@@ -109,6 +127,7 @@ public final class ConfigValidation {
                     + TableNames.nameOf(table)
                     + ":<column> (the patterns apply to every table)");
       }
+      return true;
     } catch (DeltaFeedException e) {
       values
           .get(errorSettings.settingFor(e, table))
@@ -121,6 +140,8 @@ public final class ConfigValidation {
       values.get(key).addErrorMessage(e.getMessage());
     } catch (MaskTypeException e) {
       values.get(maskSetting(e.kind())).addErrorMessage(e.getMessage());
+    } catch (ColumnRuleReachException e) {
+      values.get(e.setting()).addErrorMessage(e.getMessage());
     } catch (FieldNameCollisionException e) {
       values
           .get(DeltaCdfSourceConfig.FIELD_NAME_ADJUSTMENT)
@@ -131,6 +152,7 @@ public final class ConfigValidation {
           .addErrorMessage(
               redaction.redact("Table " + table + " cannot be read: " + e.getMessage()));
     }
+    return false;
   }
 
   private static String maskSetting(ColumnMasks.Kind kind) {

@@ -1,6 +1,7 @@
 package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.HiddenColumnsTracker;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.config.UnityCatalogConnection;
 import io.deltacdf.connect.delta.CatalogTables;
@@ -28,6 +29,14 @@ final class ConfiguredTables {
    * with the credentials it vends); the caller closes it.
    */
   DeltaTable open(String table) {
+    return open(table, HiddenColumnsTracker.empty());
+  }
+
+  /**
+   * As {@link #open(String)}, its column selection sharing {@code hidden}: a column left out before
+   * stays out under a new name.
+   */
+  DeltaTable open(String table, HiddenColumnsTracker hidden) {
     DeltaTable opened =
         config.isCatalogTable(table)
             ? catalog()
@@ -39,7 +48,7 @@ final class ConfiguredTables {
             : DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed());
     return opened
         .withChangeSource(config.changeSource(), config.keyColumnsFor(table))
-        .withColumns(config.columnsFor(table))
+        .withColumns(config.columnsFor(table).following(hidden))
         .withRowFilter(config.rowFilter())
         .withDiffMemoryRows(config.derivedDiffMemoryRows());
   }

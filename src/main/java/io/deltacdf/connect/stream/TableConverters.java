@@ -1,6 +1,7 @@
 package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.HiddenColumnsTracker;
 import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.config.TableNames;
@@ -34,16 +35,22 @@ final class TableConverters {
       TablePartition partition,
       DeltaTable deltaTable,
       ChangePosition start,
-      LatestSnapshot latest) {
-    return checked(partition, deltaTable, deltaTable.schemasAtStartAndLatest(start, latest));
+      LatestSnapshot latest,
+      HiddenColumnsTracker hidden) {
+    return checked(
+        partition, deltaTable, deltaTable.schemasAtStartAndLatest(start, latest), hidden);
   }
 
   /**
    * As above, with the schemas at the start and the latest one already read ({@link
-   * DeltaTable#schemasAtStartAndLatest}).
+   * DeltaTable#schemasAtStartAndLatest}), its masks sharing {@code hidden} with the table's column
+   * selection: a column masked before keeps its mask under a new name.
    */
   RecordConverter checked(
-      TablePartition partition, DeltaTable deltaTable, List<LoggedSchema> ends) {
+      TablePartition partition,
+      DeltaTable deltaTable,
+      List<LoggedSchema> ends,
+      HiddenColumnsTracker hidden) {
     String table = partition.table();
     RecordConverter converter =
         new RecordConverter(
@@ -53,7 +60,7 @@ final class TableConverters {
             partition.toMap(),
             config.keyColumnsFor(table),
             config.recordSettings(connectorName, connectorVersion),
-            config.columnMasksFor(table));
+            config.columnMasksFor(table).following(hidden));
     converter.requireConvertible(ends, deltaTable::loggedSchemas);
     return converter;
   }

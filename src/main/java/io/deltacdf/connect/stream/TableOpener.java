@@ -1,6 +1,8 @@
 package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.HiddenColumns;
+import io.deltacdf.connect.change.HiddenColumnsTracker;
 import io.deltacdf.connect.change.TableIdentity;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.convert.RecordConverter;
@@ -58,7 +60,10 @@ final class TableOpener {
   TableStream.Opened open(TablePartition partition, StoredOffset stored, ChangePosition planned) {
     String table = partition.table();
     log.info("Table {} is read through {}", partition.describe(), config.endpointOf(table));
-    DeltaTable deltaTable = tables.open(table);
+    // The columns the stream's rules hid before stay hidden, whatever their names are now.
+    HiddenColumnsTracker tracker =
+        new HiddenColumnsTracker(stored == null ? HiddenColumns.NONE : stored.hidden());
+    DeltaTable deltaTable = tables.open(table, tracker);
     LatestSnapshot latest = deltaTable.latestSnapshot(); // one load for the whole open
     try {
       TableIdentity identity = deltaTable.identity(latest);
@@ -88,9 +93,9 @@ final class TableOpener {
             config.getString(DeltaCdfSourceConfig.START_MODE),
             start);
       }
-      RecordConverter converter = converters.checked(partition, deltaTable, start, latest);
+      RecordConverter converter = converters.checked(partition, deltaTable, start, latest, tracker);
       converter.belongsTo(identity);
-      return new TableStream.Opened(deltaTable, identity, start, kind, converter);
+      return new TableStream.Opened(deltaTable, identity, start, kind, converter, tracker);
     } catch (DeltaFeedException e) {
       deltaTable.close();
       throw e;

@@ -4,6 +4,7 @@ import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.change.HiddenColumnsTracker;
 import io.deltacdf.connect.change.TableIdentity;
 import io.deltacdf.connect.convert.Converted;
 import io.deltacdf.connect.convert.RecordConverter;
@@ -11,8 +12,10 @@ import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.LatestSnapshot;
+import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.StoredOffset;
 import io.deltacdf.connect.offset.TablePartition;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,13 +48,17 @@ final class TableStream implements AutoCloseable {
   /**
    * An opened table, which table it is, the position its feed starts at, how that was found, and
    * the converter of its rows.
+   *
+   * @param hidden the columns the stream's rules hid so far, growing as it reads: stored beside its
+   *     position, so that a restart seeds the rules with them
    */
   record Opened(
       DeltaTable table,
       TableIdentity identity,
       ChangePosition start,
       StartKind kind,
-      RecordConverter converter) {}
+      RecordConverter converter,
+      HiddenColumnsTracker hidden) {}
 
   private final String table;
 
@@ -126,9 +133,12 @@ final class TableStream implements AutoCloseable {
     return partition;
   }
 
-  /** Which table the rows read belong to; null until the table is open. */
-  TableIdentity identity() {
-    return identity;
+  /**
+   * The offset that stores {@code position} of the open table: with the table's identity and the
+   * columns its rules hid so far, as its change records' offsets carry them.
+   */
+  Map<String, Object> offsetOf(ChangePosition position) {
+    return OffsetCodec.toMap(position, identity, opened.hidden().current().toList());
   }
 
   /** Whether this stream reads a slice of a snapshot, not a whole table. */

@@ -271,7 +271,7 @@ public final class TaskLoop {
 
   private SourceRecord heartbeat(TableStream stream, ChangePosition position, long now) {
     return heartbeats.heartbeat(
-        stream.table(), stream.partition().toMap(), position, stream.identity(), now);
+        stream.table(), stream.partition().toMap(), position, stream.offsetOf(position), now);
   }
 
   /**

@@ -9,6 +9,8 @@ import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.ColumnPatterns;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.FieldType.PrimitiveKind;
+import io.deltacdf.connect.change.HiddenColumns;
+import io.deltacdf.connect.change.HiddenColumnsTracker;
 import io.deltacdf.connect.change.LoggedSchema;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -181,5 +183,106 @@ class ColumnMasksTest {
         .isInstanceOf(MaskTypeException.class)
         .hasMessageContaining("'salary'")
         .hasMessageContaining("truncate");
+  }
+
+  private static FieldType.Struct mapped(String idName, String ssnName) {
+    return new FieldType.Struct(
+        List.of(
+            new FieldType.Field(
+                idName, new FieldType.Primitive(PrimitiveKind.LONG), false, "col-i"),
+            new FieldType.Field(ssnName, string(), true, "col-s")));
+  }
+
+  private static Object valueOf(
+      RecordConverter converter, FieldType.Struct schema, String field, Object[] values) {
+    ChangeRow row = new ChangeRow(ChangeType.INSERT, 1, 0, values, InVersion.start(2));
+    return ((Struct) converter.convert(row, InVersion.start(1), schema).records().get(0).value())
+        .get(field);
+  }
+
+  private static RecordConverter converter(ColumnMasks masks) {
+    return new RecordConverter(
+        "file:/lake/people",
+        "people",
+        "people",
+        Map.of("table", "t"),
+        List.of(),
+        Settings.of(),
+        masks);
+  }
+
+  @Test
+  void aRenamedColumnKeepsTheMaskItsOldNameHad() throws Exception {
+    HiddenColumnsTracker tracker = HiddenColumnsTracker.empty();
+    ColumnMasks masks =
+        masks(List.of(), List.of("people:ssn"), List.of(), ColumnMasks.Encoding.HEX)
+            .following(tracker);
+    FieldType.Struct before = mapped("id", "ssn");
+    FieldType.Struct after = mapped("id", "tax_id");
+    RecordConverter converter = converter(masks);
+    // The feed starts before the rename and the latest schema has the new name.
+    converter.requireConvertible(
+        List.of(new LoggedSchema(0, before), new LoggedSchema(2, after)), List::of);
+
+    String hash = HexFormat.of().formatHex(hmac("123-45-6789"));
+    assertThat(valueOf(converter, before, "ssn", new Object[] {1L, "123-45-6789"})).isEqualTo(hash);
+    assertThat(valueOf(converter, after, "tax_id", new Object[] {1L, "123-45-6789"}))
+        .isEqualTo(hash);
+    // A column re-added under the masked name is masked by its name.
+    FieldType.Struct readded =
+        new FieldType.Struct(
+            List.of(
+                after.fields().get(0),
+                after.fields().get(1),
+                new FieldType.Field("ssn", string(), true, "col-new")));
+    ChangeRow row =
+        new ChangeRow(
+            ChangeType.INSERT, 3, 0, new Object[] {1L, "123-45-6789", "987"}, InVersion.start(4));
+    Struct value =
+        (Struct) converter.convert(row, InVersion.start(3), readded).records().get(0).value();
+    assertThat(value.get("tax_id")).isEqualTo(hash);
+    assertThat(value.get("ssn")).isEqualTo(HexFormat.of().formatHex(hmac("987")));
+    assertThat(tracker.current().toList()).containsExactly("hash:col-new", "hash:col-s");
+  }
+
+  @Test
+  void aSeedMasksWhatTheStreamMaskedBeforeARestart() throws Exception {
+    ColumnMasks masks =
+        masks(List.of(), List.of("people:ssn"), List.of(), ColumnMasks.Encoding.HEX)
+            .following(new HiddenColumnsTracker(HiddenColumns.fromList(List.of("hash:col-s"))));
+    FieldType.Struct after = mapped("id", "tax_id");
+    RecordConverter converter = converter(masks);
+    converter.requireConvertible(List.of(new LoggedSchema(2, after)), List::of);
+
+    assertThat(valueOf(converter, after, "tax_id", new Object[] {1L, "123-45-6789"}))
+        .isEqualTo(HexFormat.of().formatHex(hmac("123-45-6789")));
+  }
+
+  @Test
+  void aMaskReachingIntoAnArrayIsRefusedNamingTheField() {
+    FieldType.Struct orders =
+        new FieldType.Struct(
+            List.of(
+                new FieldType.Field(
+                    "items",
+                    new FieldType.Array(
+                        new FieldType.Struct(List.of(new FieldType.Field("card", string(), true))),
+                        true),
+                    true)));
+    ColumnMasks masks =
+        new ColumnMasks(
+            "file:/lake/orders",
+            ColumnPatterns.of("orders", List.of()),
+            ColumnPatterns.of("orders", List.of("orders:items.card")),
+            ColumnPatterns.of("orders", List.of()),
+            3,
+            SALT,
+            ColumnMasks.Encoding.HEX);
+
+    assertThatThrownBy(() -> masks.masked(orders))
+        .isInstanceOf(MaskTypeException.class)
+        .hasMessageContaining("column.mask.hash.list: pattern 'orders:items.card' names items.card")
+        .satisfies(
+            e -> assertThat(((MaskTypeException) e).kind()).isEqualTo(ColumnMasks.Kind.HASH));
   }
 }

@@ -30,6 +30,7 @@ class BadConfigCatalogueIT {
   private static final String NO_CDF = DIR.resolve("no-cdf").toString();
   private static final String LATE_CDF = DIR.resolve("late-cdf").toString();
   private static final String ODD_NAMES = DIR.resolve("odd-names").toString();
+  private static final String ORDERS = DIR.resolve("orders").toString();
   private static final String PLAIN_FOLDER = DIR.resolve("plain-folder").toString();
   private static KafkaCluster cluster;
 
@@ -45,6 +46,10 @@ class BadConfigCatalogueIT {
             + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
             + " 'delta.columnMapping.mode'='name')",
         ODD_NAMES);
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, items ARRAY<STRUCT<card: STRING>>) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+        ORDERS);
     sql("CREATE TABLE delta.`%s` (id BIGINT) USING delta", NO_CDF);
     sql("CREATE TABLE delta.`%s` (id BIGINT) USING delta", LATE_CDF);
     sql("ALTER TABLE delta.`%s` SET TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", LATE_CDF);
@@ -98,6 +103,27 @@ class BadConfigCatalogueIT {
             paths(GOOD).with("row.filter", "name = "),
             "row.filter",
             "Expected a literal"),
+        bad(
+            "mask pattern with a typo",
+            paths(GOOD).with("column.mask.hash.list", "good:nmae", "column.mask.hash.salt", "s"),
+            "column.mask.hash.list",
+            "Pattern 'good:nmae' matches no column"),
+        bad(
+            "exclude pattern with a typo",
+            paths(GOOD).with("column.exclude.list", "good:nmae"),
+            "column.exclude.list",
+            "Pattern 'good:nmae' matches no column"),
+        bad(
+            "mask pattern reaching into an array",
+            paths(ORDERS)
+                .with("column.mask.hash.list", "orders:items.card", "column.mask.hash.salt", "s"),
+            "column.mask.hash.list",
+            "pattern 'orders:items.card' names items.card, inside the array or map column items"),
+        bad(
+            "exclude pattern reaching into an array",
+            paths(ORDERS).with("column.exclude.list", "orders:items.card"),
+            "column.exclude.list",
+            "pattern 'orders:items.card' names items.card, inside the array or map column items"),
         bad(
             "key column excluded",
             paths(GOOD).keyColumns("id").with("column.exclude.list", "good:id"),

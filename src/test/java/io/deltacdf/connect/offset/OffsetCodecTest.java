@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.HiddenColumns;
 import io.deltacdf.connect.change.TableIdentity;
 import java.util.List;
 import java.util.Map;
@@ -29,10 +30,27 @@ class OffsetCodecTest {
     TableIdentity byPath = new TableIdentity("6f1c-delta", null);
     TableIdentity byName = new TableIdentity("6f1c-delta", "uc-42");
 
-    assertThat(OffsetCodec.toMap(position, byPath))
+    assertThat(OffsetCodec.toMap(position, byPath, List.of()))
         .isEqualTo(Map.of("version", 12L, "file", 3L, "row", 100L, "table_id", "6f1c-delta"));
-    assertThat(OffsetCodec.decode(OffsetCodec.toMap(position, byName)))
-        .isEqualTo(new StoredOffset(position, byName));
+    assertThat(OffsetCodec.decode(OffsetCodec.toMap(position, byName, List.of())))
+        .isEqualTo(new StoredOffset(position, byName, HiddenColumns.NONE));
+  }
+
+  @Test
+  void offsetsCarryTheColumnsTheRulesHid() {
+    HiddenColumns hidden =
+        HiddenColumns.NONE
+            .with(List.of("col-5f1c"), HiddenColumns.Rule.HASH)
+            .with(List.of("notes"), HiddenColumns.Rule.EXCLUDED);
+    Map<String, Object> offset =
+        OffsetCodec.toMap(
+            ChangePosition.InVersion.start(3), new TableIdentity("t", null), hidden.toList());
+
+    assertThat(offset.get("hidden")).isEqualTo(List.of("excluded:notes", "hash:col-5f1c"));
+    assertThat(OffsetCodec.decode(offset).hidden()).isEqualTo(hidden);
+    assertThat(OffsetCodec.decode(Map.of("version", 3L)).hidden()).isEqualTo(HiddenColumns.NONE);
+    assertThatThrownBy(() -> OffsetCodec.decode(Map.of("version", 3L, "hidden", List.of("x"))))
+        .hasMessageContaining("Hidden column entry 'x'");
   }
 
   @Test

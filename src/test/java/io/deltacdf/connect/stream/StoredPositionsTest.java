@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.HiddenColumns;
 import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.offset.StoredOffset;
 import io.deltacdf.connect.offset.TablePartition;
@@ -26,7 +27,9 @@ class StoredPositionsTest {
 
     assertThat(StoredPositions.read(offsets, List.of(TABLE, SLICE)))
         .containsExactly(
-            Map.entry(SLICE, new StoredOffset(ChangePosition.InVersion.start(4), null)));
+            Map.entry(
+                SLICE,
+                new StoredOffset(ChangePosition.InVersion.start(4), null, HiddenColumns.NONE)));
     assertThat(StoredPositions.decode(TABLE, null)).isNull();
   }
 

@@ -36,6 +36,11 @@ public final class KernelTypes {
     return toStruct(schema, "");
   }
 
+  /** The connector's form of the type of the column at {@code path} (for messages). */
+  static FieldType toType(DataType type, String path) {
+    return toFieldType(type, path);
+  }
+
   private static FieldType.Struct toStruct(StructType schema, String prefix) {
     List<FieldType.Field> fields = new ArrayList<>(schema.length());
     for (StructField field : schema.fields()) {

@@ -1,15 +1,19 @@
 package io.deltacdf.connect.delta.table;
 
+import io.delta.kernel.types.ArrayType;
+import io.delta.kernel.types.MapType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.deltacdf.connect.change.ColumnSelection;
+import io.deltacdf.connect.delta.kernel.KernelColumns;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A table's columns cut down to those a {@link ColumnSelection} keeps, by logical name, in the
- * logical and the physical schema alike: the Parquet reader is then asked for the kept columns
- * only, so the others are never decoded.
+ * A table's columns cut down to those a {@link ColumnSelection} keeps, by logical name and by
+ * identity (a column it dropped once stays dropped under a new name), in the logical and the
+ * physical schema alike: the Parquet reader is then asked for the kept columns only, so the others
+ * are never decoded.
  *
  * @param logical the kept columns by logical name
  * @param physical the same columns by the names data files use, field for field
@@ -23,7 +27,7 @@ record ProjectedColumns(StructType logical, StructType physical) {
     if (columns.keepsAll()) {
       return new ProjectedColumns(logical, physical);
     }
-    return prune(logical, physical, columns, List.of());
+    return prune(logical, physical, columns, List.of(), List.of());
   }
 
   /** The kept columns of {@code logical} (a schema whose physical names are not needed). */
@@ -32,7 +36,11 @@ record ProjectedColumns(StructType logical, StructType physical) {
   }
 
   private static ProjectedColumns prune(
-      StructType logical, StructType physical, ColumnSelection columns, List<String> parent) {
+      StructType logical,
+      StructType physical,
+      ColumnSelection columns,
+      List<String> parent,
+      List<String> parentIdentity) {
     StructType keptLogical = new StructType();
     StructType keptPhysical = new StructType();
     for (int i = 0; i < logical.length(); i++) {
@@ -40,9 +48,15 @@ record ProjectedColumns(StructType logical, StructType physical) {
       StructField physicalField = physical.at(i);
       List<String> path = new ArrayList<>(parent);
       path.add(field.getName());
+      List<String> identity = new ArrayList<>(parentIdentity);
+      identity.add(KernelColumns.physicalName(field));
       boolean struct = field.getDataType() instanceof StructType;
-      switch (columns.verdict(path, struct)) {
+      switch (columns.verdict(path, identity, struct)) {
         case KEEP -> {
+          if (field.getDataType() instanceof ArrayType || field.getDataType() instanceof MapType) {
+            columns.requireNothingInside(
+                path, KernelTypes.toType(field.getDataType(), String.join(".", path)));
+          }
           keptLogical = keptLogical.add(field);
           keptPhysical = keptPhysical.add(physicalField);
         }
@@ -53,7 +67,8 @@ record ProjectedColumns(StructType logical, StructType physical) {
                   (StructType) field.getDataType(),
                   (StructType) physicalField.getDataType(),
                   columns,
-                  path);
+                  path,
+                  identity);
           StructType original = (StructType) field.getDataType();
           if (nested.logical().length() > 0 || original.length() == 0) {
             keptLogical = keptLogical.add(field.withDataType(nested.logical()));
