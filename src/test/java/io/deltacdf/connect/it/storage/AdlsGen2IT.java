@@ -11,6 +11,7 @@ import io.deltacdf.connect.it.testing.ConnectRest;
 import io.deltacdf.connect.it.testing.KafkaCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
+import io.deltacdf.connect.testing.Ports;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -57,7 +58,7 @@ class AdlsGen2IT {
   static void start() {
     azurite = Azurite.launch();
     azurite.configure(spark());
-    cluster = KafkaCluster.builder().separateWorkerJvm(true).start();
+    cluster = KafkaCluster.builder().packagedPlugin(true).start();
   }
 
   @AfterAll
@@ -288,6 +289,30 @@ class AdlsGen2IT {
    * Azurite down for 10 s while the task streams: ABFS retries each request itself (30 attempts,
    * backoff up to 25 s by default), so the task just waits inside one Hadoop call.
    */
+  /**
+   * Entra ID client credentials (the auth Fabric needs) against an authority that refuses the
+   * connection: validate() answers with an error on the Azure settings. On a worker that loaded the
+   * plugin through isolation it once answered HTTP 500, NoClassDefFoundError of commons-lang3,
+   * which hadoop-azure calls and the plugin did not ship.
+   */
+  @Test
+  void validateWithClientCredentialsAnswersOnTheAzureSettings() {
+    Map<String, String> entra = config(table("entra" + RUN, "orders"), "adls-entra.${table}");
+    entra.remove("azure.account.key");
+    entra.put("azure.auth.type", "client-credentials");
+    entra.put("azure.oauth.client.id", "app");
+    entra.put("azure.oauth.client.secret", "app-secret");
+    entra.put("azure.oauth.tenant.id", "tenant");
+    entra.put("azure.oauth.authority", "https://127.0.0.1:" + Ports.free());
+    entra.put("hadoop.fs.azure.oauth.token.fetch.retry.max.retries", "0");
+
+    JsonNode validated = cluster.rest().validate("DeltaCdfSourceConnector", named(entra, "v7"));
+    Map<String, List<String>> errors = ConnectRest.errorsByKey(validated);
+    System.out.println("validate with unreachable Entra ID client credentials: " + errors);
+    assertThat(errors.keySet()).as(validated.toString()).anyMatch(k -> k.startsWith("azure."));
+    assertThat(validated.toString()).doesNotContain("app-secret");
+  }
+
   @Test
   void outageWithinHadoopRetriesLosesNoChange() throws InterruptedException {
     outage("adls-outage", Map.of());

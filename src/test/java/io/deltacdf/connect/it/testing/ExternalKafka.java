@@ -123,7 +123,7 @@ public final class ExternalKafka implements AutoCloseable {
       List<String> brokerJvm,
       List<String> workerJvm) {
     Path repo = repoRoot();
-    Path pluginDir = requirePluginDir(repo);
+    Path pluginDir = pluginDir(repo);
     String classpath = kafkaRuntimeClasspath(repo);
     String workerClasspath = worker.sharesBrokerJars() ? classpath : workerClasspath(repo, worker);
     Path workDir;
@@ -427,7 +427,8 @@ public final class ExternalKafka implements AutoCloseable {
         "No folder with pom.xml and kafka-runtime/pom.xml above " + dir);
   }
 
-  private static Path requirePluginDir(Path repo) {
+  /** The packaged plugin folder {@code connector/}; fails when {@code mvn package} has not run. */
+  public static Path pluginDir(Path repo) {
     Path pluginDir = repo.resolve("connector");
     try (Stream<Path> jars = Files.list(pluginDir.resolve("lib"))) {
       if (jars.anyMatch(p -> p.getFileName().toString().startsWith(CONNECTOR_JAR_PREFIX))) {

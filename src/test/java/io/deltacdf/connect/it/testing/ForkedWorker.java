@@ -16,8 +16,10 @@ import java.util.Properties;
 import org.apache.kafka.connect.cli.ConnectDistributed;
 
 /**
- * A worker in a child JVM on the test classpath, so that it can be killed with SIGKILL: the only
- * way to crash a worker for real (no task stop, no final offset commit, transactions left open).
+ * A worker in a child JVM, so that it can be killed with SIGKILL: the only way to crash a worker
+ * for real (no task stop, no final offset commit, transactions left open). It runs either on the
+ * test classpath, or as a user's worker does: on Kafka's own runtime jars only, loading the
+ * packaged plugin folder {@code connector/} through {@code plugin.path} with plugin isolation.
  */
 public final class ForkedWorker implements ConnectWorker {
 
@@ -45,6 +47,17 @@ public final class ForkedWorker implements ConnectWorker {
    * log4j2-test.xml. The log goes to worker.log either way.
    */
   public static ForkedWorker start(Map<String, String> props, Path dir, String logLevel) {
+    return start(props, dir, logLevel, false);
+  }
+
+  /**
+   * As {@link #start(Map, Path, String)}; with {@code packagedPlugin}, on Kafka's runtime classpath
+   * ({@code kafka-runtime/pom.xml}) with {@code plugin.path=connector/}, so that a jar missing from
+   * the plugin fails as it would for a user. It logs at WARN unless {@code logLevel} says
+   * otherwise.
+   */
+  public static ForkedWorker start(
+      Map<String, String> props, Path dir, String logLevel, boolean packagedPlugin) {
     int port = Ports.free();
     Properties properties = new Properties();
     // docs/performance.md's recipe for small heaps: each task's producer may hold buffer.memory,
@@ -52,6 +65,12 @@ public final class ForkedWorker implements ConnectWorker {
     properties.put("producer.buffer.memory", Integer.toString(8 << 20));
     properties.putAll(props);
     properties.put("listeners", "http://localhost:" + port);
+    String classpath = System.getProperty("java.class.path");
+    if (packagedPlugin) {
+      Path repo = ExternalKafka.repoRoot();
+      classpath = ExternalKafka.kafkaRuntimeClasspath(repo);
+      properties.put("plugin.path", ExternalKafka.pluginDir(repo).toString());
+    }
     Path config = dir.resolve("worker.properties");
     Path log = dir.resolve("worker.log");
     try (Writer writer = Files.newBufferedWriter(config)) {
@@ -63,16 +82,17 @@ public final class ForkedWorker implements ConnectWorker {
                   "-Xmx256m",
                   "-XX:TieredStopAtLevel=1",
                   "-XX:+UseSerialGC"));
-      if (logLevel != null) {
-        command.add("-Dlog4j2.configurationFile=" + logConfig(dir, logLevel));
+      if (logLevel != null || packagedPlugin) {
+        // Kafka's runtime classpath has no log4j2-test.xml.
+        command.add(
+            "-Dlog4j2.configurationFile=" + logConfig(dir, logLevel == null ? "WARN" : logLevel));
       }
       command.addAll(
-          List.of(
-              "-cp",
-              System.getProperty("java.class.path"),
-              ConnectDistributed.class.getName(),
-              config.toString()));
-      ChildProcess process = ChildProcess.start("worker JVM", command, log);
+          List.of("-cp", classpath, ConnectDistributed.class.getName(), config.toString()));
+      ProcessBuilder builder = new ProcessBuilder(command);
+      // The worker sees no classpath but the one given here.
+      builder.environment().remove("CLASSPATH");
+      ChildProcess process = ChildProcess.start("worker JVM", builder, log);
       return new ForkedWorker(process, URI.create("http://localhost:" + port + "/"), log);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -20,10 +20,12 @@ import org.apache.kafka.clients.admin.NewTopic;
 /**
  * One in-process KRaft broker plus one distributed Connect worker, for end-to-end tests.
  *
- * <p>It loads the connector from the test classpath; {@code external.ExternalKafka}, the other
- * harness, runs plain Kafka jars in JVMs of their own with the packaged plugin folder, which only
- * the packaging tests and the benchmark need (it costs a Maven classpath resolution and two JVM
- * starts). Both take their broker and base worker settings from {@link KafkaBroker}.
+ * <p>By default the worker loads the connector from the test classpath; with {@code
+ * packagedPlugin(true)} it loads the packaged plugin folder through plugin isolation in a child JVM
+ * on Kafka's runtime jars only, as a user's worker does. {@code ExternalKafka}, the other harness,
+ * also runs the broker from plain Kafka jars in a JVM of its own (the compatibility matrix, the
+ * packaging tests and the benchmark). Both take their broker and base worker settings from {@link
+ * KafkaBroker}.
  *
  * <p>The worker can be stopped and started again on the same broker and internal topics, so a
  * restarted worker resumes from the stored offsets. Build with {@code separateWorkerJvm(true)} to
@@ -39,6 +41,7 @@ public final class KafkaCluster implements AutoCloseable {
   private final String bootstrapServers;
   private final Map<String, String> workerProps;
   private final boolean separateWorkerJvm;
+  private final boolean packagedPlugin;
   private final String workerLogLevel;
   private final List<AdditionalWorker> additionalWorkers = new ArrayList<>();
   private ConnectWorker worker;
@@ -58,7 +61,8 @@ public final class KafkaCluster implements AutoCloseable {
     bootstrapServers =
         broker == null ? builder.externalBootstrapServers : broker.bootstrapServers();
     workerProps = workerProps(bootstrapServers, builder);
-    separateWorkerJvm = builder.separateWorkerJvm;
+    separateWorkerJvm = builder.separateWorkerJvm || builder.packagedPlugin;
+    packagedPlugin = builder.packagedPlugin;
     workerLogLevel = builder.workerLogLevel;
   }
 
@@ -88,7 +92,7 @@ public final class KafkaCluster implements AutoCloseable {
     }
     ConnectWorker started =
         separateWorkerJvm
-            ? ForkedWorker.start(workerProps, dir, workerLogLevel)
+            ? ForkedWorker.start(workerProps, dir, workerLogLevel, packagedPlugin)
             : InProcessWorker.start(workerProps);
     ConnectRest startedRest = new ConnectRest(started.url(), started::deathReport);
     awaitHealthy(started, startedRest);
@@ -125,7 +129,8 @@ public final class KafkaCluster implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    ForkedWorker started = ForkedWorker.start(workerProps, workerDir, workerLogLevel);
+    ForkedWorker started =
+        ForkedWorker.start(workerProps, workerDir, workerLogLevel, packagedPlugin);
     ConnectRest startedRest = new ConnectRest(started.url(), started::deathReport);
     awaitHealthy(started, startedRest);
     AdditionalWorker added = new AdditionalWorker(started, startedRest);
@@ -305,6 +310,7 @@ public final class KafkaCluster implements AutoCloseable {
 
     private boolean exactlyOnce;
     private boolean separateWorkerJvm;
+    private boolean packagedPlugin;
     private String workerLogLevel;
     private final Map<String, String> extraWorkerProps = new HashMap<>();
     private final Map<String, String> extraBrokerProps = new HashMap<>();
@@ -331,6 +337,19 @@ public final class KafkaCluster implements AutoCloseable {
      */
     public Builder separateWorkerJvm(boolean enabled) {
       separateWorkerJvm = enabled;
+      return this;
+    }
+
+    /**
+     * Runs the worker as a user's: in a child JVM (as {@link #separateWorkerJvm}) whose classpath
+     * holds Kafka's own runtime jars only, loading the packaged plugin folder {@code connector/}
+     * through {@code plugin.path} with plugin isolation. A jar missing from {@code connector/lib}
+     * fails here; on the test classpath Spark and Hadoop would hide it. Needs {@code mvn package}
+     * (which {@code mvn verify} runs before the integration tests); the first use resolves Kafka's
+     * runtime with Maven and caches it in {@code target/kafka-runtime.classpath}.
+     */
+    public Builder packagedPlugin(boolean enabled) {
+      packagedPlugin = enabled;
       return this;
     }
 
