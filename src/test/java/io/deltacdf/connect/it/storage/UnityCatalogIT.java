@@ -117,9 +117,10 @@ class UnityCatalogIT {
           .containsExactlyInAnyOrderElementsOf(expected);
       assertThat(catalog.credentialRequestTables()).contains("main.sales.orders");
 
-      // The offsets name the table as the catalog does.
+      // The offsets name the table as the catalog does, and carry the catalog's id of it.
       assertThat(cluster.rest().get("/connectors/uc-orders/offsets").body().toString())
-          .contains("main.sales.orders");
+          .contains("main.sales.orders")
+          .contains("\"catalog_table_id\":\"" + catalog.tableIdOf("main.sales.orders") + "\"");
       String status = cluster.rest().status("uc-orders").toString();
       assertThat(status).doesNotContain(TOKEN);
       catalog.vendedSasTokens().forEach(sas -> assertThat(status).doesNotContain(sas));

@@ -231,6 +231,11 @@ public final class UnityCatalogTestServer implements AutoCloseable {
     return List.copyOf(credentialRequestTables);
   }
 
+  /** The catalog's id of the table {@code fullName}. */
+  public String tableIdOf(String fullName) {
+    return table(fullName).tableId();
+  }
+
   /** Every SAS token vended so far, to check that none appears where a secret must not. */
   public Set<String> vendedSasTokens() {
     return Set.copyOf(vendedSasTokens);
