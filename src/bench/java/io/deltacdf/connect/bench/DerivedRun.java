@@ -11,7 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Derived changes (issue 14) on the UPDATE-heavy throughput table without deletion vectors, whose
+ * Derived changes on the UPDATE-heavy throughput table without deletion vectors, whose
  * UPDATE and DELETE rewrite files copy-on-write: the reader alone in {@code change.source=derived}
  * against {@code cdf} on the rewriting versions and against the reader's ceiling (every change row
  * of the table from its change feed), then the connector end to end in both modes. The table has

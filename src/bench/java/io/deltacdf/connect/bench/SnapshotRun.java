@@ -7,11 +7,11 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The parallel initial snapshot (issue 15, item 4): one table's snapshot read by one task, then by
- * two tasks ({@code snapshot.max.tasks=2}) on two workers of one Connect group, each time to a
- * fresh topic, with the record counts checked and the workers the slice tasks ran on reported. Both
- * worker JVMs run on the same machine, so two tasks share its cores with each other and with the
- * broker: the figure shows what splitting costs or gains here, not what two machines would reach.
+ * The parallel initial snapshot: one table's snapshot read by one task, then by two tasks ({@code
+ * snapshot.max.tasks=2}) on two workers of one Connect group, each time to a fresh topic, with the
+ * record counts checked and the workers the slice tasks ran on reported. Both worker JVMs run on
+ * the same machine, so two tasks share its cores with each other and with the broker: the figure
+ * shows what splitting costs or gains here, not what two machines would reach.
  */
 final class SnapshotRun {
 

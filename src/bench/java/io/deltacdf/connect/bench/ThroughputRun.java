@@ -168,12 +168,12 @@ final class ThroughputRun {
           section,
           "ratio ours json / Spark",
           Report.ratio(json.rowsPerSecond(), sparkRate),
-          "target >= 2 (issue 15, item 2)");
+          "target 2: >= 2");
       report.add(
           section,
           "ratio ours CPU / Spark CPU per row",
           Report.ratio(struct.cpuSecondsPerMillion(), spark.cpuSecondsPerMillion()),
-          "target <= 0.5 (issue 15, item 3)");
+          "target 3: <= 0.5");
       report.add(
           section,
           "ratio (reader + Connect ceiling) CPU / Spark CPU per row",
@@ -196,7 +196,7 @@ final class ThroughputRun {
           section,
           "ratio that bound / Spark",
           Report.ratio(jsonBound, sparkRate),
-          "how far item 2 (json >= 2x Spark) is reachable on this machine");
+          "how far target 2 (json >= 2x Spark) is reachable on this machine");
       report.add(
           section,
           "ratio ours json CPU / Spark CPU per row",
@@ -206,7 +206,7 @@ final class ThroughputRun {
           section,
           "ratio ours / Connect ceiling",
           Report.ratio(struct.rowsPerSecond(), connectRate),
-          "target >= 0.8 (issue 15, item 1)");
+          "target 1: >= 0.8");
       report.add(
           section,
           "ratio ours / producer ceiling",
