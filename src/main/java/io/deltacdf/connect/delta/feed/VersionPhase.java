@@ -18,6 +18,7 @@ import io.deltacdf.connect.delta.read.PartitionFilter;
 import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.KernelErrors;
+import io.deltacdf.connect.delta.table.ReadCompatibility;
 import io.deltacdf.connect.delta.table.TableAccess;
 import io.deltacdf.connect.delta.table.TableSchema;
 import java.io.IOException;
@@ -188,7 +189,7 @@ public final class VersionPhase implements Phase {
     }
     planTimestamp = timestamps.next(commit, plan.inCommitTimestamp());
     if (plan.newMetadata().isPresent()) {
-      schema = checkedSameTable(version, rules.schemaOf(plan.newMetadata().get()));
+      schema = checkedReplacement(version, rules.schemaOf(plan.newMetadata().get()));
     }
     if (schema == null) {
       throw new DeltaFeedException(
@@ -210,7 +211,7 @@ public final class VersionPhase implements Phase {
   /**
    * Lists the commits from {@code version} on and opens them for reading; false when there are none
    * yet. The first listing fails, with the ways out, if the log no longer reaches back to {@code
-   * version}; later ones if the version just read is gone (the table was replaced).
+   * version}; later ones if the version just read is gone (the table was deleted or created again).
    */
   private boolean listFrom(long version) {
     closeCommitActions();
@@ -264,18 +265,33 @@ public final class VersionPhase implements Phase {
     return rules.schemaOf(TableMetadata.of(snapshot));
   }
 
-  private TableSchema checkedSameTable(long version, TableSchema next) {
-    if (schema != null && !schema.tableId().equals(next.tableId())) {
-      throw new DeltaFeedException(
-          DeltaFeedException.Kind.TABLE_REPLACED,
-          "Table "
-              + context.table()
-              + " was replaced at version "
-              + version
-              + " (its table id changed, as CREATE OR REPLACE TABLE does): rows before and"
-              + " after it belong to different tables. Restart the connector from a fresh"
-              + " snapshot (DELETE its offsets, or set on.history.missing=resnapshot)");
+  /**
+   * A version that replaces the table (CREATE OR REPLACE TABLE, REPLACE TABLE ... AS SELECT give it
+   * a new table id) deletes the old table's rows by removing its files, which are read with the new
+   * schema, as Spark's table_changes reads them: the feed goes on when that schema can read them,
+   * and fails where Spark's does.
+   */
+  private TableSchema checkedReplacement(long version, TableSchema next) {
+    if (schema == null || schema.tableId().equals(next.tableId())) {
+      return next;
     }
+    ReadCompatibility.conflict(schema.metadata(), next.metadata())
+        .ifPresent(
+            conflict -> {
+              throw new DeltaFeedException(
+                  DeltaFeedException.Kind.TABLE_REPLACED,
+                  "Table "
+                      + context.table()
+                      + " was replaced at version "
+                      + version
+                      + " (CREATE OR REPLACE TABLE or REPLACE TABLE gave it table id "
+                      + next.tableId()
+                      + ") with a schema its earlier rows cannot be read with: "
+                      + conflict
+                      + ". Spark's table_changes fails across this version too. Restart the"
+                      + " connector from a snapshot of the new table (DELETE its offsets with"
+                      + " start.mode=snapshot, or set on.history.missing=resnapshot)");
+            });
     return next;
   }
 

@@ -87,6 +87,11 @@ public final class TableSchema {
     return metadata.id();
   }
 
+  /** The whole metadata action, every column of it, whatever the column selection keeps. */
+  public TableMetadata metadata() {
+    return metadata;
+  }
+
   public FieldType.Struct logical() {
     return logical;
   }
