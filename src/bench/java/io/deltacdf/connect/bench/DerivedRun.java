@@ -11,11 +11,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Derived changes on the UPDATE-heavy throughput table without deletion vectors, whose
- * UPDATE and DELETE rewrite files copy-on-write: the reader alone in {@code change.source=derived}
- * against {@code cdf} on the rewriting versions and against the reader's ceiling (every change row
- * of the table from its change feed), then the connector end to end in both modes. The table has
- * its Change Data Feed, so the two modes must yield the same number of rows.
+ * Derived changes on the UPDATE-heavy throughput table without deletion vectors, whose UPDATE and
+ * DELETE rewrite files copy-on-write: the reader alone in {@code change.source=derived} against
+ * {@code cdf} on the rewriting versions and against the reader's ceiling (every change row of the
+ * table from its change feed), then the connector end to end in both modes. The table has its
+ * Change Data Feed, so the two modes must yield the same number of rows.
  */
 final class DerivedRun {
 

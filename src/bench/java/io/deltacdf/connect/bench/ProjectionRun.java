@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Column projection: the change feed of a 100-column table read whole and with 5 columns
- * kept (column.include.list), by our reader and by Spark's batch change feed reader with the same
- * SELECT list, each in a JVM of its own and measured warm (one untimed pass first).
+ * Column projection: the change feed of a 100-column table read whole and with 5 columns kept
+ * (column.include.list), by our reader and by Spark's batch change feed reader with the same SELECT
+ * list, each in a JVM of its own and measured warm (one untimed pass first).
  */
 final class ProjectionRun {
 

@@ -81,6 +81,8 @@ public final class DeltaChangeFeed implements AutoCloseable {
   /** The phase that opened {@link #file}. */
   private Phase reading;
 
+  private String tableId;
+
   /** The version (or snapshot) whose rows were returned and whose end is not yet reported. */
   private Segment openSegment;
 
@@ -126,6 +128,14 @@ public final class DeltaChangeFeed implements AutoCloseable {
   }
 
   /**
+   * The Delta table id of the table the rows returned last belong to, null before any: a table
+   * replaced in place (REPLACE TABLE) has a new id from the replacing version on.
+   */
+  public String tableId() {
+    return tableId;
+  }
+
+  /**
    * Returns the next rows, at most {@code maxRows}, all of one version (or of the initial snapshot)
    * and so of one schema; or null when the feed has caught up with the table's latest commit. A
    * batch says whether it completes its version: a version whose remaining files turn out to hold
@@ -155,6 +165,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
         }
       }
       batchSchema = file.schema().logical();
+      tableId = file.schema().tableId();
       openSegment = segmentOf(position);
       FileRowCursor cursor = file.cursor();
       while (rows.size() < maxRows && cursor.hasNext()) {

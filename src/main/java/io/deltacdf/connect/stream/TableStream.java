@@ -206,6 +206,7 @@ final class TableStream implements AutoCloseable {
       }
       ChangeBatch batch = feed.next(maxRows);
       position = feed.position();
+      followReplacement(feed.tableId());
       metrics.recordProgress(position, feed.progress());
       if (transientFailures > 0) {
         log.info("Table {} is readable again after {} failed attempts", table, transientFailures);
@@ -296,6 +297,17 @@ final class TableStream implements AutoCloseable {
     position = offsets.lastCommitted();
     restartConverter();
     return position;
+  }
+
+  /**
+   * A table replaced in place streams on under a new Delta id: the offsets of its rows name that id
+   * from the replacing version on.
+   */
+  private void followReplacement(String tableId) {
+    if (tableId != null && !tableId.equals(identity.deltaTableId())) {
+      identity = new TableIdentity(tableId, identity.catalogTableId());
+      opened.converter().belongsTo(identity);
+    }
   }
 
   /** The converter starts over at {@link #position}, forgetting what it held back. */
