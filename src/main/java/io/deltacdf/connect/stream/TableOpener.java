@@ -7,7 +7,6 @@ import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.LatestSnapshot;
 import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
-import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,7 +73,7 @@ final class TableOpener {
       throw e;
     } catch (IllegalArgumentException e) {
       deltaTable.close();
-      throw new ConnectException(redaction.redact(e.getMessage()), e);
+      throw redaction.toConnectException(e);
     }
   }
 
