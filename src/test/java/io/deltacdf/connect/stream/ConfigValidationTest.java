@@ -181,7 +181,8 @@ class ConfigValidationTest {
     assertThat(errors(validate("row.filter", nots), "row.filter"))
         .singleElement()
         .asString()
-        .contains("nests more than 100 levels of NOT and parentheses");
+        .contains("nests more than 100 levels of NOT and parentheses")
+        .hasSizeLessThan(1_000);
     String parens = "(".repeat(100_000) + "region = 'eu'" + ")".repeat(100_000);
     assertThat(errors(validate("row.filter", parens), "row.filter"))
         .singleElement()
