@@ -11,9 +11,17 @@ import java.util.Set;
  * of a column with a literal, {@code [NOT] IN (...)}, {@code IS [NOT] NULL}, {@code AND}, {@code
  * OR}, {@code NOT} and parentheses. Literals are 'quoted strings' (also for dates and timestamps),
  * numbers, TRUE and FALSE. Evaluated with SQL's three-valued logic: a comparison with a null value
- * is unknown, and only rows for which the filter is true pass.
+ * is unknown, and only rows for which the filter is true pass. A filter nests at most {@link
+ * #MAX_NESTING} levels of NOT and parentheses and holds at most {@link #MAX_CONDITIONS} conditions,
+ * so that neither the parser nor the evaluation can overflow the stack.
  */
 public sealed interface RowFilter {
+
+  /** The most levels of NOT and parentheses a filter may nest. */
+  int MAX_NESTING = 100;
+
+  /** The most conditions (comparisons, IN and IS NULL tests) a filter may hold. */
+  int MAX_CONDITIONS = 1_000;
 
   /** The filter that passes every row. */
   RowFilter ALL = new All();
@@ -100,6 +108,8 @@ public sealed interface RowFilter {
     private final List<String> tokens = new ArrayList<>();
     private final List<Integer> offsets = new ArrayList<>();
     private int next;
+    private int nesting;
+    private int conditions;
 
     private Parser(String text) {
       this.text = text;
@@ -124,17 +134,39 @@ public sealed interface RowFilter {
 
     private RowFilter not() {
       if (keyword("NOT")) {
-        return new Not(not());
+        nest();
+        RowFilter operand = not();
+        nesting--;
+        return new Not(operand);
       }
       if (symbol("(")) {
+        nest();
         RowFilter inner = or();
         expectSymbol(")");
+        nesting--;
         return inner;
       }
       return predicate();
     }
 
+    private void nest() {
+      if (++nesting > MAX_NESTING) {
+        throw new IllegalArgumentException(
+            "The filter nests more than "
+                + MAX_NESTING
+                + " levels of NOT and parentheses (at character "
+                + (offsets.get(next - 1) + 1)
+                + "): write it with fewer");
+      }
+    }
+
     private RowFilter predicate() {
+      if (++conditions > MAX_CONDITIONS) {
+        throw new IllegalArgumentException(
+            "The filter holds more than "
+                + MAX_CONDITIONS
+                + " conditions: use IN (...) for a list of values, or fewer conditions");
+      }
       String column = column();
       if (keyword("IS")) {
         boolean negated = keyword("NOT");

@@ -202,6 +202,20 @@ final class AzureSettings {
 
   static void crossFieldProblems(AbstractConfig config, Map<String, List<String>> problems) {
     AzureAccountCredentials.crossFieldProblems(config, problems);
+    String authority = config.getString(AUTHORITY);
+    if (authority != null
+        && isHttp(authority)
+        && !config.getBoolean(StoreEndpoints.INSECURE_HTTP_ALLOWED)) {
+      problems
+          .computeIfAbsent(AUTHORITY, k -> new ArrayList<>())
+          .add(
+              "The service principal's secret or the workload identity's token would travel over"
+                  + " plain HTTP to "
+                  + authority
+                  + ": use https://, or set "
+                  + StoreEndpoints.INSECURE_HTTP_ALLOWED
+                  + "=true for a test network");
+    }
     if (!configured(config)) {
       return;
     }
@@ -255,7 +269,7 @@ final class AzureSettings {
     AzureAccountCredentials.hadoopSettings(config, hadoop);
     String endpoint = config.getString(ENDPOINT);
     if (endpoint != null) {
-      hadoop.put("fs.azure.abfs.endpoint", endpoint.replaceFirst("^https?://", ""));
+      hadoop.put("fs.azure.abfs.endpoint", endpoint.trim().replaceFirst("(?i)^https?://", ""));
       if (isHttp(endpoint)) {
         hadoop.put("fs.azure.always.use.https", "false");
         // Azurite speaks plain HTTP; the default networking library insists on TLS.

@@ -386,6 +386,23 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   }
 
   /**
+   * {@link #hadoopSettings()} for a Unity Catalog table: without the store endpoints (s3.endpoint,
+   * azure.endpoint, gcs.endpoint, or hadoop.* endpoint keys), so that the credentials the catalog
+   * vends for a table go only to the store its location names. Only with {@code
+   * storage.insecure.http.allowed=true}, for a test catalog in front of an emulator, do they stay.
+   */
+  public Map<String, String> catalogTableHadoopSettings() {
+    return StoreEndpoints.forCatalogTables(this, hadoopSettings());
+  }
+
+  /**
+   * {@link #hadoopOverrides()} for a Unity Catalog table, as {@link #catalogTableHadoopSettings}.
+   */
+  public Map<String, String> catalogTableHadoopOverrides() {
+    return StoreEndpoints.forCatalogTables(this, hadoopOverrides());
+  }
+
+  /**
    * The setting that holds the credential for the store of {@code tablePath} (e.g.
    * s3.secret.access.key), or null for local tables: where an access-denied error belongs.
    */

@@ -112,8 +112,9 @@ final class StorageSettings {
     }
   }
 
+  /** Whether a URL is plain http://, in any case: URI parsers take HTTP:// as http://. */
   static boolean isHttp(String endpoint) {
-    return endpoint.toLowerCase(Locale.ROOT).startsWith("http://");
+    return endpoint.trim().toLowerCase(Locale.ROOT).startsWith("http://");
   }
 
   private static String schemeOf(String tablePath) {

@@ -1,6 +1,7 @@
 package io.deltacdf.connect.config;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -30,6 +31,13 @@ final class StoreEndpoints {
 
   /** An http:// URL's host and port: enough to name it, without a query that may hold a key. */
   private static final Pattern HTTP_URL = Pattern.compile("(?i)http://([^/:?#\\s,]*)(:\\d+)?");
+
+  /** Hadoop keys that name a store's endpoint, or turn TLS to it off. */
+  private static final Pattern ENDPOINT_KEY =
+      Pattern.compile(
+          "fs\\.s3a\\.(bucket\\.[^.]+\\.)?(endpoint|connection\\.ssl\\.enabled)"
+              + "|fs\\.azure\\.(abfs\\.endpoint|always\\.use\\.https)"
+              + "|fs\\.gs\\.storage\\.root\\.url");
 
   /** Hadoop switches that turn TLS off when set to false (S3A, ABFS). */
   private static final Pattern TLS_SWITCH = Pattern.compile("(?i)(ssl\\.enabled|use\\.https)$");
@@ -78,7 +86,8 @@ final class StoreEndpoints {
               String url = plainHttpUrl(text);
               if (url != null) {
                 add(problems, INSECURE_HTTP_ALLOWED, key + " points to " + url);
-              } else if (TLS_SWITCH.matcher(hadoopKey).find() && text.trim().equals("false")) {
+              } else if (TLS_SWITCH.matcher(hadoopKey).find()
+                  && text.trim().equalsIgnoreCase("false")) {
                 add(problems, INSECURE_HTTP_ALLOWED, key + "=false");
               }
             });
@@ -104,6 +113,19 @@ final class StoreEndpoints {
       }
     }
     return null;
+  }
+
+  /**
+   * {@code hadoop} without the keys that send a store's requests to another endpoint (and those
+   * that turn TLS off there), unless {@code storage.insecure.http.allowed}.
+   */
+  static Map<String, String> forCatalogTables(AbstractConfig config, Map<String, String> hadoop) {
+    if (config.getBoolean(INSECURE_HTTP_ALLOWED)) {
+      return hadoop;
+    }
+    Map<String, String> kept = new HashMap<>(hadoop);
+    kept.keySet().removeIf(key -> ENDPOINT_KEY.matcher(key).matches());
+    return kept;
   }
 
   /** Where the requests for a table go, as an operator would check it, e.g. https://host:port. */

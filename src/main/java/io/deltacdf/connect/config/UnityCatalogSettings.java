@@ -203,13 +203,26 @@ final class UnityCatalogSettings {
           problems,
           URI_SETTING,
           "'" + uri + "' is not an http(s) URL: give the workspace or server URL");
-    } else if (uri.startsWith("http://")
+    } else if (StorageSettings.isHttp(uri)
         && !config.getBoolean(StoreEndpoints.INSECURE_HTTP_ALLOWED)) {
       add(
           problems,
           URI_SETTING,
           "The catalog's token would travel over plain HTTP to "
               + uri
+              + ": use https://, or set "
+              + StoreEndpoints.INSECURE_HTTP_ALLOWED
+              + "=true for a test catalog on a trusted network");
+    }
+    String tokenUri = config.getString(TOKEN_URI);
+    if (given(tokenUri)
+        && StorageSettings.isHttp(tokenUri)
+        && !config.getBoolean(StoreEndpoints.INSECURE_HTTP_ALLOWED)) {
+      add(
+          problems,
+          TOKEN_URI,
+          "The OAuth client id and secret would travel over plain HTTP to "
+              + tokenUri
               + ": use https://, or set "
               + StoreEndpoints.INSECURE_HTTP_ALLOWED
               + "=true for a test catalog on a trusted network");

@@ -118,7 +118,10 @@ final class Validators {
           try {
             RowFilter.parse(value == null ? "" : value.toString());
           } catch (IllegalArgumentException e) {
-            throw new ConfigException(name, value, e.getMessage());
+            // A filter refused for its size would otherwise be echoed whole in the message.
+            String text = String.valueOf(value);
+            String shown = text.length() > 200 ? text.substring(0, 200) + "..." : text;
+            throw new ConfigException(name, shown, e.getMessage());
           }
         });
   }

@@ -3,6 +3,7 @@ package io.deltacdf.connect.delta;
 import io.deltacdf.connect.delta.table.KernelErrors;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -17,6 +18,9 @@ import org.apache.hadoop.fs.Path;
  * Finds the Delta tables below a folder: every folder that holds a {@code _delta_log}. A table's
  * folder is listed once (that is how its log is seen) and never descended into, so its data files
  * are not walked; folders whose name starts with '_' or '.' (Spark's and Hadoop's own) are skipped.
+ * Symbolic links below the root are not followed (a {@code _delta_log} that is one makes no table):
+ * a link could lead out of the root, or to a table of the root, which would then stream twice under
+ * two paths.
  */
 public final class TableDiscovery {
 
@@ -63,7 +67,7 @@ public final class TableDiscovery {
         List<Folder> below = new ArrayList<>();
         boolean table = false;
         for (FileStatus child : children) {
-          if (!child.isDirectory()) {
+          if (!child.isDirectory() || isLink(fs, child)) {
             continue;
           }
           String name = child.getPath().getName();
@@ -87,5 +91,12 @@ public final class TableDiscovery {
     }
     tables.sort(null);
     return new Found(List.copyOf(tables), listCalls);
+  }
+
+  /** Hadoop's local listing follows links without saying so: ask the local file system. */
+  private static boolean isLink(FileSystem fs, FileStatus child) {
+    return child.isSymlink()
+        || ("file".equals(fs.getScheme())
+            && Files.isSymbolicLink(java.nio.file.Path.of(child.getPath().toUri())));
   }
 }

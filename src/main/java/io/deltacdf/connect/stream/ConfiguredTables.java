@@ -42,8 +42,8 @@ final class ConfiguredTables {
             ? catalog()
                 .open(
                     table,
-                    config.hadoopSettings(),
-                    config.hadoopOverrides(),
+                    config.catalogTableHadoopSettings(),
+                    config.catalogTableHadoopOverrides(),
                     config.filesOutsideTableAllowed())
             : DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed());
     return opened
@@ -60,14 +60,14 @@ final class ConfiguredTables {
       catalog =
           connection.usesToken()
               ? CatalogTables.withToken(
-                  connection.uri(), connection.token(), config.hadoopSettings())
+                  connection.uri(), connection.token(), config.catalogTableHadoopSettings())
               : CatalogTables.withServicePrincipal(
                   connection.uri(),
                   connection.clientId(),
                   connection.clientSecret(),
                   connection.oauthTokenUri(),
                   connection.oauthScope(),
-                  config.hadoopSettings());
+                  config.catalogTableHadoopSettings());
     }
     return catalog;
   }

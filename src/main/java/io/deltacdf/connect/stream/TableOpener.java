@@ -101,7 +101,7 @@ final class TableOpener {
       throw e;
     } catch (IllegalArgumentException e) {
       deltaTable.close();
-      throw new ConnectException(redaction.redact(e.getMessage()), e);
+      throw redaction.toConnectException(e);
     } catch (RuntimeException e) {
       deltaTable.close();
       throw e;

@@ -41,6 +41,66 @@ class UnityCatalogSettingsTest {
   }
 
   @Test
+  void everySettingThatReceivesACredentialRefusesPlainHttpInAnyCase() {
+    assertThat(config("unity.catalog.uri", "HTTP://uc.internal:8080").crossFieldProblems())
+        .containsKey("unity.catalog.uri");
+    assertThat(config("unity.catalog.uri", "Http://uc.internal:8080").crossFieldProblems())
+        .containsKey("unity.catalog.uri");
+    DeltaCdfSourceConfig oauth =
+        config(
+            "unity.catalog.token", "",
+            "unity.catalog.oauth.client.id", "sp-1",
+            "unity.catalog.oauth.client.secret", "s3cr3t",
+            "unity.catalog.oauth.token.uri", "hTTp://idp.internal/token");
+    assertThat(oauth.crossFieldProblems().get("unity.catalog.oauth.token.uri"))
+        .singleElement()
+        .asString()
+        .contains("client id and secret would travel over plain HTTP", "storage.insecure");
+    assertThat(config("azure.oauth.authority", "HTTP://login.internal").crossFieldProblems())
+        .containsKey("azure.oauth.authority");
+    assertThat(
+            config(
+                    "unity.catalog.uri", "HTTP://uc.internal:8080",
+                    "azure.oauth.authority", "http://login.internal",
+                    "storage.insecure.http.allowed", "true")
+                .crossFieldProblems())
+        .doesNotContainKeys("unity.catalog.uri", "azure.oauth.authority");
+    assertThat(config("hadoop.fs.s3a.connection.ssl.enabled", "FALSE").crossFieldProblems())
+        .containsKey("storage.insecure.http.allowed");
+  }
+
+  @Test
+  void vendedCredentialsGoOnlyWhereTheCatalogSays() {
+    DeltaCdfSourceConfig config =
+        config(
+            "s3.endpoint", "https://minio.internal:9000",
+            "azure.endpoint", "https://azurite.internal:10000",
+            "gcs.endpoint", "https://gcs.internal",
+            "hadoop.fs.s3a.bucket.lake.endpoint", "https://other.internal",
+            "hadoop.fs.unitycatalog.renewal.leadTimeMillis", "2000");
+    assertThat(config.hadoopSettings())
+        .containsKeys("fs.s3a.endpoint", "fs.azure.abfs.endpoint", "fs.gs.storage.root.url");
+    assertThat(config.catalogTableHadoopSettings())
+        .doesNotContainKeys(
+            "fs.s3a.endpoint",
+            "fs.s3a.connection.ssl.enabled",
+            "fs.s3a.bucket.lake.endpoint",
+            "fs.azure.abfs.endpoint",
+            "fs.gs.storage.root.url")
+        .containsEntry("fs.unitycatalog.renewal.leadTimeMillis", "2000");
+    assertThat(config.catalogTableHadoopOverrides())
+        .doesNotContainKey("fs.s3a.bucket.lake.endpoint")
+        .containsKey("fs.unitycatalog.renewal.leadTimeMillis");
+    // A test catalog in front of an emulator: only with the insecure switch.
+    DeltaCdfSourceConfig test =
+        config(
+            "s3.endpoint", "http://127.0.0.1:9090",
+            "storage.insecure.http.allowed", "true");
+    assertThat(test.catalogTableHadoopSettings())
+        .containsEntry("fs.s3a.endpoint", "http://127.0.0.1:9090");
+  }
+
+  @Test
   void errorsAboutACatalogTableLandOnTheCatalogSettings() {
     DeltaCdfSourceConfig config = config();
     assertThat(config.tableSettingFor("main.sales.orders")).isEqualTo("unity.catalog.tables");

@@ -84,6 +84,51 @@ class RowFilterFeedTest {
     }
   }
 
+  /**
+   * Delta writes NaN and the infinities of a float or double partition as {@code NaN}, {@code
+   * Infinity} and {@code -Infinity}; Spark orders NaN above +Infinity and equal to itself, and 0.0
+   * equal to -0.0.
+   */
+  @Test
+  void nonFiniteFloatingPartitionsCompareAsInSpark() {
+    String floats = dir.resolve("readings").toString();
+    sql(
+        "CREATE TABLE delta.`%s` (id INT, score DOUBLE, ratio FLOAT) USING delta"
+            + " PARTITIONED BY (score, ratio) TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')",
+        floats);
+    sql(
+        "INSERT INTO delta.`%s` VALUES (1, CAST('NaN' AS DOUBLE), CAST('NaN' AS FLOAT)),"
+            + " (2, CAST('Infinity' AS DOUBLE), CAST('Infinity' AS FLOAT)),"
+            + " (3, CAST('-Infinity' AS DOUBLE), CAST('-Infinity' AS FLOAT)),"
+            + " (4, 0.0D, CAST(-0.0 AS FLOAT)), (5, -0.0D, 0.1F), (6, 1.5D, 1.5F),"
+            + " (7, NULL, NULL), (8, 1e308D, 16777216F)",
+        floats);
+    sql("UPDATE delta.`%s` SET id = id + 100 WHERE id %% 2 = 0", floats);
+    long latest = SparkOracle.latestVersion(floats);
+    for (String filter :
+        List.of(
+            "score = 'NaN'",
+            "score > 1000000",
+            "score >= 'Infinity'",
+            "score < 0 OR score = 0",
+            "NOT score = 'NaN' AND score <> '-inf'",
+            "ratio IN ('NaN', 1.5, 0.1)",
+            "ratio = 0",
+            "ratio = 16777217",
+            "ratio > 1.0E38 AND ratio < 'NaN'")) {
+      Map<Long, List<String>> expected =
+          SparkOracle.changesByVersion(floats, 0, latest, List.of(), filter);
+      try (DeltaTable table =
+          DeltaTable.open(floats, Map.of(), false).withRowFilter(RowFilter.parse(filter))) {
+        Map<Long, List<String>> actual =
+            FeedReads.byVersion(
+                FeedReads.readAll(table, ChangePosition.InVersion.start(0), 100),
+                FeedReads.schemaAt(table, latest));
+        assertThat(actual).as(filter).isEqualTo(expected);
+      }
+    }
+  }
+
   @Test
   void aRowMovedOutShowsItsPreImageOnlyAndOneMovedInItsPostImageOnly() {
     long latest = SparkOracle.latestVersion(path);

@@ -48,6 +48,25 @@ class TableDiscoveryTest {
   }
 
   @Test
+  void symbolicLinksAreNotFollowedOutOfTheRootNorToATableTwice(@TempDir Path outside)
+      throws IOException {
+    table("sales/orders");
+    Files.createDirectories(outside.resolve("secret/_delta_log"));
+    // A link to a table of the root, a link out of the root, a link to a folder of tables, and
+    // a folder whose _delta_log is a link to another table's log.
+    Files.createSymbolicLink(root.resolve("orders-again"), root.resolve("sales/orders"));
+    Files.createSymbolicLink(root.resolve("escape"), outside.resolve("secret"));
+    Files.createSymbolicLink(root.resolve("mirror"), root.resolve("sales"));
+    Files.createDirectories(root.resolve("borrowed"));
+    Files.createSymbolicLink(
+        root.resolve("borrowed/_delta_log"), root.resolve("sales/orders/_delta_log"));
+
+    TableDiscovery.Found found = TableDiscovery.under(root.toString(), Map.of(), 4);
+
+    assertThat(found.tables()).containsExactly(root + "/sales/orders");
+  }
+
+  @Test
   void stopsAtTheMaximumDepth() throws IOException {
     table("a/b/c/deep");
     table("a/shallow");

@@ -2,6 +2,7 @@ package io.deltacdf.connect.delta;
 
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.delta.testing.FeedReads;
@@ -9,14 +10,23 @@ import io.deltacdf.connect.delta.testing.ParquetSchemas;
 import io.deltacdf.connect.delta.variant.testing.RandomJson;
 import io.deltacdf.connect.testing.SparkHarness;
 import io.deltacdf.connect.testing.SparkOracle;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -33,6 +43,72 @@ class VariantFeedTest {
   private static final int ROWS = Integer.getInteger("variant.rows", 60);
 
   @TempDir Path dir;
+
+  /**
+   * A data file written by another writer whose variant's offsets all point at one child: the read
+   * fails naming the table, the version and the file, and the worker keeps its memory. Spark cannot
+   * write such bytes, so the file is Spark's struct of the two binaries (the same Parquet layout as
+   * a variant) put in place of a variant table's file.
+   */
+  @Test
+  void aHostileVariantFailsNamingTheFile() throws IOException {
+    String path = dir.resolve("hostile").toString();
+    sql(
+        "CREATE TABLE delta.`%s` (id INT, v VARIANT) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')",
+        path);
+    sql("INSERT INTO delta.`%s` VALUES (1, parse_json('[null]'))", path);
+    String struct = dir.resolve("struct").toString();
+    sql(
+        "CREATE TABLE delta.`%s` (id INT, v STRUCT<value: BINARY, metadata: BINARY>) USING delta",
+        struct);
+    sql(
+        "INSERT INTO delta.`%s` SELECT 1, named_struct('value', unhex('%s'), 'metadata',"
+            + " unhex('010000'))",
+        struct, HexFormat.of().formatHex(sharedChildren()));
+    Path hostileFile;
+    try (var files = Files.list(Path.of(struct))) {
+      hostileFile = files.filter(f -> f.toString().endsWith(".parquet")).findFirst().orElseThrow();
+    }
+    // Version 1's file of the variant table now holds the hostile bytes, with the size the log
+    // says.
+    Path commit = Path.of(path, "_delta_log", "00000000000000000001.json");
+    String log = Files.readString(commit);
+    Matcher add = Pattern.compile("\"path\":\"([^\"]+)\",.*?\"size\":(\\d+)").matcher(log);
+    assertThat(add.find()).isTrue();
+    String fileName = add.group(1);
+    Files.copy(hostileFile, Path.of(path, fileName), StandardCopyOption.REPLACE_EXISTING);
+    // Hadoop's local checksums of the two files no longer match: a copy has none.
+    Files.delete(Path.of(path, "." + fileName + ".crc"));
+    Files.delete(Path.of(path, "_delta_log", ".00000000000000000001.json.crc"));
+    Files.writeString(
+        commit, log.replace("\"size\":" + add.group(2), "\"size\":" + Files.size(hostileFile)));
+
+    try (DeltaTable table = DeltaTable.open(path, Map.of(), false)) {
+      assertThatThrownBy(() -> FeedReads.readAll(table, ChangePosition.InVersion.start(1), 10))
+          .isInstanceOf(DeltaFeedException.class)
+          .hasMessageContaining("version 1")
+          .hasMessageContaining(fileName)
+          .hasMessageContaining("Malformed variant value")
+          .hasMessageContaining("share bytes");
+    }
+  }
+
+  /** Four levels of 255 array elements all pointing at one child: 255^4 nulls if decoded. */
+  private static byte[] sharedChildren() {
+    byte[] value = {0};
+    for (int level = 0; level < 4; level++) {
+      ByteBuffer array =
+          ByteBuffer.allocate(1 + 4 + 256 * 4 + value.length).order(ByteOrder.LITTLE_ENDIAN);
+      array.put((byte) (((0x4 | 3) << 2) | 3)).putInt(255);
+      for (int i = 0; i < 255; i++) {
+        array.putInt(0);
+      }
+      array.putInt(value.length).put(value);
+      value = array.array();
+    }
+    return value;
+  }
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"plain", "column mapping and deletion vectors", "shredded"})

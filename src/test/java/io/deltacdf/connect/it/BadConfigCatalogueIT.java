@@ -379,6 +379,31 @@ class BadConfigCatalogueIT {
             "unity.catalog.uri",
             "would travel over plain HTTP"),
         bad(
+            "Unity Catalog over plain HTTP written in capitals",
+            paths("")
+                .with(
+                    "unity.catalog.tables", "main.sales.orders",
+                    "unity.catalog.uri", "HTTP://uc.example.com",
+                    "unity.catalog.token", "t"),
+            "unity.catalog.uri",
+            "would travel over plain HTTP"),
+        bad(
+            "Unity Catalog OAuth token URL over plain HTTP",
+            paths("")
+                .with(
+                    "unity.catalog.tables", "main.sales.orders",
+                    "unity.catalog.uri", "https://uc.example.com",
+                    "unity.catalog.oauth.client.id", "sp-1",
+                    "unity.catalog.oauth.client.secret", "s3cr3t-value",
+                    "unity.catalog.oauth.token.uri", "http://idp.example.com/token"),
+            "unity.catalog.oauth.token.uri",
+            "client id and secret would travel over plain HTTP"),
+        bad(
+            "Entra ID authority over plain HTTP",
+            paths(GOOD).with("azure.oauth.authority", "http://login.example.com"),
+            "azure.oauth.authority",
+            "would travel over plain HTTP"),
+        bad(
             "per-account Azure key without its account",
             paths(GOOD).with("azure.account.keys", "c2VjcmV0"),
             "azure.account.keys",

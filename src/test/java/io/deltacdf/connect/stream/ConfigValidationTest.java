@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.SparkHarness;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -172,6 +173,28 @@ class ConfigValidationTest {
         .asString()
         .contains("'id', which is not a partition column", "region");
     assertThat(errors(values, "delta.table.paths")).isEmpty();
+  }
+
+  @Test
+  void aFilterNestedTooDeepIsRefusedOnTheFilterNotWithAStackOverflow() {
+    String nots = "NOT ".repeat(100_000) + "region = 'eu'";
+    assertThat(errors(validate("row.filter", nots), "row.filter"))
+        .singleElement()
+        .asString()
+        .contains("nests more than 100 levels of NOT and parentheses")
+        .hasSizeLessThan(1_000);
+    String parens = "(".repeat(100_000) + "region = 'eu'" + ")".repeat(100_000);
+    assertThat(errors(validate("row.filter", parens), "row.filter"))
+        .singleElement()
+        .asString()
+        .contains("nests more than 100 levels");
+    String chain = String.join(" AND ", Collections.nCopies(100_000, "region = 'eu'"));
+    assertThat(errors(validate("row.filter", chain), "row.filter"))
+        .singleElement()
+        .asString()
+        .contains("more than 1000 conditions");
+    String deepest = "NOT ".repeat(50) + "(".repeat(50) + "region = 'eu'" + ")".repeat(50);
+    assertThat(errors(validate("row.filter", deepest), "row.filter")).isEmpty();
   }
 
   @Test

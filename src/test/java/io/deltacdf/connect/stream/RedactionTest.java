@@ -45,4 +45,38 @@ class RedactionTest {
     assertThat(kept).hasMessage("403").hasCause(clean);
     assertThat(dropped).hasMessage("403").hasNoCause();
   }
+
+  /**
+   * Unity Catalog vends and renews credentials the configuration never holds, and OAuth access
+   * tokens are issued at run time: hidden by their shape wherever a store's error echoes them.
+   */
+  @Test
+  void vendedAndIssuedTokensAreHiddenByTheirShape() {
+    String sas = "sv=2023-11-03&sr=c&sig=Xy9%2Bq0ZkLmNoPqRsTuVwXyZ%3D&se=2026-12-06T05";
+    String session = "IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQD+abc==";
+    String jwt = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzcC0xIn0.c2lnbmF0dXJlLWJ5dGVz";
+    DeltaFeedException error =
+        new DeltaFeedException(
+            DeltaFeedException.Kind.ACCESS_DENIED,
+            "GET https://acct.dfs.core.windows.net/lake?" + sas + " failed: 403",
+            new IOException(
+                "x-amz-security-token: "
+                    + session
+                    + "; Authorization: Bearer "
+                    + jwt
+                    + "; {\"access_token\": \"dapi0123456789abcdef\"}"));
+
+    ConnectException failure = redaction.toConnectException(error);
+
+    assertThat(failure.getMessage())
+        .doesNotContain("Xy9%2Bq0ZkLmNoPqRsTuVwXyZ")
+        .contains("sig=" + Redaction.HIDDEN, "sv=2023-11-03", "&se=2026-12-06T05", "403");
+    assertThat(failure).hasNoCause();
+    String trace = redaction.redact(error.getCause().getMessage());
+    assertThat(trace)
+        .doesNotContain(session, jwt, "dapi0123456789abcdef")
+        .contains("Bearer " + Redaction.HIDDEN);
+    assertThat(redaction.redact("Table main.sales.orders version 3: file part-0001.parquet"))
+        .isEqualTo("Table main.sales.orders version 3: file part-0001.parquet");
+  }
 }

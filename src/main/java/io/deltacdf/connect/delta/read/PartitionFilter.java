@@ -152,8 +152,14 @@ public final class PartitionFilter implements Predicate<Map<String, String>> {
     return value == null ? null : comparable(value);
   }
 
-  /** Numbers compare as decimals, whatever their width; other values as they are. */
+  /**
+   * Floats and doubles compare as Spark compares them (NaN and infinities included); other numbers
+   * as decimals, whatever their width; other values as they are.
+   */
   private static Comparable<?> comparable(Object value) {
+    if (value instanceof Float || value instanceof Double) {
+      return new SqlDouble(((Number) value).doubleValue());
+    }
     if (value instanceof Number number && !(value instanceof BigDecimal)) {
       return new BigDecimal(number.toString());
     }
@@ -200,7 +206,16 @@ public final class PartitionFilter implements Predicate<Map<String, String>> {
                     .contains(p.kind());
     FieldType.PrimitiveKind kind =
         type instanceof FieldType.Primitive p ? p.kind() : FieldType.PrimitiveKind.DOUBLE;
+    boolean floating =
+        type instanceof FieldType.Primitive
+            && (kind == FieldType.PrimitiveKind.FLOAT || kind == FieldType.PrimitiveKind.DOUBLE);
     try {
+      if (floating && literal.kind() != RowFilter.Literal.Kind.BOOLEAN) {
+        return SqlDouble.ofLiteral(
+            literal.text(),
+            literal.kind() == RowFilter.Literal.Kind.STRING,
+            kind == FieldType.PrimitiveKind.FLOAT);
+      }
       switch (literal.kind()) {
         case NUMBER -> {
           if (numeric) {
@@ -248,7 +263,7 @@ public final class PartitionFilter implements Predicate<Map<String, String>> {
             + quoted(literal)
             + ": write "
             + (numeric
-                ? "a number"
+                ? floating ? "a number, 'NaN', 'Infinity' or '-Infinity'" : "a number"
                 : kind == FieldType.PrimitiveKind.BOOLEAN
                     ? "TRUE or FALSE"
                     : kind == FieldType.PrimitiveKind.STRING

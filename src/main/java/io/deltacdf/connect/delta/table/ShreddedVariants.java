@@ -54,7 +54,7 @@ final class ShreddedVariants {
     boolean hasValue = value != null && !value.isNullAt(row);
     if (typed == null || typed.isNullAt(row)) {
       if (hasValue) {
-        VariantJson.append(value.getBinary(row), 0, metadata, out);
+        VariantJson.append(value.getBinary(row), metadata, out);
       }
       return hasValue;
     }
@@ -72,19 +72,20 @@ final class ShreddedVariants {
   private static void appendObject(
       ColumnVector fields, int row, byte[] leftover, VariantMetadata metadata, StringBuilder out) {
     Map<String, String> byKey = new TreeMap<>();
+    int textSize = out.length();
     StructType type = (StructType) fields.getDataType();
     for (int i = 0; i < type.length(); i++) {
       ColumnVector group = fields.getChild(i);
       StringBuilder field = new StringBuilder();
       if (append(valueOf(group), typedOf(group), row, metadata, field)) {
         byKey.put(type.at(i).getName(), field.toString());
+        textSize += field.length();
+        VariantJson.requireWithinLimit(textSize);
       }
     }
     if (leftover != null) {
-      for (VariantJson.ObjectField field : VariantJson.objectFields(leftover, 0, metadata)) {
-        StringBuilder text = new StringBuilder();
-        VariantJson.append(leftover, field.pos(), metadata, text);
-        if (byKey.put(field.key(), text.toString()) != null) {
+      for (VariantJson.ObjectField field : VariantJson.objectFields(leftover, metadata)) {
+        if (byKey.put(field.key(), field.json()) != null) {
           throw new MalformedVariantException("field '" + field.key() + "' is stored twice");
         }
       }
@@ -114,6 +115,7 @@ final class ShreddedVariants {
       if (!append(value, typed, i, metadata, out)) {
         throw new MalformedVariantException("an array element with neither value nor typed_value");
       }
+      VariantJson.requireWithinLimit(out.length());
     }
     out.append(']');
   }

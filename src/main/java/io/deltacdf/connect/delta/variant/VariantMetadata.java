@@ -25,7 +25,16 @@ public final class VariantMetadata {
     this.offsetSize = ((header >>> 6) & 0x3) + 1;
     this.count = VariantJson.readUnsigned(bytes, 1, offsetSize);
     this.offsets = 1 + offsetSize;
+    if (offsets + (count + 1L) * offsetSize > bytes.length) {
+      throw VariantJson.malformed(
+          "a dictionary of " + count + " keys does not fit in its " + bytes.length + " bytes");
+    }
     this.keys = offsets + (count + 1) * offsetSize;
+  }
+
+  /** The dictionary's encoded size in bytes. */
+  int size() {
+    return bytes.length;
   }
 
   public static VariantMetadata of(byte[] bytes) {
