@@ -56,7 +56,7 @@ public final class RecordConverter {
   private TableIdentity identity;
 
   private HiddenColumns hiddenEncoded;
-  private List<String> hiddenList;
+  private String hiddenText;
 
   private FieldType.Struct lastSchema;
   private RowShape lastShape;
@@ -239,13 +239,13 @@ public final class RecordConverter {
   }
 
   /** The columns hidden so far, as offsets carry them: encoded once each time they grow. */
-  private List<String> hiddenColumns() {
+  private String hiddenColumns() {
     HiddenColumns now = masks.hidden();
     if (now != hiddenEncoded) {
-      hiddenList = now.toList();
+      hiddenText = OffsetCodec.hiddenText(now);
       hiddenEncoded = now;
     }
-    return hiddenList;
+    return hiddenText;
   }
 
   /** Null leaves the timestamp to the producer: the time of sending. */

@@ -3,6 +3,7 @@ package io.deltacdf.connect.offset;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.HiddenColumns;
 import io.deltacdf.connect.change.TableIdentity;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,8 +19,10 @@ import java.util.Map;
  *
  * <p>The connector adds the identity of the table the position belongs to: {@code "table_id"},
  * Delta's table id, and {@code "catalog_table_id"} for a table named in Unity Catalog; and, when
- * column rules hid columns, {@code "hidden"}: which, by identity (see {@link HiddenColumns}).
- * Offsets without them (written before they existed, or by hand) stay valid.
+ * column rules hid columns, {@code "hidden"}: which, by identity, as one string (Connect stores
+ * only primitive values in offsets): the entries of {@link HiddenColumns#toList()} joined with ',',
+ * a ',' or '\' inside an entry escaped with '\'. Offsets without them (written before they existed,
+ * or by hand) stay valid.
  */
 public final class OffsetCodec {
 
@@ -36,10 +39,10 @@ public final class OffsetCodec {
 
   /**
    * The offset of {@code position} in the table {@code identity} names, the columns {@code hidden}
-   * ({@link HiddenColumns#toList()}) hidden up to there.
+   * ({@link #hiddenText}) hidden up to there.
    */
   public static Map<String, Object> toMap(
-      ChangePosition position, TableIdentity identity, List<String> hidden) {
+      ChangePosition position, TableIdentity identity, String hidden) {
     Map<String, Object> map = toMap(position);
     map.put(TABLE_ID, identity.deltaTableId());
     if (identity.catalogTableId() != null) {
@@ -92,17 +95,52 @@ public final class OffsetCodec {
         hidden(map));
   }
 
+  /** {@code hidden} as an offset carries it; empty when nothing is hidden. */
+  public static String hiddenText(HiddenColumns hidden) {
+    StringBuilder text = new StringBuilder();
+    for (String entry : hidden.toList()) {
+      if (!text.isEmpty()) {
+        text.append(',');
+      }
+      for (int i = 0; i < entry.length(); i++) {
+        char c = entry.charAt(i);
+        if (c == ',' || c == '\\') {
+          text.append('\\');
+        }
+        text.append(c);
+      }
+    }
+    return text.toString();
+  }
+
+  private static List<String> hiddenEntries(String text) {
+    List<String> entries = new ArrayList<>();
+    StringBuilder entry = new StringBuilder();
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '\\' && i + 1 < text.length()) {
+        entry.append(text.charAt(++i));
+      } else if (c == ',') {
+        entries.add(entry.toString());
+        entry.setLength(0);
+      } else {
+        entry.append(c);
+      }
+    }
+    entries.add(entry.toString());
+    return entries;
+  }
+
   private static HiddenColumns hidden(Map<String, ?> map) {
     Object hidden = map.get(HIDDEN);
-    if (hidden == null) {
+    if (hidden == null || "".equals(hidden)) {
       return HiddenColumns.NONE;
     }
-    if (!(hidden instanceof List<?> entries)
-        || !entries.stream().allMatch(String.class::isInstance)) {
-      throw invalid(map, "'hidden' must be a list of strings");
+    if (!(hidden instanceof String text)) {
+      throw invalid(map, "'hidden' must be a string");
     }
     try {
-      return HiddenColumns.fromList(entries.stream().map(String.class::cast).toList());
+      return HiddenColumns.fromList(hiddenEntries(text));
     } catch (IllegalArgumentException e) {
       throw invalid(map, e.getMessage());
     }

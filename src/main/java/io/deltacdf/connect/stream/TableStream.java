@@ -138,7 +138,7 @@ final class TableStream implements AutoCloseable {
    * columns its rules hid so far, as its change records' offsets carry them.
    */
   Map<String, Object> offsetOf(ChangePosition position) {
-    return OffsetCodec.toMap(position, identity, opened.hidden().current().toList());
+    return OffsetCodec.toMap(position, identity, OffsetCodec.hiddenText(opened.hidden().current()));
   }
 
   /** Whether this stream reads a slice of a snapshot, not a whole table. */

@@ -12,13 +12,17 @@ import io.deltacdf.connect.it.testing.KafkaCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.Folders;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -278,6 +282,63 @@ class DeltaCdfConnectorIT {
         .contains("table id " + oldId)
         .contains("table id " + tableId(strict))
         .contains("DELETE the connector's offsets");
+  }
+
+  /**
+   * A hashed column renamed under column mapping stays hashed, and an excluded one stays out, also
+   * after the connector is stopped and resumed at an offset where the schema shows only the new
+   * names.
+   */
+  @Test
+  void masksFollowARenamedColumnAcrossARestart() throws Exception {
+    String path = dir.resolve("people").toString();
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, ssn STRING, notes STRING) USING delta TBLPROPERTIES"
+            + " ('delta.enableChangeDataFeed'='true', 'delta.columnMapping.mode'='name')",
+        path);
+    sql("INSERT INTO delta.`%s` VALUES (1, '111-11-1111', 'secret 1')", path);
+    deploy(
+        "masked",
+        config(
+            path,
+            "masked.${table}",
+            "column.mask.hash.list",
+            "people:ssn",
+            "column.mask.hash.salt",
+            "pepper",
+            "column.exclude.list",
+            "people:notes"));
+    assertThat(TopicReader.jsonValue(read("masked.people", 1).get(0).value()).get("ssn").asText())
+        .isEqualTo(hmac("111-11-1111"));
+
+    sql("ALTER TABLE delta.`%s` RENAME COLUMN ssn TO tax_id", path);
+    sql("ALTER TABLE delta.`%s` RENAME COLUMN notes TO remarks", path);
+    sql("INSERT INTO delta.`%s` VALUES (2, '222-22-2222', 'secret 2')", path);
+    JsonNode renamed = TopicReader.jsonValue(read("masked.people", 2).get(1).value());
+    assertThat(renamed.get("tax_id").asText()).isEqualTo(hmac("222-22-2222"));
+    assertThat(renamed.has("remarks")).isFalse();
+
+    long version = spark().sql("DESCRIBE HISTORY delta.`" + path + "`").count();
+    cluster.rest().awaitStoredVersion("masked", path, version, WAIT);
+    cluster.rest().stop("masked");
+    cluster.rest().awaitStopped("masked", WAIT);
+    sql("INSERT INTO delta.`%s` VALUES (3, '333-33-3333', 'secret 3')", path);
+    cluster.rest().resume("masked");
+
+    List<ConsumerRecord<byte[], byte[]>> all = read("masked.people", 3);
+    JsonNode afterRestart = TopicReader.jsonValue(all.get(2).value());
+    assertThat(afterRestart.get("id").asLong()).isEqualTo(3L);
+    assertThat(afterRestart.get("tax_id").asText()).isEqualTo(hmac("333-33-3333"));
+    assertThat(afterRestart.has("remarks")).isFalse();
+    assertThat(all)
+        .extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
+        .noneMatch(v -> v.contains("-22-") || v.contains("-33-") || v.contains("secret"));
+  }
+
+  private static String hmac(String text) throws Exception {
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec("pepper".getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+    return HexFormat.of().formatHex(mac.doFinal(text.getBytes(StandardCharsets.UTF_8)));
   }
 
   @Test

@@ -30,9 +30,9 @@ class OffsetCodecTest {
     TableIdentity byPath = new TableIdentity("6f1c-delta", null);
     TableIdentity byName = new TableIdentity("6f1c-delta", "uc-42");
 
-    assertThat(OffsetCodec.toMap(position, byPath, List.of()))
+    assertThat(OffsetCodec.toMap(position, byPath, ""))
         .isEqualTo(Map.of("version", 12L, "file", 3L, "row", 100L, "table_id", "6f1c-delta"));
-    assertThat(OffsetCodec.decode(OffsetCodec.toMap(position, byName, List.of())))
+    assertThat(OffsetCodec.decode(OffsetCodec.toMap(position, byName, "")))
         .isEqualTo(new StoredOffset(position, byName, HiddenColumns.NONE));
   }
 
@@ -41,16 +41,22 @@ class OffsetCodecTest {
     HiddenColumns hidden =
         HiddenColumns.NONE
             .with(List.of("col-5f1c"), HiddenColumns.Rule.HASH)
-            .with(List.of("notes"), HiddenColumns.Rule.EXCLUDED);
+            .with(List.of("notes"), HiddenColumns.Rule.EXCLUDED)
+            .with(List.of("a,b\\c"), HiddenColumns.Rule.NULL);
     Map<String, Object> offset =
         OffsetCodec.toMap(
-            ChangePosition.InVersion.start(3), new TableIdentity("t", null), hidden.toList());
+            ChangePosition.InVersion.start(3),
+            new TableIdentity("t", null),
+            OffsetCodec.hiddenText(hidden));
 
-    assertThat(offset.get("hidden")).isEqualTo(List.of("excluded:notes", "hash:col-5f1c"));
+    // Connect stores only primitive values in offsets: one string.
+    assertThat(offset.get("hidden")).isEqualTo("excluded:notes,hash:col-5f1c,null:a\\,b\\\\\\\\c");
     assertThat(OffsetCodec.decode(offset).hidden()).isEqualTo(hidden);
     assertThat(OffsetCodec.decode(Map.of("version", 3L)).hidden()).isEqualTo(HiddenColumns.NONE);
-    assertThatThrownBy(() -> OffsetCodec.decode(Map.of("version", 3L, "hidden", List.of("x"))))
+    assertThatThrownBy(() -> OffsetCodec.decode(Map.of("version", 3L, "hidden", "x")))
         .hasMessageContaining("Hidden column entry 'x'");
+    assertThatThrownBy(() -> OffsetCodec.decode(Map.of("version", 3L, "hidden", List.of("x"))))
+        .hasMessageContaining("'hidden' must be a string");
   }
 
   @Test

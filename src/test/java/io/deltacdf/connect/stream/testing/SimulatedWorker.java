@@ -19,6 +19,7 @@ import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTaskContext;
 import org.apache.kafka.connect.source.TransactionContext;
 import org.apache.kafka.connect.storage.OffsetStorageReader;
+import org.apache.kafka.connect.storage.OffsetUtils;
 
 /**
  * Runs a task as a Connect worker would, without Kafka: every record a poll returns is delivered
@@ -76,6 +77,9 @@ public final class SimulatedWorker {
       return List.of();
     }
     for (SourceRecord record : records == null ? List.<SourceRecord>of() : records) {
+      // What Connect checks before it stores an offset: primitive values only.
+      OffsetUtils.validateFormat(record.sourcePartition());
+      OffsetUtils.validateFormat(record.sourceOffset());
       delivered.add(record);
       offsets.put(record.sourcePartition(), record.sourceOffset());
       task.commitRecord(
