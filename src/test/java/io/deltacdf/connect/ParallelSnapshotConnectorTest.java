@@ -56,10 +56,12 @@ class ParallelSnapshotConnectorTest {
             new DeltaCdfSourceConfig(ConnectorConfig.forTables(TABLE).build()), offsets, t -> null);
     SnapshotSlices.Sliced planned = new SnapshotSlices.Sliced(TABLE, 9, 2);
     store(new SnapshotSlice(0, 2), ChangePosition.InVersion.start(6));
-    assertThat(slices.complete(planned)).as("one slice is still being read").isFalse();
+    assertThat(slices.progress(planned))
+        .as("another cut than planned, one slice still being read")
+        .isEqualTo(SnapshotSlices.Progress.OTHER_CUT);
 
     store(new SnapshotSlice(1, 2), ChangePosition.InVersion.start(6));
-    assertThat(slices.complete(planned)).isTrue();
+    assertThat(slices.progress(planned)).isEqualTo(SnapshotSlices.Progress.COMPLETE);
   }
 
   /**

@@ -119,7 +119,7 @@ public final class ConnectorTables {
       try {
         return SnapshotSlices.pinned(offsets, table) != null;
       } catch (ConnectException inconsistent) {
-        return true; // slices stored offsets, only not consistent ones; the table's task says so
+        return true; // slices stored offsets, only malformed ones; the table's task says so
       }
     };
   }

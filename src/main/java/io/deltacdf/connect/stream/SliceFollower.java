@@ -1,6 +1,9 @@
 package io.deltacdf.connect.stream;
 
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -11,7 +14,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Follows the snapshots being read in slices: looks at their stored offsets periodically and asks
  * Connect for new task configurations once every slice of one is complete, so that one task reads
- * that table's changes from there.
+ * that table's changes from there, or once the offsets fix another cut than the tasks read.
  */
 public final class SliceFollower {
 
@@ -66,20 +69,35 @@ public final class SliceFollower {
   }
 
   /**
-   * Asks Connect for new task configurations once every slice of a snapshot being read is complete:
-   * the table's changes are then read by one task.
+   * Asks Connect for new task configurations once every slice of a snapshot being read is complete
+   * (the table's changes are then read by one task), or once the stored offsets fix another cut of
+   * a snapshot than the one planned (the plan was made before the old tasks' offsets were flushed:
+   * the tasks must read the cut that was stored).
    */
   void check() {
     List<SnapshotSlices.Sliced> current = following;
     if (current.isEmpty()) {
       return;
     }
-    List<SnapshotSlices.Sliced> done = current.stream().filter(slices::complete).toList();
-    if (!done.isEmpty()) {
+    Map<SnapshotSlices.Progress, List<String>> tables =
+        new EnumMap<>(SnapshotSlices.Progress.class);
+    for (SnapshotSlices.Sliced sliced : current) {
+      tables.computeIfAbsent(slices.progress(sliced), p -> new ArrayList<>()).add(sliced.table());
+    }
+    if (tables.containsKey(SnapshotSlices.Progress.COMPLETE)) {
       log.info(
           "Every snapshot slice of {} is complete: the tasks are reconfigured so that one task"
               + " reads each table's changes",
-          done.stream().map(SnapshotSlices.Sliced::table).toList());
+          tables.get(SnapshotSlices.Progress.COMPLETE));
+    }
+    if (tables.containsKey(SnapshotSlices.Progress.OTHER_CUT)) {
+      log.info(
+          "The stored slice offsets of {} fix another snapshot version or slice count than the"
+              + " tasks were given (they were planned before the old tasks' offsets were"
+              + " flushed): the tasks are reconfigured to read the stored one",
+          tables.get(SnapshotSlices.Progress.OTHER_CUT));
+    }
+    if (tables.keySet().stream().anyMatch(p -> p != SnapshotSlices.Progress.READING)) {
       following = List.of(); // the new task configurations say what to follow next
       requestReconfiguration.run();
     }

@@ -6,11 +6,11 @@ import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.offset.StoredOffset;
 import io.deltacdf.connect.offset.TablePartition;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.Function;
-import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.storage.OffsetStorageReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,17 +21,18 @@ import org.slf4j.LoggerFactory;
  * complete.
  *
  * <p>A table with a stored offset of its own is read whole, as always. A table without one whose
- * slices have stored offsets keeps the slice count and snapshot version those offsets name, so a
- * restarted connector (or a changed setting) never mixes slices of two cuts; once every slice
- * stored the position after the snapshot (version + 1), the table's changes are read by one task
- * from there. A table with neither is sliced when its configured start is a snapshot, at the
- * version that start resolves to now.
+ * slices have stored offsets keeps the slice count and snapshot version those offsets fix ({@link
+ * #pinned}), whatever snapshot.max.tasks and tasks.max say now, so a restarted connector (or a
+ * changed setting) never mixes slices of two cuts; once every slice stored the position after the
+ * snapshot (version + 1), the table's changes are read by one task from there. A table with neither
+ * is sliced when its configured start is a snapshot, at the version that start resolves to now.
  *
- * <p>Offsets can be stored after a plan was made: a connector restarted before the first offset
- * flush plans anew at a newer version while its old tasks flush the old cut as they stop. So the
- * stored offsets, not the plan, decide: a slice task without an offset of its own starts at the
- * version its sibling slices stored ({@link #pinned}), and a snapshot is complete when every slice
- * stored the end of the version they pin.
+ * <p>Offsets can be stored after a plan was made: a connector reconfigured before the first offset
+ * flush plans anew (at a newer version, or in another number of slices) while its old tasks flush
+ * the old cut as they stop. So the stored offsets, not the plan, decide: a slice task reads the cut
+ * they fix (a slice of another count reads nothing), the connector plans that cut again as soon as
+ * it sees it ({@link SliceFollower}), and a snapshot is complete when every slice of that cut
+ * stored its end.
  */
 public final class SnapshotSlices {
 
@@ -91,13 +92,25 @@ public final class SnapshotSlices {
     if (offsets.offset(new TablePartition(table).toMap()) != null) {
       return whole;
     }
-    Sliced stored = pinned(offsets, table);
-    if (stored != null) {
-      return complete(stored)
-          ? new Plan(List.of(TaskUnit.afterSlices(table, stored.version())), null)
-          : new Plan(stored.units(), stored);
-    }
     int count = Math.min(config.snapshotMaxTasks(), maxTasks);
+    Pinned pinned = pinned(offsets, table);
+    if (pinned != null) {
+      Sliced stored = pinned.sliced();
+      if (pinned.complete()) {
+        return new Plan(List.of(TaskUnit.afterSlices(table, stored.version())), null);
+      }
+      if (stored.count() != count) {
+        log.info(
+            "Table {}: its snapshot of version {} goes on in {} slices, as their stored offsets"
+                + " fix it, although snapshot.max.tasks and tasks.max now make {}: a snapshot"
+                + " keeps its slice count to its end, and the settings apply to the next one",
+            table,
+            stored.version(),
+            stored.count(),
+            Math.max(count, 1));
+      }
+      return new Plan(stored.units(), stored);
+    }
     if (count <= 1) {
       return whole;
     }
@@ -109,90 +122,115 @@ public final class SnapshotSlices {
     return new Plan(sliced.units(), sliced);
   }
 
-  /**
-   * Whether every slice of {@code planned} has stored the position after the snapshot, of the
-   * version the stored slice offsets pin when they pin one for as many slices.
-   */
-  public boolean complete(Sliced planned) {
-    Sliced pinned = pinned(offsets, planned.table());
-    Sliced sliced = pinned != null && pinned.count() == planned.count() ? pinned : planned;
-    List<TablePartition> partitions = sliced.units().stream().map(TaskUnit::partition).toList();
-    Map<TablePartition, StoredOffset> stored = StoredPositions.read(offsets, partitions);
-    return partitions.stream()
-        .allMatch(p -> stored.get(p) != null && sliced.complete().equals(stored.get(p).position()));
+  /** Where the snapshot that {@code planned} reads stands, as the stored offsets tell. */
+  public enum Progress {
+    /** No slice stored an offset yet, or the stored ones fix {@code planned}: being read. */
+    READING,
+    /** Every slice of the cut the stored offsets fix stored the snapshot's end. */
+    COMPLETE,
+    /** The stored offsets fix another cut than {@code planned}: it must be planned again. */
+    OTHER_CUT
+  }
+
+  /** Where the snapshot {@code planned} reads stands. */
+  public Progress progress(Sliced planned) {
+    Pinned pinned = pinned(offsets, planned.table());
+    if (pinned == null) {
+      return Progress.READING;
+    }
+    if (pinned.complete()) {
+      return Progress.COMPLETE;
+    }
+    return pinned.sliced().equals(planned) ? Progress.READING : Progress.OTHER_CUT;
   }
 
   /**
-   * The slices whose offsets are stored for {@code table}, with the count and version they pin;
-   * null when no slice of any count has stored one.
+   * The cut of a table's snapshot its stored slice offsets fix, and whether every slice of it
+   * stored the snapshot's end.
    */
-  static Sliced pinned(OffsetStorageReader offsets, String table) {
+  record Pinned(Sliced sliced, boolean complete) {}
+
+  /**
+   * The cut the stored slice offsets of {@code table} fix; null when no slice of any count has
+   * stored one. Offsets of several cuts are stored when tasks of an old and a new plan overlapped
+   * (a changed slice count, or a newer snapshot version planned before the old tasks' offsets were
+   * flushed). One of them is chosen so that the snapshot always ends, and ends right: the oldest
+   * snapshot version, as the changes after it bring every row read of a newer one up to date; of
+   * its cuts, one whose slices are all complete, else the one with the most slices.
+   */
+  static Pinned pinned(OffsetStorageReader offsets, String table) {
     List<Map<String, String>> partitions = new ArrayList<>();
     for (int count = 2; count <= DeltaCdfSourceConfig.SNAPSHOT_MAX_TASKS_LIMIT; count++) {
       new Sliced(table, 0, count).units().forEach(u -> partitions.add(u.partition().toMap()));
     }
     Map<Map<String, String>, Map<String, Object>> stored = offsets.offsets(partitions);
-    TreeMap<Integer, Long> versionByCount = new TreeMap<>();
+    Map<Sliced, Integer> completeSlices = new HashMap<>();
     for (Map.Entry<Map<String, String>, Map<String, Object>> entry : stored.entrySet()) {
       TablePartition partition = TablePartition.fromMap(entry.getKey());
       StoredOffset offset = StoredPositions.decode(partition, entry.getValue());
-      if (offset == null) {
-        continue;
-      }
-      ChangePosition position = offset.position();
-      int count = partition.slice().count();
-      long version =
-          position instanceof ChangePosition.InSnapshot
-              ? position.version()
-              : position.version() - 1;
-      Long other = versionByCount.put(count, version);
-      if (other != null && other != version) {
-        throw inconsistent(table, stored);
+      if (offset != null) {
+        Sliced cut =
+            new Sliced(table, snapshotVersion(offset.position()), partition.slice().count());
+        completeSlices.merge(cut, cut.complete().equals(offset.position()) ? 1 : 0, Integer::sum);
       }
     }
-    if (versionByCount.size() > 1) {
-      throw inconsistent(table, stored);
-    }
-    return versionByCount.isEmpty()
-        ? null
-        : new Sliced(table, versionByCount.firstEntry().getValue(), versionByCount.firstKey());
+    return completeSlices.keySet().stream()
+        .min(
+            Comparator.comparingLong(Sliced::version)
+                .thenComparing(cut -> completeSlices.get(cut) < cut.count())
+                .thenComparing(Comparator.comparingInt(Sliced::count).reversed()))
+        .map(cut -> new Pinned(cut, completeSlices.get(cut) == cut.count()))
+        .orElse(null);
+  }
+
+  /** The version of the snapshot a slice's stored position is in, or just after. */
+  private static long snapshotVersion(ChangePosition position) {
+    return position instanceof ChangePosition.InSnapshot
+        ? position.version()
+        : position.version() - 1;
   }
 
   /**
-   * {@code unit} itself, or, for a slice that has no offset of its own while its sibling slices
-   * stored some, the same slice of the snapshot version they pin: the connector planned this slice
-   * before the old tasks' offsets were flushed, and a snapshot must not mix two cuts.
+   * Where a slice task starts {@code unit}, which Connect stored {@code stored} for (null when
+   * nothing): as planned when the stored slice offsets fix no other cut; else in the snapshot
+   * version they fix, from the start when its own offset is of another version; and not at all
+   * (null) when they fix another slice count: the connector plans that count within {@link
+   * SliceFollower#CHECK_INTERVAL_MS} and hands out new units.
    */
-  static TaskUnit pinnedSlice(TaskUnit unit, OffsetStorageReader offsets) {
+  static SliceStart sliceStart(TaskUnit unit, StoredOffset stored, OffsetStorageReader offsets) {
     SnapshotSlice slice = unit.partition().slice();
-    if (slice == null) {
-      return unit;
+    Pinned pinned = pinned(offsets, unit.table());
+    if (pinned == null) {
+      return new SliceStart(unit, stored);
     }
-    Sliced pinned = pinned(offsets, unit.table());
-    if (pinned == null
-        || pinned.count() != slice.count()
-        || pinned.version() == unit.start().version()) {
-      return unit;
+    Sliced cut = pinned.sliced();
+    if (cut.count() != slice.count()) {
+      log.info(
+          "Slice {} of table {} is not read: the stored offsets fix its snapshot of version {} in"
+              + " {} slices, which the connector plans again instead",
+          slice.label(),
+          unit.table(),
+          cut.version(),
+          cut.count());
+      return null;
     }
-    log.info(
-        "Slice {} of table {} was planned at version {}, but its sibling slices stored offsets"
-            + " of the snapshot of version {}: it reads that snapshot",
-        slice.label(),
-        unit.table(),
-        unit.start().version(),
-        pinned.version());
-    return TaskUnit.slice(unit.table(), pinned.version(), slice);
+    if (stored != null && snapshotVersion(stored.position()) == cut.version()) {
+      return new SliceStart(unit, stored);
+    }
+    if (stored != null || cut.version() != unit.start().version()) {
+      log.info(
+          "Slice {} of table {} was planned at version {}{}, but the stored offsets of its"
+              + " sibling slices fix the snapshot of version {}: it reads that snapshot from its"
+              + " start",
+          slice.label(),
+          unit.table(),
+          unit.start().version(),
+          stored == null ? "" : " and stored " + stored.position(),
+          cut.version());
+    }
+    return new SliceStart(TaskUnit.slice(unit.table(), cut.version(), slice), null);
   }
 
-  private static ConnectException inconsistent(
-      String table, Map<Map<String, String>, Map<String, Object>> stored) {
-    stored.values().removeIf(v -> v == null);
-    return new ConnectException(
-        "Table "
-            + table
-            + ": the stored offsets of its snapshot slices name different slice counts or"
-            + " snapshot versions: "
-            + stored
-            + ". Reset them (and the table's own offset) through the REST API to start over");
-  }
+  /** Where a slice task starts: its unit, and the offset it resumes from (null: the start). */
+  record SliceStart(TaskUnit unit, StoredOffset stored) {}
 }

@@ -308,7 +308,8 @@ public final class TaskLoop {
   }
 
   private long earliestDue() {
-    return streams.stream().mapToLong(TableStream::idleUntilMs).min().orElse(0);
+    // A task whose only slices were left to another cut has no stream: it waits as long as any.
+    return streams.stream().mapToLong(TableStream::idleUntilMs).min().orElse(Long.MAX_VALUE);
   }
 
   /**

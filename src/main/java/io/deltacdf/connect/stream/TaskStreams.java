@@ -13,20 +13,22 @@ final class TaskStreams {
 
   private TaskStreams() {}
 
-  /** The streams of the task; their tables are opened by their first read. */
+  /**
+   * The streams of the task; their tables are opened by their first read. A snapshot slice of
+   * another cut than the stored slice offsets fix starts in that cut, or is not read at all (see
+   * {@link SnapshotSlices#sliceStart}).
+   */
   static List<TableStream> of(
       DeltaCdfSourceConfig config,
       String connectorName,
       String connectorVersion,
       Redaction redaction,
       OffsetStorageReader offsets) {
-    List<TaskUnit> units = new ArrayList<>(TaskConfigs.units(config));
+    List<TaskUnit> units = TaskConfigs.units(config);
     // Every stored offset is read before any table registers its metrics: a malformed one fails
     // the task with nothing to clean up.
     Map<TablePartition, StoredOffset> stored =
         StoredPositions.read(offsets, units.stream().map(TaskUnit::partition).toList());
-    units.replaceAll(
-        u -> stored.get(u.partition()) == null ? SnapshotSlices.pinnedSlice(u, offsets) : u);
     Resnapshots resnapshots = new Resnapshots(config, redaction);
     TableOpener opener =
         new TableOpener(
@@ -35,16 +37,24 @@ final class TaskStreams {
             new TableConverters(config, connectorName, connectorVersion),
             resnapshots,
             redaction);
-    return units.stream()
-        .map(
-            unit ->
-                new TableStream(
-                    unit,
-                    stored.get(unit.partition()),
-                    opener,
-                    resnapshots,
-                    redaction,
-                    new TableMetrics(connectorName, unit.partition().describe())))
-        .toList();
+    List<TableStream> streams = new ArrayList<>();
+    for (TaskUnit planned : units) {
+      SnapshotSlices.SliceStart start =
+          planned.partition().slice() == null
+              ? new SnapshotSlices.SliceStart(planned, stored.get(planned.partition()))
+              : SnapshotSlices.sliceStart(planned, stored.get(planned.partition()), offsets);
+      if (start != null) {
+        TaskUnit unit = start.unit();
+        streams.add(
+            new TableStream(
+                unit,
+                start.stored(),
+                opener,
+                resnapshots,
+                redaction,
+                new TableMetrics(connectorName, unit.partition().describe())));
+      }
+    }
+    return List.copyOf(streams);
   }
 }

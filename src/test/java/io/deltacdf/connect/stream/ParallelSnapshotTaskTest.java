@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
 import io.deltacdf.connect.stream.testing.SimulatedWorker;
@@ -13,6 +14,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
@@ -120,6 +123,116 @@ class ParallelSnapshotTaskTest {
           .as("slice %d/2", i)
           .isEqualTo(ChangePosition.InVersion.start(2L));
     }
+  }
+
+  /**
+   * snapshot.max.tasks lowered from 3 to 2 before the first offset flush: the connector planned 2
+   * slices while the old tasks of 3 slices flushed their offsets as they stopped. The new slices
+   * give way to the stored count, the connector plans it again, and the snapshot ends in the whole
+   * table followed by its changes.
+   */
+  @Test
+  void aSliceCountChangedBeforeTheFirstOffsetFlushEndsInTheSnapshotThenTheChanges()
+      throws Exception {
+    String path = dir.resolve("recounted").toString();
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+        path);
+    sql("INSERT INTO delta.`%s` SELECT /*+ REPARTITION(6) */ id, 'n' FROM range(0, 60)", path);
+    ConnectorConfig connector =
+        ConnectorConfig.forTables(path)
+            .with("name", "recounted", "heartbeat.interval.ms", "0", "batch.max.rows", "4")
+            .with("tasks.max", "3", "heartbeat.topic", HEARTBEATS);
+    SimulatedWorker worker = new SimulatedWorker(false);
+    List<Map<String, String>> old;
+    try (Connector before = new Connector(connector.with("snapshot.max.tasks", "3"), worker)) {
+      old = before.taskConfigs();
+    }
+    try (Connector lowered = new Connector(connector.with("snapshot.max.tasks", "2"), worker)) {
+      readAsTheLoweredConnectorPlans(path, worker, old, lowered);
+    }
+  }
+
+  /** Old tasks flush 3-slice offsets after the 2-slice plan; then the tasks read as planned. */
+  private void readAsTheLoweredConnectorPlans(
+      String path, SimulatedWorker worker, List<Map<String, String>> old, Connector lowered)
+      throws InterruptedException {
+    List<Map<String, String>> tasks = lowered.taskConfigs();
+    assertThat(tasks).as("planned before any offset was stored").hasSize(2);
+    for (Map<String, String> task : old.subList(0, 2)) {
+      worker.start(task); // an old task stores a position inside its slice as it stops
+      worker.poll();
+      worker.stop();
+    }
+
+    for (int round = 0; round < 4 && !readsTheChanges(tasks); round++) {
+      for (Map<String, String> task : tasks) {
+        worker.start(task);
+        worker.poll(30);
+        worker.stop();
+      }
+      tasks = lowered.follow(tasks);
+    }
+    assertThat(tasks).as("the table's changes are read by one task").hasSize(1);
+    assertThat(readsTheChanges(tasks)).isTrue();
+    assertThat(Set.copyOf(ids(worker.delivered())))
+        .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 60).boxed().toList());
+
+    sql("UPDATE delta.`%s` SET name = 'u' WHERE id = 5", path);
+    int snapshot = worker.delivered().size();
+    worker.start(tasks.get(0));
+    worker.poll(5);
+    worker.stop();
+    assertThat(changeRecords(worker.delivered().subList(snapshot, worker.delivered().size())))
+        .extracting(r -> r.headers().lastWithName("_change_type").value())
+        .containsExactly("update_preimage", "update_postimage");
+  }
+
+  /** A connector's plan and slice follower, over the offsets {@code worker} stored. */
+  private static final class Connector implements AutoCloseable {
+    private final Map<String, String> settings;
+    private final SnapshotSlices slices;
+    private final AtomicInteger reconfigurations = new AtomicInteger();
+    private final SliceFollower follower;
+    private int applied;
+
+    Connector(ConnectorConfig connector, SimulatedWorker worker) {
+      settings = connector.build();
+      slices = SnapshotSlices.of(new DeltaCdfSourceConfig(settings), worker.offsetReader());
+      follower = new SliceFollower(slices, reconfigurations::incrementAndGet);
+    }
+
+    /** What the connector's taskConfigs(3) does. */
+    List<Map<String, String>> taskConfigs() {
+      TaskPlan plan = TaskPlan.of(slices, new DeltaCdfSourceConfig(settings).namedTables(), 3);
+      follower.follow(plan.sliced());
+      return TaskConfigs.of(settings, plan.units(), 3);
+    }
+
+    /**
+     * The follower's check (also run by its own periodic check meanwhile): new task configurations
+     * when it asked for them.
+     */
+    List<Map<String, String>> follow(List<Map<String, String>> current) {
+      follower.check();
+      if (reconfigurations.get() == applied) {
+        return current;
+      }
+      applied = reconfigurations.get();
+      return taskConfigs();
+    }
+
+    @Override
+    public void close() {
+      follower.stop();
+    }
+  }
+
+  private static boolean readsTheChanges(List<Map<String, String>> tasks) {
+    return tasks.stream()
+        .flatMap(t -> TaskConfigs.units(new DeltaCdfSourceConfig(t)).stream())
+        .noneMatch(u -> u.partition().slice() != null);
   }
 
   /** The settings of a task that reads {@code unit}, as the connector hands it out. */

@@ -1,7 +1,6 @@
 package io.deltacdf.connect.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.SnapshotSlice;
@@ -14,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import org.apache.kafka.connect.errors.ConnectException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -83,24 +81,51 @@ class SnapshotSlicesTest {
     store(new SnapshotSlice(0, 3), ChangePosition.InVersion.start(8));
     store(new SnapshotSlice(1, 3), ChangePosition.InVersion.start(8));
     store(new SnapshotSlice(2, 3), new ChangePosition.InSnapshot(7, "part-9.parquet", 3));
-    assertThat(slices.complete(sliced)).isFalse();
+    assertThat(slices.progress(sliced)).isEqualTo(SnapshotSlices.Progress.READING);
     assertThat(slices.plan(TABLE, 3).sliced()).isEqualTo(sliced);
 
     store(new SnapshotSlice(2, 3), ChangePosition.InVersion.start(8));
-    assertThat(slices.complete(sliced)).isTrue();
+    assertThat(slices.progress(sliced)).isEqualTo(SnapshotSlices.Progress.COMPLETE);
     SnapshotSlices.Plan plan = slices.plan(TABLE, 3);
     assertThat(plan.sliced()).isNull();
     assertThat(plan.units()).containsExactly(TaskUnit.afterSlices(TABLE, 7));
     assertThat(plan.units().get(0).start()).isEqualTo(ChangePosition.InVersion.start(8));
   }
 
+  /**
+   * Tasks of an old and a new plan overlapped and both stored slice offsets: the oldest snapshot
+   * version wins (the changes after it bring a newer cut's rows up to date), and the plan of any
+   * other cut is told to give way.
+   */
   @Test
-  void slicesOfTwoCutsAreRefusedRatherThanMixed() {
-    store(new SnapshotSlice(0, 2), ChangePosition.InSnapshot.start(7));
-    store(new SnapshotSlice(1, 2), ChangePosition.InSnapshot.start(9));
-    assertThatThrownBy(() -> slices(2, ChangePosition.InSnapshot.start(9)).plan(TABLE, 2))
-        .isInstanceOf(ConnectException.class)
-        .hasMessageContaining("different slice counts or snapshot versions");
+  void ofTwoStoredCutsTheOldestVersionWins() {
+    store(new SnapshotSlice(0, 2), ChangePosition.InSnapshot.start(9));
+    store(new SnapshotSlice(1, 3), new ChangePosition.InSnapshot(7, "part-1.parquet", 10));
+    SnapshotSlices slices = slices(2, ChangePosition.InSnapshot.start(9));
+
+    SnapshotSlices.Sliced oldest = new SnapshotSlices.Sliced(TABLE, 7, 3);
+    assertThat(slices.plan(TABLE, 2).sliced()).isEqualTo(oldest);
+    assertThat(slices.progress(oldest)).isEqualTo(SnapshotSlices.Progress.READING);
+    assertThat(slices.progress(new SnapshotSlices.Sliced(TABLE, 9, 2)))
+        .isEqualTo(SnapshotSlices.Progress.OTHER_CUT);
+  }
+
+  /**
+   * Of two slice counts stored for one version, a complete one ends the snapshot; else the larger
+   * count goes on, whatever the settings say now.
+   */
+  @Test
+  void ofTwoCountsOfOneVersionACompleteOneWinsElseTheLarger() {
+    store(new SnapshotSlice(0, 2), new ChangePosition.InSnapshot(7, "part-1.parquet", 10));
+    store(new SnapshotSlice(2, 3), ChangePosition.InSnapshot.start(7));
+    SnapshotSlices slices = slices(2, ChangePosition.InSnapshot.start(9));
+    assertThat(slices.plan(TABLE, 2).sliced()).isEqualTo(new SnapshotSlices.Sliced(TABLE, 7, 3));
+
+    store(new SnapshotSlice(0, 2), ChangePosition.InVersion.start(8));
+    store(new SnapshotSlice(1, 2), ChangePosition.InVersion.start(8));
+    assertThat(slices.progress(new SnapshotSlices.Sliced(TABLE, 7, 3)))
+        .isEqualTo(SnapshotSlices.Progress.COMPLETE);
+    assertThat(slices.plan(TABLE, 2).units()).containsExactly(TaskUnit.afterSlices(TABLE, 7));
   }
 
   private void store(SnapshotSlice slice, ChangePosition position) {

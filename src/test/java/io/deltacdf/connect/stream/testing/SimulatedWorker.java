@@ -171,6 +171,11 @@ public final class SimulatedWorker {
     return stored == null ? null : OffsetCodec.fromMap(stored);
   }
 
+  /** The offsets stored so far, as a connector on this worker reads them. */
+  public OffsetStorageReader offsetReader() {
+    return offsets;
+  }
+
   public List<SourceRecord> delivered() {
     return delivered;
   }
