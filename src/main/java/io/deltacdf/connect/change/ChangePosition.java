@@ -12,6 +12,9 @@ public sealed interface ChangePosition {
   /** The commit version this position lies in. */
   long version();
 
+  /** Whether this position lies inside a snapshot rather than inside a version's changes. */
+  boolean inSnapshot();
+
   /**
    * Inside the snapshot of {@code version}: files whose path sorts before {@code path} are done,
    * and rows of {@code path} with a physical index below {@code nextRow} are done. An empty path
@@ -20,6 +23,11 @@ public sealed interface ChangePosition {
   record InSnapshot(long version, String path, long nextRow) implements ChangePosition {
     public static InSnapshot start(long version) {
       return new InSnapshot(version, "", 0);
+    }
+
+    @Override
+    public boolean inSnapshot() {
+      return true;
     }
   }
 
@@ -30,6 +38,11 @@ public sealed interface ChangePosition {
   record InVersion(long version, int fileIndex, long nextRow) implements ChangePosition {
     public static InVersion start(long version) {
       return new InVersion(version, 0, 0);
+    }
+
+    @Override
+    public boolean inSnapshot() {
+      return false;
     }
   }
 }

@@ -103,7 +103,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
     this.rules = rules;
     this.position = start;
     this.snapshot =
-        start instanceof ChangePosition.InSnapshot
+        start.inSnapshot()
             ? new SnapshotPhase(context, log, rules, start.version(), snapshotWindowSize, slice)
             : null;
     this.snapshotOnly = !slice.whole();
@@ -118,7 +118,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
             snapshot == null ? -1 : snapshot.loadedVersion(),
             versions == null ? -1 : versions.latestListed());
     long total = snapshot == null ? 0 : snapshot.filesTotal();
-    long done = position instanceof ChangePosition.InSnapshot ? snapshot.filesDone() : total;
+    long done = position.inSnapshot() ? snapshot.filesDone() : total;
     return new FeedProgress(latestKnownVersion, done, total, bytesRead);
   }
 
@@ -208,7 +208,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
   }
 
   private static Segment segmentOf(ChangePosition position) {
-    return new Segment(position instanceof ChangePosition.InSnapshot, position.version());
+    return new Segment(position.inSnapshot(), position.version());
   }
 
   /** What looking for the next file with rows came to. */
@@ -227,7 +227,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
   private Opening openNextFile(long deadline) {
     while (true) {
       ChangePosition before = position;
-      if (snapshotOnly && position instanceof ChangePosition.InVersion) {
+      if (snapshotOnly && !position.inSnapshot()) {
         return Opening.CAUGHT_UP;
       }
       Phase phase = phaseOf(position);
@@ -258,7 +258,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
 
   /** The phase that reads at {@code at}: the versions once the snapshot, if any, is behind. */
   private Phase phaseOf(ChangePosition at) {
-    return at instanceof ChangePosition.InSnapshot ? snapshot : versions();
+    return at.inSnapshot() ? snapshot : versions();
   }
 
   /** The versions phase, which a snapshot before it hands its schema and timestamps. */

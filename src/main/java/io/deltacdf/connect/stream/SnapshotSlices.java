@@ -115,7 +115,7 @@ public final class SnapshotSlices {
       return whole;
     }
     ChangePosition start = configuredStart.apply(table);
-    if (!(start instanceof ChangePosition.InSnapshot)) {
+    if (!start.inSnapshot()) {
       return whole;
     }
     Sliced sliced = new Sliced(table, start.version(), count);
@@ -185,9 +185,7 @@ public final class SnapshotSlices {
 
   /** The version of the snapshot a slice's stored position is in, or just after. */
   private static long snapshotVersion(ChangePosition position) {
-    return position instanceof ChangePosition.InSnapshot
-        ? position.version()
-        : position.version() - 1;
+    return position.inSnapshot() ? position.version() : position.version() - 1;
   }
 
   /**

@@ -42,7 +42,7 @@ public final class StartResolver {
     }
     long latestVersion = latest.get().getVersion();
     long version = stored.version();
-    boolean inSnapshot = stored instanceof ChangePosition.InSnapshot;
+    boolean inSnapshot = stored.inSnapshot();
     long newest = inSnapshot ? latestVersion : latestVersion + 1;
     if (version > newest) {
       throw new DeltaFeedException(
@@ -86,7 +86,7 @@ public final class StartResolver {
    * replays the log since its last checkpoint.
    */
   private boolean commitIsInTheLog(ChangePosition stored) {
-    if (!(stored instanceof ChangePosition.InVersion)) {
+    if (stored.inSnapshot()) {
       return false;
     }
     long version = stored.version();
@@ -96,7 +96,7 @@ public final class StartResolver {
 
   /** Whether the log still holds what a feed resuming at {@code position} reads first. */
   private boolean historyReaches(ChangePosition position) {
-    if (position instanceof ChangePosition.InVersion) {
+    if (!position.inSnapshot()) {
       return !log.commitsFrom(position.version(), 1).isEmpty();
     }
     try {
