@@ -1,6 +1,6 @@
 package io.deltacdf.connect;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.deltacdf.connect.testing.ConnectorConfig;
@@ -23,7 +23,7 @@ class DeltaCdfSourceConnectorTest {
     reset.put(Map.of("table", "/lake/removed"), null);
     reset.put(Map.of("table", "/lake/orders/"), null);
 
-    assertThat(connector.alterOffsets(config, reset)).isTrue();
+    assertThatCode(() -> connector.alterOffsets(config, reset)).doesNotThrowAnyException();
   }
 
   @Test
@@ -42,6 +42,19 @@ class DeltaCdfSourceConnectorTest {
     Map<Map<String, ?>, Map<String, ?>> moved =
         Map.of(Map.of("table", CONFIGURED), Map.of("version", 3));
 
-    assertThat(connector.alterOffsets(config, moved)).isTrue();
+    assertThatCode(() -> connector.alterOffsets(config, moved)).doesNotThrowAnyException();
+  }
+
+  @Test
+  void anOffsetNamingItsTableIsCheckedToo() {
+    Map<Map<String, ?>, Map<String, ?>> named =
+        Map.of(Map.of("table", CONFIGURED), Map.of("version", 3, "table_id", "6f1c"));
+    Map<Map<String, ?>, Map<String, ?>> malformed =
+        Map.of(Map.of("table", CONFIGURED), Map.of("version", 3, "table_id", 7));
+
+    assertThatCode(() -> connector.alterOffsets(config, named)).doesNotThrowAnyException();
+    assertThatThrownBy(() -> connector.alterOffsets(config, malformed))
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining("'table_id' and 'catalog_table_id' must be strings");
   }
 }
