@@ -53,8 +53,9 @@ class ArchitectureTest {
   }
 
   /**
-   * The diff of derived changes (fingerprints, sorting, spill files) works on plain values: it
-   * imports neither Kernel nor the rest of {@code delta}, which feeds it rows and reads its
+   * The diff of derived changes (fingerprints and the pairing of rows) works on plain values: it
+   * imports neither Kernel nor the rest of {@code delta} but the external sort and spill files it
+   * stands on ({@code delta/spill}); the rest of {@code delta} feeds it rows and reads its
    * decisions; only {@code delta} itself may use it.
    */
   @Test
@@ -63,6 +64,7 @@ class ArchitectureTest {
     assertThat(
             importsIn("delta/derived", "import io.deltacdf.connect.").stream()
                 .filter(l -> !l.contains("import io.deltacdf.connect.change."))
+                .filter(l -> !l.contains("import io.deltacdf.connect.delta.spill."))
                 .toList())
         .isEmpty();
     try (Stream<Path> files = Files.walk(SOURCES)) {
@@ -147,22 +149,25 @@ class ArchitectureTest {
    * The layers of {@code delta}, each importing only those below it, in the order the change data
    * feed is computed: a table's context and schema, its log, which files carry a version's changes,
    * the rows out of one file, the feed stepping through phases. {@code kernel}, {@code storage},
-   * {@code derived}, {@code variant} (the variant encoding) and {@code catalog} (Unity Catalog's
-   * tables and vended credentials) are leaves. The facade on top ({@code delta} itself) wires them;
-   * below it, only its error may be imported, which every layer throws to the callers.
+   * {@code spill} (an external sort and spill files, for commits and diffs too large to hold),
+   * {@code variant} (the variant encoding) and {@code catalog} (Unity Catalog's tables and vended
+   * credentials) are leaves; {@code derived} (the diff of derived changes) stands on {@code spill}.
+   * The facade on top ({@code delta} itself) wires them; below it, only its error may be imported,
+   * which every layer throws to the callers.
    */
   private static final Map<String, Set<String>> DELTA_LAYERS =
-      Map.of(
-          "kernel", Set.of(),
-          "storage", Set.of(),
-          "derived", Set.of(),
-          "variant", Set.of(),
-          "catalog", Set.of(),
-          "table", Set.of("kernel", "derived", "variant", "catalog"),
-          "log", Set.of("kernel", "table", "catalog"),
-          "plan", Set.of("kernel", "derived", "table", "log"),
-          "read", Set.of("kernel", "table", "plan"),
-          "feed", Set.of("kernel", "derived", "table", "log", "plan", "read"));
+      Map.ofEntries(
+          Map.entry("kernel", Set.of()),
+          Map.entry("storage", Set.of()),
+          Map.entry("spill", Set.of()),
+          Map.entry("derived", Set.of("spill")),
+          Map.entry("variant", Set.of()),
+          Map.entry("catalog", Set.of()),
+          Map.entry("table", Set.of("kernel", "spill", "variant", "catalog")),
+          Map.entry("log", Set.of("kernel", "table", "catalog")),
+          Map.entry("plan", Set.of("kernel", "spill", "table", "log")),
+          Map.entry("read", Set.of("kernel", "table", "plan")),
+          Map.entry("feed", Set.of("kernel", "derived", "spill", "table", "log", "plan", "read")));
 
   private static final String FACADE_ERROR = "DeltaFeedException";
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ChangeType;
-import io.deltacdf.connect.delta.derived.DiffSpill;
+import io.deltacdf.connect.delta.spill.DiffSpill;
 import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.testing.RandomWorkload;

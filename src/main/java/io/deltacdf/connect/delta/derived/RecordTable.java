@@ -1,5 +1,8 @@
 package io.deltacdf.connect.delta.derived;
 
+import io.deltacdf.connect.delta.spill.SortedRecords;
+import io.deltacdf.connect.delta.spill.SpillDirectory;
+import io.deltacdf.connect.delta.spill.SpillFile;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 

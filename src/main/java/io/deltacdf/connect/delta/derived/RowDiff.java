@@ -1,6 +1,9 @@
 package io.deltacdf.connect.delta.derived;
 
 import io.deltacdf.connect.change.ChangeType;
+import io.deltacdf.connect.delta.spill.DiffSpill;
+import io.deltacdf.connect.delta.spill.SortedRecords;
+import io.deltacdf.connect.delta.spill.SpillDirectory;
 
 /**
  * The multiset difference between the rows that leave the table in one version and the rows that

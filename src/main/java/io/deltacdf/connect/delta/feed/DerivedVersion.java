@@ -2,13 +2,13 @@ package io.deltacdf.connect.delta.feed;
 
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
-import io.deltacdf.connect.delta.derived.DiffSpill;
 import io.deltacdf.connect.delta.derived.RowDiff;
 import io.deltacdf.connect.delta.derived.RowFingerprints;
 import io.deltacdf.connect.delta.plan.ChangeFiles;
 import io.deltacdf.connect.delta.read.DerivedRows;
 import io.deltacdf.connect.delta.read.FileRowCursor;
 import io.deltacdf.connect.delta.read.PartitionFilter;
+import io.deltacdf.connect.delta.spill.DiffSpill;
 import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.TableSchema;

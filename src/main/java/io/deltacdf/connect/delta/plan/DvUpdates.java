@@ -2,12 +2,12 @@ package io.deltacdf.connect.delta.plan;
 
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.utils.CloseableIterator;
-import io.deltacdf.connect.delta.derived.DiffSpill;
-import io.deltacdf.connect.delta.derived.SortedRecords;
-import io.deltacdf.connect.delta.derived.SpillDirectory;
 import io.deltacdf.connect.delta.kernel.LogAction;
 import io.deltacdf.connect.delta.kernel.LogActions;
 import io.deltacdf.connect.delta.log.CommitReader;
+import io.deltacdf.connect.delta.spill.DiffSpill;
+import io.deltacdf.connect.delta.spill.SortedRecords;
+import io.deltacdf.connect.delta.spill.SpillDirectory;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;

@@ -3,8 +3,8 @@ package io.deltacdf.connect.delta.table;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ColumnSelection;
 import io.deltacdf.connect.change.RowFilter;
-import io.deltacdf.connect.delta.derived.DiffSpill;
 import io.deltacdf.connect.delta.kernel.TableMetadata;
+import io.deltacdf.connect.delta.spill.DiffSpill;
 import java.util.List;
 
 /**

@@ -2,6 +2,7 @@ package io.deltacdf.connect.delta.derived;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.deltacdf.connect.delta.spill.SpillDirectory;
 import java.nio.file.Path;
 import java.util.Random;
 import java.util.stream.LongStream;

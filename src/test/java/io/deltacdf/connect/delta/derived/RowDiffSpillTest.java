@@ -3,6 +3,7 @@ package io.deltacdf.connect.delta.derived;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangeType;
+import io.deltacdf.connect.delta.spill.DiffSpill;
 import io.deltacdf.connect.testing.HeldFiles;
 import java.io.IOException;
 import java.nio.file.Files;

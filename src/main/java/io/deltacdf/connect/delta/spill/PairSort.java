@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta.derived;
+package io.deltacdf.connect.delta.spill;
 
 /**
  * Sorts records of {@code stride} longs laid out in one array by their first two longs (the first,

@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta.derived;
+package io.deltacdf.connect.delta.spill;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -54,7 +54,7 @@ public final class SortedRecords {
   }
 
   /** Whether records went to disk, so that what is built from them should too. */
-  boolean spilled() {
+  public boolean spilled() {
     return !runs.isEmpty();
   }
 

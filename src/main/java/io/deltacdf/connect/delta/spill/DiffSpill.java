@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta.derived;
+package io.deltacdf.connect.delta.spill;
 
 import java.nio.file.Path;
 

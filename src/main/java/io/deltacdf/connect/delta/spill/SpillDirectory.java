@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta.derived;
+package io.deltacdf.connect.delta.spill;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,7 +30,7 @@ public final class SpillDirectory implements AutoCloseable {
   }
 
   /** A new empty spill file of longs in the folder. */
-  SpillFile newFile(String prefix) {
+  public SpillFile newFile(String prefix) {
     try {
       SpillFile file = new SpillFile(newEmptyFile(prefix));
       files.add(file);

@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta.derived;
+package io.deltacdf.connect.delta.spill;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,7 +17,7 @@ import java.nio.file.StandardOpenOption;
  *
  * @see SpillDirectory
  */
-final class SpillFile implements AutoCloseable {
+public final class SpillFile implements AutoCloseable {
 
   private static final int APPEND_BUFFER_BYTES = 1 << 16;
 
@@ -32,7 +32,7 @@ final class SpillFile implements AutoCloseable {
     this.channel = FileChannel.open(path, StandardOpenOption.WRITE);
   }
 
-  void append(long value) {
+  public void append(long value) {
     if (!appending.hasRemaining()) {
       flush();
     }
@@ -41,7 +41,7 @@ final class SpillFile implements AutoCloseable {
   }
 
   /** Writes what is appended; the file is then read only by index, and its buffer goes. */
-  void finishAppending() {
+  public void finishAppending() {
     flush();
     appending = null;
     closeChannel();
@@ -56,7 +56,7 @@ final class SpillFile implements AutoCloseable {
    * Reads from long {@code index} on into {@code into} until it is full or the file ends; returns
    * the longs read, and leaves {@code into} flipped to them.
    */
-  int read(long index, ByteBuffer into) {
+  public int read(long index, ByteBuffer into) {
     into.clear();
     try {
       open();
@@ -75,7 +75,7 @@ final class SpillFile implements AutoCloseable {
     return into.remaining() / Long.BYTES;
   }
 
-  void write(long index, long value) {
+  public void write(long index, long value) {
     ByteBuffer one = ByteBuffer.allocate(Long.BYTES).putLong(0, value);
     try {
       open();
