@@ -150,7 +150,8 @@ class ArchitectureTest {
    * feed is computed: a table's context and schema, its log, which files carry a version's changes,
    * the rows out of one file, the feed stepping through phases. {@code kernel}, {@code storage},
    * {@code spill} (an external sort and spill files, for commits and diffs too large to hold),
-   * {@code variant} (the variant encoding) and {@code catalog} (Unity Catalog's tables and vended
+   * {@code errors} (Kernel's and the store's failures turned into errors a user can act on), {@code
+   * variant} (the variant encoding) and {@code catalog} (Unity Catalog's tables and vended
    * credentials) are leaves; {@code derived} (the diff of derived changes) stands on {@code spill}.
    * The facade on top ({@code delta} itself) wires them; below it, only its error may be imported,
    * which every layer throws to the callers.
@@ -163,11 +164,14 @@ class ArchitectureTest {
           Map.entry("derived", Set.of("spill")),
           Map.entry("variant", Set.of()),
           Map.entry("catalog", Set.of()),
-          Map.entry("table", Set.of("kernel", "spill", "variant", "catalog")),
-          Map.entry("log", Set.of("kernel", "table", "catalog")),
-          Map.entry("plan", Set.of("kernel", "spill", "table", "log")),
-          Map.entry("read", Set.of("kernel", "table", "plan")),
-          Map.entry("feed", Set.of("kernel", "derived", "spill", "table", "log", "plan", "read")));
+          Map.entry("errors", Set.of("kernel", "catalog")),
+          Map.entry("table", Set.of("kernel", "errors", "spill", "variant", "catalog")),
+          Map.entry("log", Set.of("kernel", "errors", "table", "catalog")),
+          Map.entry("plan", Set.of("kernel", "errors", "spill", "table", "log")),
+          Map.entry("read", Set.of("kernel", "errors", "table", "plan")),
+          Map.entry(
+              "feed",
+              Set.of("kernel", "errors", "derived", "spill", "table", "log", "plan", "read")));
 
   private static final String FACADE_ERROR = "DeltaFeedException";
 

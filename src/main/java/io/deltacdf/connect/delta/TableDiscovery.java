@@ -1,6 +1,6 @@
 package io.deltacdf.connect.delta;
 
-import io.deltacdf.connect.delta.table.KernelErrors;
+import io.deltacdf.connect.delta.errors.KernelErrors;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Files;

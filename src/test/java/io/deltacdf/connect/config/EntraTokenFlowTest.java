@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
-import io.deltacdf.connect.delta.table.KernelErrors;
+import io.deltacdf.connect.delta.errors.KernelErrors;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -8,6 +8,7 @@ import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.exceptions.UnsupportedProtocolVersionException;
 import io.delta.kernel.exceptions.UnsupportedTableFeatureException;
 import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.errors.KernelErrors;
 import io.deltacdf.connect.delta.kernel.TableProtocol;
 import java.util.Optional;
 import java.util.OptionalLong;

@@ -11,6 +11,7 @@ import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.errors.KernelErrors;
 import io.deltacdf.connect.testing.Ports;
 import java.io.EOFException;
 import java.io.IOException;

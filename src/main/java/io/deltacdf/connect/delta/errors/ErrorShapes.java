@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta.table;
+package io.deltacdf.connect.delta.errors;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.EOFException;

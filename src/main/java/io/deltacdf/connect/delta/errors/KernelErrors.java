@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta.table;
+package io.deltacdf.connect.delta.errors;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.exceptions.TableNotFoundException;
