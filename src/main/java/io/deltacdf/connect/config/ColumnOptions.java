@@ -169,7 +169,7 @@ final class ColumnOptions {
 
   /** The partitions whose rows are read. */
   static RowFilter rowFilter(DeltaCdfSourceConfig config) {
-    return RowFilter.parse(config.getString(ROW_FILTER));
+    return RowFilterParser.parse(config.getString(ROW_FILTER));
   }
 
   /** The columns {@code tablePath}'s records carry. */

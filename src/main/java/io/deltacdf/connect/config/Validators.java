@@ -1,7 +1,6 @@
 package io.deltacdf.connect.config;
 
 import io.deltacdf.connect.change.ColumnPatterns;
-import io.deltacdf.connect.change.RowFilter;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -116,7 +115,7 @@ final class Validators {
         "a predicate on partition columns, or empty",
         (name, value) -> {
           try {
-            RowFilter.parse(value == null ? "" : value.toString());
+            RowFilterParser.parse(value == null ? "" : value.toString());
           } catch (IllegalArgumentException e) {
             // A filter refused for its size would otherwise be echoed whole in the message.
             String text = String.valueOf(value);

@@ -7,6 +7,7 @@ import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ColumnPatterns;
 import io.deltacdf.connect.change.ColumnSelection;
 import io.deltacdf.connect.change.RowFilter;
+import io.deltacdf.connect.config.RowFilterParser;
 import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.testing.RandomWorkload;
 import io.deltacdf.connect.testing.SparkHarness;
@@ -61,7 +62,7 @@ class LakehouseDifferentialTest {
     ColumnSelection selection =
         new ColumnSelection(
             ColumnPatterns.of(table, List.of()), ColumnPatterns.of(table, excluded));
-    RowFilter filter = RowFilter.parse(where);
+    RowFilter filter = RowFilterParser.parse(where);
     System.out.printf(
         "LakehouseDifferentialTest seed=%d kept=%s where='%s' %s%n",
         seed, sparkColumns, where, workload.options());

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.RowFilter;
+import io.deltacdf.connect.config.RowFilterParser;
 import io.deltacdf.connect.delta.testing.CountingFileSystem;
 import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.testing.SparkHarness;
@@ -75,7 +76,7 @@ class RowFilterFeedTest {
     Map<Long, List<String>> expected =
         SparkOracle.changesByVersion(path, 0, latest, List.of(), filter);
     try (DeltaTable table =
-        DeltaTable.open(path, Map.of(), false).withRowFilter(RowFilter.parse(filter))) {
+        DeltaTable.open(path, Map.of(), false).withRowFilter(RowFilterParser.parse(filter))) {
       Map<Long, List<String>> actual =
           FeedReads.byVersion(
               FeedReads.readAll(table, ChangePosition.InVersion.start(0), 100),
@@ -119,7 +120,7 @@ class RowFilterFeedTest {
       Map<Long, List<String>> expected =
           SparkOracle.changesByVersion(floats, 0, latest, List.of(), filter);
       try (DeltaTable table =
-          DeltaTable.open(floats, Map.of(), false).withRowFilter(RowFilter.parse(filter))) {
+          DeltaTable.open(floats, Map.of(), false).withRowFilter(RowFilterParser.parse(filter))) {
         Map<Long, List<String>> actual =
             FeedReads.byVersion(
                 FeedReads.readAll(table, ChangePosition.InVersion.start(0), 100),
@@ -133,7 +134,8 @@ class RowFilterFeedTest {
   void aRowMovedOutShowsItsPreImageOnlyAndOneMovedInItsPostImageOnly() {
     long latest = SparkOracle.latestVersion(path);
     try (DeltaTable table =
-        DeltaTable.open(path, Map.of(), false).withRowFilter(RowFilter.parse("region = 'eu'"))) {
+        DeltaTable.open(path, Map.of(), false)
+            .withRowFilter(RowFilterParser.parse("region = 'eu'"))) {
       Map<Long, List<String>> rows =
           FeedReads.byVersion(
               FeedReads.readAll(table, ChangePosition.InVersion.start(3), 100),
@@ -153,7 +155,7 @@ class RowFilterFeedTest {
     try (DeltaTable table =
         DeltaTable.open(path, Map.of(), false)
             .withChangeSource(ChangeSource.DERIVED, List.of("id"))
-            .withRowFilter(RowFilter.parse(filter))) {
+            .withRowFilter(RowFilterParser.parse(filter))) {
       Map<Long, List<String>> derived =
           FeedReads.byVersion(
               FeedReads.readAll(table, ChangePosition.InVersion.start(0), 100),
@@ -179,7 +181,7 @@ class RowFilterFeedTest {
             .where(filter)
             .collectAsList();
     try (DeltaTable table =
-        DeltaTable.open(path, Map.of(), false).withRowFilter(RowFilter.parse(filter))) {
+        DeltaTable.open(path, Map.of(), false).withRowFilter(RowFilterParser.parse(filter))) {
       List<FeedReads.ReadRow> rows =
           FeedReads.readAll(table, ChangePosition.InSnapshot.start(latest), 100).stream()
               .filter(row -> row.row().version() == latest)
@@ -197,7 +199,8 @@ class RowFilterFeedTest {
     String uri = CountingFileSystem.SCHEME + "://" + path;
     long latest = SparkOracle.latestVersion(path);
     Map<String, Long> all = opens(uri, RowFilter.ALL, latest);
-    Map<String, Long> eu = opens(uri, RowFilter.parse("region = 'eu' AND bucket = 2"), latest);
+    Map<String, Long> eu =
+        opens(uri, RowFilterParser.parse("region = 'eu' AND bucket = 2"), latest);
     assertThat(eu.get("open calls"))
         .as("files opened with the filter %s, without %s", eu, all)
         .isLessThan(all.get("open calls") / 3);
@@ -215,20 +218,22 @@ class RowFilterFeedTest {
   @Test
   void aFilterThatDoesNotFitTheTableSaysWhy() {
     try (DeltaTable table =
-        DeltaTable.open(path, Map.of(), false).withRowFilter(RowFilter.parse("amount > 3"))) {
+        DeltaTable.open(path, Map.of(), false).withRowFilter(RowFilterParser.parse("amount > 3"))) {
       assertThatThrownBy(() -> table.requireRowFilterFits(table.latestSnapshot()))
           .isInstanceOf(DeltaFeedException.class)
           .hasMessageContaining("'amount', which is not a partition column")
           .hasMessageContaining("region, bucket, day");
     }
     try (DeltaTable table =
-        DeltaTable.open(path, Map.of(), false).withRowFilter(RowFilter.parse("bucket = 'x'"))) {
+        DeltaTable.open(path, Map.of(), false)
+            .withRowFilter(RowFilterParser.parse("bucket = 'x'"))) {
       assertThatThrownBy(() -> table.requireRowFilterFits(table.latestSnapshot()))
           .hasMessageContaining("'bucket' of type int with 'x'")
           .hasMessageContaining("a number");
     }
     try (DeltaTable table =
-        DeltaTable.open(path, Map.of(), false).withRowFilter(RowFilter.parse("day > 'May'"))) {
+        DeltaTable.open(path, Map.of(), false)
+            .withRowFilter(RowFilterParser.parse("day > 'May'"))) {
       assertThatThrownBy(() -> table.requireRowFilterFits(table.latestSnapshot()))
           .hasMessageContaining("not a valid date");
     }
