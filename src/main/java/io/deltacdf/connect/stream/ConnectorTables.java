@@ -54,13 +54,7 @@ public final class ConnectorTables {
 
     /** What the log and the metrics say while the connector runs. */
     public String message() {
-      return "Tables "
-          + owner
-          + " and "
-          + leftOut
-          + " would both write to topic '"
-          + topic
-          + "': "
+      return conflict()
           + leftOut
           + " is left out and "
           + owner
@@ -71,15 +65,14 @@ public final class ConnectorTables {
 
     /** What validate() says on topic.template. */
     public String refusal() {
-      return "Tables "
-          + owner
-          + " and "
-          + leftOut
-          + " would both write to topic '"
-          + topic
-          + "': use a topic.template that tells them apart (${path}), or exclude one with"
+      return conflict()
+          + "use a topic.template that tells them apart (${path}), or exclude one with"
           + " delta.tables.exclude.list (a running connector keeps the topic with the table that"
           + " streams to it and leaves the other out)";
+    }
+
+    private String conflict() {
+      return "Tables " + owner + " and " + leftOut + " would both write to topic '" + topic + "': ";
     }
   }
 
