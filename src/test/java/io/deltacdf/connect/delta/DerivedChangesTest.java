@@ -80,7 +80,7 @@ class DerivedChangesTest {
         .hasMessageContaining("change.source=auto");
     assertThatThrownBy(() -> FeedReads.readAll(table, ChangePosition.InVersion.start(1), 100))
         .isInstanceOf(DeltaFeedException.class)
-        .hasMessageContaining("change.source=auto");
+        .hasMessageContaining("change.source=derived or auto");
   }
 
   @Test
