@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class DerivedDifferentialTest {
 
   private static final long BASE_SEED = Long.getLong("derived.seed", 20261202L);
-  private static final int TABLES = Integer.getInteger("derived.tables", 20);
+  private static final int TABLES = Integer.getInteger("derived.tables", 12);
 
   @TempDir static Path dir;
 
