@@ -7,6 +7,7 @@
 # docs/benchmark.md.
 #
 #   ./benchmark.sh [all|throughput|latency|idle-poll|memory|snapshot|derived|sink] [--rows N] [--variant plain|dv|both] ...
+#   ./benchmark.sh soak --minutes N        (random commits and faults for N minutes; not part of "all")
 #   ./benchmark.sh --help
 #
 # Builds the plugin folder ./connector and the test classes first (mvn -DskipTests package);
@@ -51,7 +52,8 @@ TEST_CP=$(classpath target/benchmark-test.classpath pom.xml -Dmdep.includeScope=
 SPARK_CP=$(classpath target/benchmark-spark.classpath benchmark/spark-runtime/pom.xml)
 
 # The driver JVM (normal JIT) starts every measured JVM itself.
-exec java -Xmx1g -Dbench.spark.classpath="$SPARK_CP" \
+# Spark's JVM options: the soak part writes its tables with Spark in this JVM.
+exec java -Xmx1g "@$REPO/spark-java17.args" -Dbench.spark.classpath="$SPARK_CP" \
   -Dlog4j2.configurationFile="$REPO/benchmark/log4j2.xml" \
   -cp "$REPO/target/test-classes:$REPO/target/classes:$TEST_CP" \
   io.deltacdf.connect.bench.Benchmark "${ARGS[@]}"

@@ -25,12 +25,16 @@ record BenchOptions(
     Map<String, String> connector,
     boolean profile,
     boolean cold,
+    int soakMinutes,
+    long soakSeed,
+    int soakFaultIntervalSeconds,
     Path workDir) {
 
   static final String USAGE =
       """
       usage: ./benchmark.sh [all|throughput|latency|idle-poll|memory|snapshot|derived|sink|projection]
                           [options]
+             ./benchmark.sh soak [--minutes N] [--seed S] [--fault-interval SECONDS]
         --rows N               rows inserted into the throughput table (default 2000000;
                                also the table the sink part mirrors into PostgreSQL and the
                                derived part reads with change.source=derived and cdf)
@@ -57,6 +61,11 @@ record BenchOptions(
                                warm-up included (default: each writer first makes one untimed
                                pass over the same feed, so all are measured warm); snapshot:
                                no warm-up snapshot
+        --minutes N            soak: minutes of random commits and faults (default 30);
+                               the soak runs only when asked for, never under "all"
+        --seed S               soak: seed of its random choices (default: the clock)
+        --fault-interval SECONDS
+                               soak: mean time between faults (default 30)
         --work DIR             tables, logs and results (default target/benchmark)
         --no-build             (benchmark.sh) skip building connector/ and the test classes
       """;
@@ -84,6 +93,9 @@ record BenchOptions(
     String connector = "";
     boolean profile = false;
     boolean cold = false;
+    int soakMinutes = 30;
+    long soakSeed = System.nanoTime();
+    int faultInterval = 30;
     Path work = repo.resolve("target/benchmark");
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
@@ -97,7 +109,8 @@ record BenchOptions(
                 "snapshot",
                 "derived",
                 "sink",
-                "projection")
+                "projection",
+                "soak")
             .contains(arg)) {
           throw new IllegalArgumentException("Unknown command " + arg);
         }
@@ -142,6 +155,9 @@ record BenchOptions(
         case "--worker-heap" -> heap = value;
         case "--producer" -> producer = value;
         case "--connector" -> connector = value;
+        case "--minutes" -> soakMinutes = Integer.parseInt(value);
+        case "--seed" -> soakSeed = Long.parseLong(value);
+        case "--fault-interval" -> faultInterval = Integer.parseInt(value);
         case "--work" -> work = Path.of(value).toAbsolutePath();
         default -> throw new IllegalArgumentException("Unknown option " + arg);
       }
@@ -165,6 +181,9 @@ record BenchOptions(
         settings(connector),
         profile,
         cold,
+        soakMinutes,
+        soakSeed,
+        faultInterval,
         work);
   }
 
@@ -183,7 +202,8 @@ record BenchOptions(
     return Map.copyOf(settings);
   }
 
+  /** Whether {@code part} runs: every part but the soak under "all"; the soak only by name. */
   boolean runs(String part) {
-    return command.equals("all") || command.equals(part);
+    return command.equals(part) || (command.equals("all") && !part.equals("soak"));
   }
 }

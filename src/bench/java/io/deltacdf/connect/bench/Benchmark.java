@@ -60,6 +60,7 @@ public final class Benchmark {
         "projection",
         () -> new ProjectionRun(options, jvms, tables, report).run(),
         options);
+    run(report, "soak", () -> new SoakRun(options, report).run(), options);
     run(
         report,
         "sink",

@@ -5,6 +5,7 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -23,10 +24,16 @@ import org.apache.spark.sql.Row;
  * <p>Rows are {@code (id BIGINT, part INT, amount BIGINT, note STRING)} partitioned by {@code part
  * = id % 4}. Ids are never reused, so no two changes of the feed describe alike (same change type,
  * version and values): the feed is a set, which makes "lost" and "duplicated" unambiguous.
+ *
+ * <p>A table created with column mapping can {@link #renameNote() rename} {@code note} to {@value
+ * #RENAMED_NOTE} once; the writes go on under the new name.
  */
 public final class ChangingTable implements AutoCloseable {
 
   private static final int PARTS = 4;
+
+  /** The name {@link #renameNote()} gives the {@code note} column. */
+  public static final String RENAMED_NOTE = "remark";
 
   private final String path;
   private final Random random;
@@ -39,17 +46,43 @@ public final class ChangingTable implements AutoCloseable {
   private Thread thread;
   private long nextId;
   private int sinceLarge;
+  private volatile String note = "note";
+  private volatile long renamedAt = -1;
 
   /** Creates the table (version 0, no rows). {@code largeRows}: rows of a large version. */
   public ChangingTable(String path, long seed, int largeRows) {
+    this(path, seed, largeRows, false);
+  }
+
+  /** As {@link #ChangingTable(String, long, int)}, with column mapping by name if asked. */
+  public ChangingTable(String path, long seed, int largeRows, boolean columnMapping) {
     this.path = path;
     this.random = new Random(seed);
     this.largeRows = largeRows;
     sql(
         "CREATE TABLE delta.`%s` (id BIGINT, part INT, amount BIGINT, note STRING) USING delta"
             + " PARTITIONED BY (part) TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
-            + " 'delta.enableDeletionVectors'='true')",
-        path);
+            + " 'delta.enableDeletionVectors'='true'%s)",
+        path,
+        columnMapping
+            ? ", 'delta.columnMapping.mode'='name', 'delta.minReaderVersion'='2',"
+                + " 'delta.minWriterVersion'='5'"
+            : "");
+  }
+
+  /**
+   * Renames {@code note} to {@value #RENAMED_NOTE} (a table with column mapping only, once).
+   * Spark's batch change feed cannot read a range across the rename, so {@link #sparkChanges()}
+   * reads the versions before it and those after it apart; the rename's own version has no rows.
+   */
+  public synchronized void renameNote() {
+    if (renamedAt >= 0) {
+      throw new IllegalStateException("note is already renamed");
+    }
+    sql("ALTER TABLE delta.`%s` RENAME COLUMN note TO %s", path, RENAMED_NOTE);
+    note = RENAMED_NOTE;
+    renamedAt = latestVersion();
+    operations.merge("rename column", 1, Integer::sum);
   }
 
   public String path() {
@@ -152,15 +185,29 @@ public final class ChangingTable implements AutoCloseable {
    * tombstone that follows each delete of a table keyed by id.
    */
   public List<String> sparkChanges() {
-    List<Row> rows =
+    long renamed = renamedAt;
+    if (renamed < 0) {
+      return sparkChanges(0, -1);
+    }
+    List<String> changes = new ArrayList<>(sparkChanges(0, renamed - 1));
+    if (latestVersion() > renamed) {
+      changes.addAll(sparkChanges(renamed + 1, -1));
+    }
+    return changes;
+  }
+
+  /** Versions {@code from} to {@code to} (inclusive; -1: the latest). */
+  private List<String> sparkChanges(long from, long to) {
+    var reader =
         spark()
             .read()
             .format("delta")
             .option("readChangeFeed", "true")
-            .option("startingVersion", 0)
-            .load(path)
-            .collectAsList();
-    return Tombstones.expected(rows, this::describeChange);
+            .option("startingVersion", from);
+    if (to >= 0) {
+      reader = reader.option("endingVersion", to);
+    }
+    return Tombstones.expected(reader.load(path).collectAsList(), this::describeChange);
   }
 
   private String describeChange(Row row) {
@@ -170,7 +217,13 @@ public final class ChangingTable implements AutoCloseable {
         row.<Long>getAs("id"),
         row.<Integer>getAs("part"),
         row.<Long>getAs("amount"),
-        row.getAs("note"));
+        noteOf(row));
+  }
+
+  /** The note column under the name it had in the row's version. */
+  private static String noteOf(Row row) {
+    boolean renamed = Arrays.asList(row.schema().fieldNames()).contains(RENAMED_NOTE);
+    return row.getAs(renamed ? RENAMED_NOTE : "note");
   }
 
   /** The newest commit version of the table. */
@@ -203,7 +256,7 @@ public final class ChangingTable implements AutoCloseable {
                         row.<Long>getAs("id"),
                         row.<Integer>getAs("part"),
                         row.<Long>getAs("amount"),
-                        row.getAs("note"))));
+                        noteOf(row))));
     if (latestVersion() > version) {
       List<Row> changes =
           spark()
@@ -224,13 +277,14 @@ public final class ChangingTable implements AutoCloseable {
       return Tombstones.describe(record);
     }
     JsonNode value = TopicReader.jsonValue(record.value());
+    JsonNode note = value.has("note") ? value.get("note") : value.get(RENAMED_NOTE);
     return describe(
         TopicReader.header(record, "_change_type"),
         TopicReader.longHeader(record, "_commit_version"),
         value.get("id").asLong(),
         value.get("part").isNull() ? null : value.get("part").asInt(),
         value.get("amount").isNull() ? null : value.get("amount").asLong(),
-        value.get("note").isNull() ? null : value.get("note").asText());
+        note.isNull() ? null : note.asText());
   }
 
   private static String describe(
@@ -249,7 +303,7 @@ public final class ChangingTable implements AutoCloseable {
         + note;
   }
 
-  private void writeOne() {
+  private synchronized void writeOne() {
     String kind;
     if (largeRequested || (++sinceLarge >= 8 && random.nextInt(3) == 0)) {
       largeRequested = false;
@@ -259,9 +313,7 @@ public final class ChangingTable implements AutoCloseable {
     } else {
       kind = small();
     }
-    synchronized (this) {
-      operations.merge(kind, 1, Integer::sum);
-    }
+    operations.merge(kind, 1, Integer::sum);
   }
 
   private String small() {
@@ -273,9 +325,9 @@ public final class ChangingTable implements AutoCloseable {
     if (choice < 50) {
       long[] range = existingRange(200);
       sql(
-          "UPDATE delta.`%s` SET amount = amount + 1, note = concat(note, 'u')"
+          "UPDATE delta.`%s` SET amount = amount + 1, %s = concat(%s, 'u')"
               + " WHERE id >= %d AND id < %d AND id %% %d = %d",
-          path, range[0], range[1], 3, random.nextInt(3));
+          path, note, note, range[0], range[1], 3, random.nextInt(3));
       return "update";
     }
     if (choice < 65) {
@@ -307,9 +359,9 @@ public final class ChangingTable implements AutoCloseable {
       default:
         long[] range = existingRange(largeRows);
         sql(
-            "UPDATE delta.`%s` SET amount = amount * 2, note = concat(note, 'U')"
+            "UPDATE delta.`%s` SET amount = amount * 2, %s = concat(%s, 'U')"
                 + " WHERE id >= %d AND id < %d",
-            path, range[0], range[1]);
+            path, note, note, range[0], range[1]);
         return "large update";
     }
   }
@@ -325,11 +377,11 @@ public final class ChangingTable implements AutoCloseable {
   private void merge(long from, long to) {
     sql(
         "MERGE INTO delta.`%s` t USING (SELECT id, CAST(id %% %d AS INT) AS part, id * 7 AS amount,"
-            + " concat('m', id) AS note FROM range(%d, %d)) s ON t.id = s.id"
+            + " concat('m', id) AS %s FROM range(%d, %d)) s ON t.id = s.id"
             + " WHEN MATCHED AND s.id %% 5 = 0 THEN DELETE"
-            + " WHEN MATCHED THEN UPDATE SET amount = s.amount + t.amount, note = concat(t.note, 'M')"
+            + " WHEN MATCHED THEN UPDATE SET amount = s.amount + t.amount, %s = concat(t.%s, 'M')"
             + " WHEN NOT MATCHED THEN INSERT *",
-        path, PARTS, from, to);
+        path, PARTS, note, from, to, note, note);
     nextId = Math.max(nextId, to);
   }
 

@@ -124,6 +124,11 @@ public final class ForkedWorker implements ConnectWorker {
     return file;
   }
 
+  /** The child JVM's process id, e.g. to sample its memory. */
+  public long pid() {
+    return process.pid();
+  }
+
   /** The file receiving the child's standard output and error (appended across restarts). */
   public Path log() {
     return log;

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -26,12 +27,15 @@ import org.apache.kafka.common.utils.Time;
  */
 public final class KafkaBroker implements AutoCloseable {
 
-  private final KafkaRaftServer server;
+  private final Map<String, String> props;
   private final String bootstrapServers;
+  private KafkaRaftServer server;
 
-  private KafkaBroker(KafkaRaftServer server, String bootstrapServers) {
-    this.server = server;
+  private KafkaBroker(Map<String, String> props, String bootstrapServers) {
+    this.props = props;
     this.bootstrapServers = bootstrapServers;
+    server = new KafkaRaftServer(new KafkaConfig(props), Time.SYSTEM);
+    server.startup();
   }
 
   /** The two free ports a node listens on, for settings that name them (listeners). */
@@ -53,17 +57,32 @@ public final class KafkaBroker implements AutoCloseable {
         singleNodeProperties(dir.resolve("kraft"), brokerPort, controllerPort);
     props.putAll(overrides.apply(new NodePorts(brokerPort, controllerPort)));
     format(dir.resolve("server.properties"), props);
-    KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(props), Time.SYSTEM);
-    server.startup();
-    return new KafkaBroker(server, "localhost:" + brokerPort);
+    return new KafkaBroker(props, "localhost:" + brokerPort);
   }
 
   public String bootstrapServers() {
     return bootstrapServers;
   }
 
+  /**
+   * Shuts the node down cleanly, waits {@code down}, and starts it again on the same ports and log
+   * directory: clients see the broker go away and come back with every topic and transaction.
+   */
+  public synchronized void restart(Duration down) {
+    server.shutdown();
+    server.awaitShutdown();
+    try {
+      Thread.sleep(down.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+    server = new KafkaRaftServer(new KafkaConfig(props), Time.SYSTEM);
+    server.startup();
+  }
+
   @Override
-  public void close() {
+  public synchronized void close() {
     server.shutdown();
     server.awaitShutdown();
   }

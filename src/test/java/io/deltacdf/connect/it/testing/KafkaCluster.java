@@ -159,6 +159,25 @@ public final class KafkaCluster implements AutoCloseable {
     worker = null;
   }
 
+  /** The process id of the main worker's child JVM. Only with {@code separateWorkerJvm(true)}. */
+  public long workerPid() {
+    if (!(running() instanceof ForkedWorker forked)) {
+      throw new IllegalStateException("Only a separate worker JVM has a process id of its own");
+    }
+    return forked.pid();
+  }
+
+  /**
+   * Restarts the in-process broker (see {@link KafkaBroker#restart}): it is away for {@code down},
+   * then back on the same port with its topics. Not with {@link Builder#externalBroker}.
+   */
+  public void restartBroker(Duration down) {
+    if (broker == null) {
+      throw new IllegalStateException("The broker runs elsewhere: restart it there");
+    }
+    broker.restart(down);
+  }
+
   /**
    * Creates a topic with one replica, as a user does on a cluster that creates no topic on first
    * use (every broker the tests start runs so).
@@ -286,6 +305,10 @@ public final class KafkaCluster implements AutoCloseable {
 
     public Path log() {
       return worker.log();
+    }
+
+    public long pid() {
+      return worker.pid();
     }
 
     /** SIGKILL, as {@link KafkaCluster#killWorker()}. */
