@@ -61,6 +61,7 @@ public final class KafkaCluster implements AutoCloseable {
   private ConnectRest rest;
 
   private KafkaCluster(Builder builder) throws IOException {
+    pluginPath = pluginPath(builder); // fails before a broker starts when connector/ is missing
     dir = Files.createTempDirectory("kafka-cluster-");
     try {
       broker =
@@ -75,7 +76,6 @@ public final class KafkaCluster implements AutoCloseable {
         broker == null ? builder.externalBootstrapServers : broker.bootstrapServers();
     workerProps = workerProps(bootstrapServers, builder);
     workerKind = builder.workerKind;
-    pluginPath = pluginPath(builder);
     workerLogLevel = builder.workerLogLevel;
   }
 
