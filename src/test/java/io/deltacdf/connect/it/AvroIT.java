@@ -9,6 +9,7 @@ import io.deltacdf.connect.it.testing.AvroRows;
 import io.deltacdf.connect.it.testing.ConfluentAvroDecoder;
 import io.deltacdf.connect.it.testing.ConfluentAvroDecoder.Decoded;
 import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.TestPlugins;
 import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.SparkOracle;
@@ -57,7 +58,7 @@ class AvroIT {
   @BeforeAll
   static void start() {
     registry = ApicurioRegistry.start();
-    cluster = KafkaCluster.builder().start();
+    cluster = KafkaCluster.builder().pluginFolder(TestPlugins.apicurioConverter()).start();
     decoder = new ConfluentAvroDecoder(registry);
   }
 

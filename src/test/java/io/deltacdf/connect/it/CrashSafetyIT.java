@@ -70,7 +70,6 @@ class CrashSafetyIT {
 
     try (KafkaCluster cluster =
             KafkaCluster.builder()
-                .separateWorkerJvm(true)
                 .exactlyOnce(exactlyOnce)
                 // Without exactly-once, a kill loses the offsets of up to this long of delivered
                 // records: a wide window makes re-deliveries (and so their check) likely.

@@ -42,7 +42,7 @@ class DerivedChangesIT {
 
   @BeforeAll
   static void startCluster() {
-    cluster = KafkaCluster.builder().exactlyOnce(true).separateWorkerJvm(true).start();
+    cluster = KafkaCluster.builder().exactlyOnce(true).start();
   }
 
   @AfterAll

@@ -32,7 +32,7 @@ class ExactlyOnceIT {
 
   @BeforeAll
   static void startCluster() {
-    cluster = KafkaCluster.builder().exactlyOnce(true).separateWorkerJvm(true).start();
+    cluster = KafkaCluster.builder().exactlyOnce(true).start();
   }
 
   @AfterAll

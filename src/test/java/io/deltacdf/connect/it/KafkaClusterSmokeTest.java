@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deltacdf.connect.it.testing.ConnectRest;
 import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.KafkaCluster.WorkerKind;
 import io.deltacdf.connect.it.testing.TopicReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -25,7 +26,8 @@ class KafkaClusterSmokeTest {
 
   @Test
   void brokerAndWorkerServeAndSurviveAWorkerRestart() throws Exception {
-    try (KafkaCluster cluster = KafkaCluster.builder().start()) {
+    // Unit tests run before `mvn package`: no plugin folder yet.
+    try (KafkaCluster cluster = KafkaCluster.builder().worker(WorkerKind.IN_PROCESS).start()) {
       assertThat(cluster.rest().get("/health").status()).isEqualTo(200);
       ConnectRest.Response plugins = cluster.rest().get("/connector-plugins");
       assertThat(plugins.status()).isEqualTo(200);
@@ -52,7 +54,8 @@ class KafkaClusterSmokeTest {
 
   @Test
   void separateWorkerJvmCanBeKilledAndRestarted() {
-    try (KafkaCluster cluster = KafkaCluster.builder().separateWorkerJvm(true).start()) {
+    try (KafkaCluster cluster =
+        KafkaCluster.builder().worker(WorkerKind.FORKED_ON_TEST_CLASSPATH).start()) {
       assertThat(cluster.rest().get("/health").status()).isEqualTo(200);
       cluster.killWorker();
       cluster.startWorker();

@@ -39,7 +39,7 @@ class ManagedKafkaIT {
   @BeforeAll
   static void startCluster() {
     // A worker JVM of its own: its log file is where a user reads what the task logged.
-    cluster = KafkaCluster.builder().separateWorkerJvm(true).start();
+    cluster = KafkaCluster.builder().start();
   }
 
   @AfterAll

@@ -45,7 +45,6 @@ class ParallelSnapshotIT {
   void slicesOnTwoWorkersSurviveAKillAndHandOverToTheChanges() throws Exception {
     try (KafkaCluster cluster =
             KafkaCluster.builder()
-                .separateWorkerJvm(true)
                 .workerProperty("scheduled.rebalance.max.delay.ms", "3000")
                 .workerLogLevel("INFO")
                 .start();

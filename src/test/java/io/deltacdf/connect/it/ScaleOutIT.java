@@ -47,7 +47,7 @@ class ScaleOutIT {
     System.out.printf("ScaleOutIT: seed=%d (-Dscale.seed=%d to replay)%n", SEED, SEED);
     Random random = new Random(SEED);
     List<ChangingTable> tables = new ArrayList<>();
-    try (KafkaCluster cluster = KafkaCluster.builder().separateWorkerJvm(true).start();
+    try (KafkaCluster cluster = KafkaCluster.builder().start();
         RoundRobinWriter writer = new RoundRobinWriter(tables)) {
       KafkaCluster.AdditionalWorker second = cluster.startAdditionalWorker();
       List<String> paths = new ArrayList<>();

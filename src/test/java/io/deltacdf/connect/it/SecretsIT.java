@@ -64,7 +64,6 @@ class SecretsIT {
   static void startCluster() {
     cluster =
         KafkaCluster.builder()
-            .separateWorkerJvm(true)
             .workerLogLevel("INFO")
             .workerProperty("config.providers", "file")
             .workerProperty("config.providers.file.class", FileConfigProvider.class.getName())

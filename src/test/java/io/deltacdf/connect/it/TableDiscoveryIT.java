@@ -10,7 +10,8 @@ import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.stream.TableDiscoveryMetrics;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.Folders;
-import java.lang.management.ManagementFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -105,13 +106,16 @@ class TableDiscoveryIT {
         .build();
   }
 
-  /** An attribute of the connector's table-discovery MBean (the worker runs in this JVM). */
+  /** An attribute of the connector's table-discovery MBean, read from the worker's JVM. */
   private static Object discovery(String connector, String attribute) {
     try {
-      return ManagementFactory.getPlatformMBeanServer()
+      return cluster
+          .workerMBeans()
           .getAttribute(TableDiscoveryMetrics.objectName(connector), attribute);
     } catch (JMException e) {
       return null; // not registered (yet)
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

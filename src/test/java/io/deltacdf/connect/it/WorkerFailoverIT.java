@@ -54,7 +54,6 @@ class WorkerFailoverIT {
     Random random = new Random(SEED);
     try (KafkaCluster cluster =
             KafkaCluster.builder()
-                .separateWorkerJvm(true)
                 // Production keeps a lost worker's tasks unassigned for a while (5 min by default)
                 // in case it comes back; a short delay keeps that path in the test.
                 .workerProperty(

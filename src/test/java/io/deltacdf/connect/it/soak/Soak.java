@@ -108,12 +108,7 @@ public final class Soak {
       table("soak_renamed", true);
       table(S3_TABLE, false);
       tables.values().forEach(t -> t.write(3));
-      cluster =
-          KafkaCluster.builder()
-              .exactlyOnce(true)
-              .packagedPlugin(true)
-              .workerLogLevel("WARN")
-              .start();
+      cluster = KafkaCluster.builder().exactlyOnce(true).workerLogLevel("WARN").start();
       workers = new Workers(cluster);
       try (ArrivalClock clock =
               new ArrivalClock(

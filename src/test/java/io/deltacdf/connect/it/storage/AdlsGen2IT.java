@@ -58,7 +58,7 @@ class AdlsGen2IT {
   static void start() {
     azurite = Azurite.launch();
     azurite.configure(spark());
-    cluster = KafkaCluster.builder().packagedPlugin(true).start();
+    cluster = KafkaCluster.builder().start();
   }
 
   @AfterAll

@@ -67,7 +67,7 @@ class S3IT {
   static void start() {
     s3 = S3Mock.start("cdf-live", "cdf-outage", "cdf-auth", "cdf-revoked");
     s3.configure(spark());
-    cluster = KafkaCluster.builder().packagedPlugin(true).start();
+    cluster = KafkaCluster.builder().start();
   }
 
   @AfterAll

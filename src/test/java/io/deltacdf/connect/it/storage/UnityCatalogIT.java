@@ -70,7 +70,7 @@ class UnityCatalogIT {
     // The connector reaches S3Mock through a gate that lets only vended credentials through.
     s3Gate = S3Gate.start(s3.endpoint());
     s3Gate.requireCredentials(catalog::allowsS3);
-    cluster = KafkaCluster.builder().packagedPlugin(true).start();
+    cluster = KafkaCluster.builder().start();
   }
 
   @AfterAll

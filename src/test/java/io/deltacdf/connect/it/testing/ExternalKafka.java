@@ -515,7 +515,7 @@ public final class ExternalKafka implements AutoCloseable {
     Files.move(partial, cache, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
-  private static String mavenCommand() {
+  static String mavenCommand() {
     String home = System.getProperty("maven.home", System.getenv("MAVEN_HOME"));
     if (home != null && Files.isExecutable(Path.of(home, "bin", "mvn"))) {
       return Path.of(home, "bin", "mvn").toString();

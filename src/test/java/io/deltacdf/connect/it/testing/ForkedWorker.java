@@ -13,13 +13,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.stream.Collectors;
+import javax.management.MBeanServerConnection;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
 import org.apache.kafka.connect.cli.ConnectDistributed;
 
 /**
  * A worker in a child JVM, so that it can be killed with SIGKILL: the only way to crash a worker
  * for real (no task stop, no final offset commit, transactions left open). It runs either on the
  * test classpath, or as a user's worker does: on Kafka's own runtime jars only, loading the
- * packaged plugin folder {@code connector/} through {@code plugin.path} with plugin isolation.
+ * packaged plugin folder {@code connector/} (and any other plugin folders) through {@code
+ * plugin.path} with plugin isolation.
  */
 public final class ForkedWorker implements ConnectWorker {
 
@@ -28,37 +34,28 @@ public final class ForkedWorker implements ConnectWorker {
 
   private final ChildProcess process;
   private final URI url;
+  private final JMXServiceURL jmxUrl;
   private final Path log;
+  private JMXConnector jmx;
 
-  private ForkedWorker(ChildProcess process, URI url, Path log) {
+  private ForkedWorker(ChildProcess process, URI url, JMXServiceURL jmxUrl, Path log) {
     this.process = process;
     this.url = url;
+    this.jmxUrl = jmxUrl;
     this.log = log;
   }
 
-  /** Starts the child JVM; {@code dir} receives worker.properties and worker.log. */
-  public static ForkedWorker start(Map<String, String> props, Path dir) {
-    return start(props, dir, null);
-  }
-
   /**
-   * As {@link #start(Map, Path)}, with the child's root log level set to {@code logLevel} (e.g.
-   * INFO, everything Connect logs in production) instead of the test classpath's WARN; null keeps
-   * log4j2-test.xml. The log goes to worker.log either way.
-   */
-  public static ForkedWorker start(Map<String, String> props, Path dir, String logLevel) {
-    return start(props, dir, logLevel, false);
-  }
-
-  /**
-   * As {@link #start(Map, Path, String)}; with {@code packagedPlugin}, on Kafka's runtime classpath
-   * ({@code kafka-runtime/pom.xml}) with {@code plugin.path=connector/}, so that a jar missing from
-   * the plugin fails as it would for a user. It logs at WARN unless {@code logLevel} says
-   * otherwise.
+   * Starts the child JVM; {@code dir} receives worker.properties and worker.log. With an empty
+   * {@code pluginPath} it runs on the test classpath; otherwise as a user's worker does, on Kafka's
+   * runtime classpath ({@code kafka-runtime/pom.xml}) with {@code plugin.path} set to those
+   * folders, so that a jar missing from a plugin fails as it would for a user. {@code logLevel} is
+   * the root log level (e.g. INFO, everything Connect logs in production); null logs at WARN.
    */
   public static ForkedWorker start(
-      Map<String, String> props, Path dir, String logLevel, boolean packagedPlugin) {
+      Map<String, String> props, Path dir, String logLevel, List<Path> pluginPath) {
     int port = Ports.free();
+    int jmxPort = Ports.free();
     Properties properties = new Properties();
     // docs/performance.md's recipe for small heaps: each task's producer may hold buffer.memory,
     // and a worker that takes over a killed one's tasks runs five of them in 256 MiB.
@@ -66,10 +63,11 @@ public final class ForkedWorker implements ConnectWorker {
     properties.putAll(props);
     properties.put("listeners", "http://localhost:" + port);
     String classpath = System.getProperty("java.class.path");
-    if (packagedPlugin) {
-      Path repo = ExternalKafka.repoRoot();
-      classpath = ExternalKafka.kafkaRuntimeClasspath(repo);
-      properties.put("plugin.path", ExternalKafka.pluginDir(repo).toString());
+    boolean packaged = !pluginPath.isEmpty();
+    if (packaged) {
+      classpath = ExternalKafka.kafkaRuntimeClasspath(ExternalKafka.repoRoot());
+      properties.put(
+          "plugin.path", pluginPath.stream().map(Path::toString).collect(Collectors.joining(",")));
     }
     Path config = dir.resolve("worker.properties");
     Path log = dir.resolve("worker.log");
@@ -82,7 +80,16 @@ public final class ForkedWorker implements ConnectWorker {
                   "-Xmx256m",
                   "-XX:TieredStopAtLevel=1",
                   "-XX:+UseSerialGC"));
-      if (logLevel != null || packagedPlugin) {
+      // The connector's MBeans (metrics), read by the test through mbeans(); local only.
+      command.addAll(
+          List.of(
+              "-Dcom.sun.management.jmxremote.port=" + jmxPort,
+              "-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort,
+              "-Dcom.sun.management.jmxremote.host=127.0.0.1",
+              "-Djava.rmi.server.hostname=127.0.0.1",
+              "-Dcom.sun.management.jmxremote.authenticate=false",
+              "-Dcom.sun.management.jmxremote.ssl=false"));
+      if (logLevel != null || packaged) {
         // Kafka's runtime classpath has no log4j2-test.xml.
         command.add(
             "-Dlog4j2.configurationFile=" + logConfig(dir, logLevel == null ? "WARN" : logLevel));
@@ -93,7 +100,11 @@ public final class ForkedWorker implements ConnectWorker {
       // The worker sees no classpath but the one given here.
       builder.environment().remove("CLASSPATH");
       ChildProcess process = ChildProcess.start("worker JVM", builder, log);
-      return new ForkedWorker(process, URI.create("http://localhost:" + port + "/"), log);
+      return new ForkedWorker(
+          process,
+          URI.create("http://localhost:" + port + "/"),
+          new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi"),
+          log);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -147,15 +158,41 @@ public final class ForkedWorker implements ConnectWorker {
     return process.exitReport(LOG_TAIL_LINES);
   }
 
+  /** The child JVM's MBeans, over a JMX connection opened on first use. */
+  @Override
+  public synchronized MBeanServerConnection mbeans() {
+    try {
+      if (jmx == null) {
+        jmx = JMXConnectorFactory.connect(jmxUrl);
+      }
+      return jmx.getMBeanServerConnection();
+    } catch (IOException e) {
+      throw new UncheckedIOException("No JMX connection to the worker at " + jmxUrl, e);
+    }
+  }
+
   /** SIGTERM: Connect's own shutdown hook stops the worker gracefully, as in production. */
   @Override
   public void stop() {
+    closeJmx();
     process.stop(STOP_TIMEOUT);
   }
 
   /** SIGKILL. */
   @Override
   public void kill() {
+    closeJmx();
     process.kill();
+  }
+
+  private synchronized void closeJmx() {
+    if (jmx != null) {
+      try {
+        jmx.close();
+      } catch (IOException ignored) {
+        // The worker is going away anyway.
+      }
+      jmx = null;
+    }
   }
 }

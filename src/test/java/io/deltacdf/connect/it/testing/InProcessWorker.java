@@ -1,7 +1,9 @@
 package io.deltacdf.connect.it.testing;
 
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.util.Map;
+import javax.management.MBeanServerConnection;
 import org.apache.kafka.common.utils.internals.Exit;
 import org.apache.kafka.connect.cli.ConnectDistributed;
 import org.apache.kafka.connect.runtime.Connect;
@@ -45,6 +47,11 @@ public final class InProcessWorker implements ConnectWorker {
   }
 
   @Override
+  public MBeanServerConnection mbeans() {
+    return ManagementFactory.getPlatformMBeanServer();
+  }
+
+  @Override
   public void stop() {
     connect.stop();
     connect.awaitStop();
@@ -55,6 +62,6 @@ public final class InProcessWorker implements ConnectWorker {
     // Worker threads cannot be killed in-process, and every stop path ends with the tasks'
     // final offset commit: only a separate JVM can crash for real.
     throw new UnsupportedOperationException(
-        "An in-process worker cannot crash: build the cluster with separateWorkerJvm(true)");
+        "An in-process worker cannot crash: run it in a child JVM (KafkaCluster.WorkerKind)");
   }
 }

@@ -14,25 +14,38 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
+import javax.management.MBeanServerConnection;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 
 /**
  * One in-process KRaft broker plus one distributed Connect worker, for end-to-end tests.
  *
- * <p>By default the worker loads the connector from the test classpath; with {@code
- * packagedPlugin(true)} it loads the packaged plugin folder through plugin isolation in a child JVM
- * on Kafka's runtime jars only, as a user's worker does. {@code ExternalKafka}, the other harness,
- * also runs the broker from plain Kafka jars in a JVM of its own (the compatibility matrix, the
- * packaging tests and the benchmark). Both take their broker and base worker settings from {@link
- * KafkaBroker}.
+ * <p>The worker runs as a user's does (the default, {@link WorkerKind#PACKAGED_PLUGIN}): in a child
+ * JVM on Kafka's runtime jars only, loading the packaged plugin folder {@code connector/} through
+ * plugin isolation. A test that cannot run so says why and picks another {@link WorkerKind} (see
+ * docs/testing.md). {@code ExternalKafka}, the other harness, also runs the broker from plain Kafka
+ * jars in a JVM of its own (the compatibility matrix, the packaging tests and the benchmark). Both
+ * take their broker and base worker settings from {@link KafkaBroker}.
  *
  * <p>The worker can be stopped and started again on the same broker and internal topics, so a
- * restarted worker resumes from the stored offsets. Build with {@code separateWorkerJvm(true)} to
- * also be able to {@link #killWorker() kill} it, and to {@link #startAdditionalWorker() add} more
- * workers to the same Connect group.
+ * restarted worker resumes from the stored offsets. A worker in a child JVM can also be {@link
+ * #killWorker() killed}, and {@link #startAdditionalWorker() joined} by more workers in the same
+ * Connect group.
  */
 public final class KafkaCluster implements AutoCloseable {
+
+  /** Where the worker runs and where it loads the connector from. */
+  public enum WorkerKind {
+    /**
+     * A child JVM on Kafka's runtime jars only, {@code plugin.path=connector/}: as users run it.
+     */
+    PACKAGED_PLUGIN,
+    /** A child JVM on the test classpath, no plugin isolation (Spark and Hadoop beside it). */
+    FORKED_ON_TEST_CLASSPATH,
+    /** This JVM, on the test classpath: starts in a fraction of a second, but cannot crash. */
+    IN_PROCESS
+  }
 
   private static final Duration WORKER_START_TIMEOUT = Duration.ofSeconds(60);
 
@@ -40,14 +53,15 @@ public final class KafkaCluster implements AutoCloseable {
   private final KafkaBroker broker;
   private final String bootstrapServers;
   private final Map<String, String> workerProps;
-  private final boolean separateWorkerJvm;
-  private final boolean packagedPlugin;
+  private final WorkerKind workerKind;
+  private final List<Path> pluginPath;
   private final String workerLogLevel;
   private final List<AdditionalWorker> additionalWorkers = new ArrayList<>();
   private ConnectWorker worker;
   private ConnectRest rest;
 
   private KafkaCluster(Builder builder) throws IOException {
+    pluginPath = pluginPath(builder); // fails before a broker starts when connector/ is missing
     dir = Files.createTempDirectory("kafka-cluster-");
     try {
       broker =
@@ -61,8 +75,7 @@ public final class KafkaCluster implements AutoCloseable {
     bootstrapServers =
         broker == null ? builder.externalBootstrapServers : broker.bootstrapServers();
     workerProps = workerProps(bootstrapServers, builder);
-    separateWorkerJvm = builder.separateWorkerJvm || builder.packagedPlugin;
-    packagedPlugin = builder.packagedPlugin;
+    workerKind = builder.workerKind;
     workerLogLevel = builder.workerLogLevel;
   }
 
@@ -91,9 +104,9 @@ public final class KafkaCluster implements AutoCloseable {
       throw new IllegalStateException("The worker is already running");
     }
     ConnectWorker started =
-        separateWorkerJvm
-            ? ForkedWorker.start(workerProps, dir, workerLogLevel, packagedPlugin)
-            : InProcessWorker.start(workerProps);
+        workerKind == WorkerKind.IN_PROCESS
+            ? InProcessWorker.start(workerProps)
+            : ForkedWorker.start(workerProps, dir, workerLogLevel, pluginPath);
     ConnectRest startedRest = new ConnectRest(started.url(), started::deathReport);
     awaitHealthy(started, startedRest);
     worker = started;
@@ -102,11 +115,10 @@ public final class KafkaCluster implements AutoCloseable {
 
   /**
    * The log file of the (forked) worker: everything it wrote to standard output and error, over all
-   * its starts. Only with {@code separateWorkerJvm(true)}; an in-process worker logs with the test
-   * JVM.
+   * its starts. Not with {@link WorkerKind#IN_PROCESS}: that worker logs with the test JVM.
    */
   public Path workerLog() {
-    if (!separateWorkerJvm) {
+    if (workerKind == WorkerKind.IN_PROCESS) {
       throw new IllegalStateException("Only a separate worker JVM has its own log file");
     }
     return dir.resolve("worker.log");
@@ -115,13 +127,12 @@ public final class KafkaCluster implements AutoCloseable {
   /**
    * Starts one more worker, in its own child JVM, in the same Connect group (same internal topics),
    * and waits until it answers {@code GET /health}. It shares the load with the main worker after
-   * the next rebalance. Only with {@code separateWorkerJvm(true)}. The cluster stops it on {@link
+   * the next rebalance. Not with {@link WorkerKind#IN_PROCESS}. The cluster stops it on {@link
    * #close()} if the test has not.
    */
   public AdditionalWorker startAdditionalWorker() {
-    if (!separateWorkerJvm) {
-      throw new IllegalStateException(
-          "Additional workers run in child JVMs: build the cluster with separateWorkerJvm(true)");
+    if (workerKind == WorkerKind.IN_PROCESS) {
+      throw new IllegalStateException("Additional workers run in child JVMs, not in process");
     }
     Path workerDir = dir.resolve("worker-" + (additionalWorkers.size() + 2));
     try {
@@ -129,8 +140,7 @@ public final class KafkaCluster implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    ForkedWorker started =
-        ForkedWorker.start(workerProps, workerDir, workerLogLevel, packagedPlugin);
+    ForkedWorker started = ForkedWorker.start(workerProps, workerDir, workerLogLevel, pluginPath);
     ConnectRest startedRest = new ConnectRest(started.url(), started::deathReport);
     awaitHealthy(started, startedRest);
     AdditionalWorker added = new AdditionalWorker(started, startedRest);
@@ -150,8 +160,8 @@ public final class KafkaCluster implements AutoCloseable {
   /**
    * Crashes the worker (SIGKILL): tasks are not stopped, offsets since the last periodic flush (500
    * ms; widen it with {@code workerProperty("offset.flush.interval.ms", …)}) are lost, and open
-   * transactions stay open until the next task instance fences them. Only with {@code
-   * separateWorkerJvm(true)}. The next {@link #startWorker()} takes ~5 s: the group waits for the
+   * transactions stay open until the next task instance fences them. Not with {@link
+   * WorkerKind#IN_PROCESS}. The next {@link #startWorker()} takes ~5 s: the group waits for the
    * dead member's session to expire.
    */
   public void killWorker() {
@@ -159,7 +169,7 @@ public final class KafkaCluster implements AutoCloseable {
     worker = null;
   }
 
-  /** The process id of the main worker's child JVM. Only with {@code separateWorkerJvm(true)}. */
+  /** The process id of the main worker's own JVM (not with an in-process worker). */
   public long workerPid() {
     if (!(running() instanceof ForkedWorker forked)) {
       throw new IllegalStateException("Only a separate worker JVM has a process id of its own");
@@ -176,6 +186,14 @@ public final class KafkaCluster implements AutoCloseable {
       throw new IllegalStateException("The broker runs elsewhere: restart it there");
     }
     broker.restart(down);
+  }
+
+  /**
+   * The running worker's MBeans (the connector's metrics): over JMX from a child JVM, directly in
+   * process. Fetch it again after a restart.
+   */
+  public MBeanServerConnection workerMBeans() {
+    return running().mbeans();
   }
 
   /**
@@ -260,6 +278,20 @@ public final class KafkaCluster implements AutoCloseable {
         "Connect worker not healthy after " + WORKER_START_TIMEOUT + ": " + last);
   }
 
+  /** connector/ and the builder's extra plugin folders; empty on the test classpath. */
+  private static List<Path> pluginPath(Builder builder) {
+    if (builder.workerKind != WorkerKind.PACKAGED_PLUGIN) {
+      if (!builder.extraPluginFolders.isEmpty()) {
+        throw new IllegalStateException("Plugin folders need the PACKAGED_PLUGIN worker");
+      }
+      return List.of();
+    }
+    List<Path> folders = new ArrayList<>();
+    folders.add(ExternalKafka.pluginDir(ExternalKafka.repoRoot()));
+    folders.addAll(builder.extraPluginFolders);
+    return List.copyOf(folders);
+  }
+
   private static Map<String, String> workerProps(String bootstrapServers, Builder builder) {
     // A fresh group and fresh internal topics per cluster: clusters never share state.
     String group = "connect-" + UUID.randomUUID().toString().substring(0, 8);
@@ -332,8 +364,8 @@ public final class KafkaCluster implements AutoCloseable {
   public static final class Builder {
 
     private boolean exactlyOnce;
-    private boolean separateWorkerJvm;
-    private boolean packagedPlugin;
+    private WorkerKind workerKind = WorkerKind.PACKAGED_PLUGIN;
+    private final List<Path> extraPluginFolders = new ArrayList<>();
     private String workerLogLevel;
     private final Map<String, String> extraWorkerProps = new HashMap<>();
     private final Map<String, String> extraBrokerProps = new HashMap<>();
@@ -354,25 +386,24 @@ public final class KafkaCluster implements AutoCloseable {
     }
 
     /**
-     * Runs the worker in a child JVM (~2 s per start instead of ~0.2 s) so that {@link
-     * #killWorker()} works. The child uses the test classpath without plugin isolation, as the
-     * in-process worker does.
+     * Where the worker runs; {@link WorkerKind#PACKAGED_PLUGIN}, as users run it, unless the test
+     * cannot (say why where you call this, and in docs/testing.md). The packaged plugin needs
+     * {@code mvn package} (which {@code mvn verify} runs before the integration tests); the first
+     * use resolves Kafka's runtime with Maven and caches it in {@code
+     * target/kafka-runtime.classpath}. A worker starts in 3.5–5 s in a child JVM, under 1 s in
+     * process.
      */
-    public Builder separateWorkerJvm(boolean enabled) {
-      separateWorkerJvm = enabled;
+    public Builder worker(WorkerKind kind) {
+      workerKind = kind;
       return this;
     }
 
     /**
-     * Runs the worker as a user's: in a child JVM (as {@link #separateWorkerJvm}) whose classpath
-     * holds Kafka's own runtime jars only, loading the packaged plugin folder {@code connector/}
-     * through {@code plugin.path} with plugin isolation. A jar missing from {@code connector/lib}
-     * fails here; on the test classpath Spark and Hadoop would hide it. Needs {@code mvn package}
-     * (which {@code mvn verify} runs before the integration tests); the first use resolves Kafka's
-     * runtime with Maven and caches it in {@code target/kafka-runtime.classpath}.
+     * One more folder on the packaged worker's {@code plugin.path}, after {@code connector/}: a
+     * plugin the test deploys beside ours (a converter, a sink), loaded with its own isolation.
      */
-    public Builder packagedPlugin(boolean enabled) {
-      packagedPlugin = enabled;
+    public Builder pluginFolder(Path folder) {
+      extraPluginFolders.add(folder);
       return this;
     }
 
