@@ -34,7 +34,7 @@ final class EnvelopeEvents {
 
   /** Adds the events that {@code row}, read at {@code before}, completes. */
   void add(ChangeRow row, ChangePosition before, RowShape shape, List<PendingRecord> out) {
-    if (before.inSnapshot()) {
+    if (before != null && before.inSnapshot()) {
       snapshotEvents(row, before, shape, out);
     } else {
       changeEvents(row, before, shape, out);

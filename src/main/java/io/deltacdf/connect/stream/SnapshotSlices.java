@@ -115,7 +115,7 @@ public final class SnapshotSlices {
       return whole;
     }
     ChangePosition start = configuredStart.apply(table);
-    if (!start.inSnapshot()) {
+    if (start == null || !start.inSnapshot()) {
       return whole;
     }
     Sliced sliced = new Sliced(table, start.version(), count);

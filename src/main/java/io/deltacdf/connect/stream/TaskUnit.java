@@ -23,7 +23,7 @@ public record TaskUnit(TablePartition partition, ChangePosition start) {
   static final String START_VERSION = "start.version";
 
   public TaskUnit {
-    if (partition.slice() != null && !start.inSnapshot()) {
+    if (partition.slice() != null && (start == null || !start.inSnapshot())) {
       throw new IllegalArgumentException("A snapshot slice starts in its snapshot, not " + start);
     }
   }
@@ -59,7 +59,7 @@ public record TaskUnit(TablePartition partition, ChangePosition start) {
    */
   public Map<String, String> toMap() {
     Map<String, String> map = new HashMap<>(partition.toMap());
-    if (start.inSnapshot()) {
+    if (start != null && start.inSnapshot()) {
       map.put(SNAPSHOT_VERSION, Long.toString(start.version()));
     } else if (start != null) {
       map.put(START_VERSION, Long.toString(start.version()));
