@@ -10,9 +10,7 @@ import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.io.TempDir;
@@ -125,19 +123,11 @@ class CrashSafetyIT {
           expected.stream().map(c -> c.substring(0, c.indexOf(' '))).distinct().count());
 
       // Until every expected change has arrived at least once, then until quiet.
-      Map<String, Integer> awaited = new HashMap<>();
-      expected.forEach(c -> awaited.merge(c, 1, Integer::sum));
       List<ConsumerRecord<byte[], byte[]>> records =
-          TopicReader.readUntil(
+          ChangingTable.readEveryChange(
               cluster.bootstrapServers(),
               name,
-              batch -> {
-                for (ConsumerRecord<byte[], byte[]> record : batch) {
-                  awaited.computeIfPresent(
-                      ChangingTable.describe(record), (k, n) -> n == 1 ? null : n - 1);
-                }
-                return awaited.isEmpty();
-              },
+              expected,
               Duration.ofSeconds(3),
               CATCH_UP,
               exactlyOnce);

@@ -105,22 +105,9 @@ class ParallelSnapshotIT {
       Thread.sleep(3_000);
       table.stop();
       List<String> expected = table.sparkSnapshotThenChanges(snapshotVersion);
-      Map<String, Integer> awaited = new HashMap<>();
-      expected.forEach(c -> awaited.merge(c, 1, Integer::sum));
       List<ConsumerRecord<byte[], byte[]>> records =
-          TopicReader.readUntil(
-              cluster.bootstrapServers(),
-              NAME,
-              batch -> {
-                for (ConsumerRecord<byte[], byte[]> record : batch) {
-                  awaited.computeIfPresent(
-                      ChangingTable.describe(record), (k, n) -> n == 1 ? null : n - 1);
-                }
-                return awaited.isEmpty();
-              },
-              Duration.ofSeconds(3),
-              WAIT,
-              false);
+          ChangingTable.readEveryChange(
+              cluster.bootstrapServers(), NAME, expected, Duration.ofSeconds(3), WAIT, false);
       FeedCheck check = new FeedCheck(expected, records);
       List<String> outOfOrder = keysWithChangesBeforeTheirSnapshotRow(records, snapshotVersion);
       System.out.printf(

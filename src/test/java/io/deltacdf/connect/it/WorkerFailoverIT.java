@@ -7,12 +7,10 @@ import io.deltacdf.connect.it.testing.ChangingTable;
 import io.deltacdf.connect.it.testing.ConnectRest;
 import io.deltacdf.connect.it.testing.FeedCheck;
 import io.deltacdf.connect.it.testing.KafkaCluster;
-import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -109,22 +107,9 @@ class WorkerFailoverIT {
       Thread.sleep(2_000);
       table.stop();
       List<String> expected = table.sparkChanges();
-      Map<String, Integer> awaited = new HashMap<>();
-      expected.forEach(c -> awaited.merge(c, 1, Integer::sum));
       List<ConsumerRecord<byte[], byte[]>> records =
-          TopicReader.readUntil(
-              cluster.bootstrapServers(),
-              NAME,
-              batch -> {
-                for (ConsumerRecord<byte[], byte[]> record : batch) {
-                  awaited.computeIfPresent(
-                      ChangingTable.describe(record), (k, n) -> n == 1 ? null : n - 1);
-                }
-                return awaited.isEmpty();
-              },
-              Duration.ofSeconds(3),
-              WAIT,
-              false);
+          ChangingTable.readEveryChange(
+              cluster.bootstrapServers(), NAME, expected, Duration.ofSeconds(3), WAIT, false);
       FeedCheck check = new FeedCheck(expected, records);
       System.out.printf(
           "WorkerFailoverIT: writes %s; moves took %s ms; lost=%d duplicated=%d"

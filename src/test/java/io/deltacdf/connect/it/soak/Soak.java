@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -403,19 +402,11 @@ public final class Soak {
     for (Map.Entry<String, ChangingTable> entry : tables.entrySet()) {
       String topic = TOPIC_PREFIX + entry.getKey();
       List<String> expected = entry.getValue().sparkChanges();
-      Map<String, Integer> awaited = new HashMap<>();
-      expected.forEach(c -> awaited.merge(c, 1, Integer::sum));
       List<ConsumerRecord<byte[], byte[]>> records =
-          TopicReader.readUntil(
+          ChangingTable.readEveryChange(
               cluster.bootstrapServers(),
               topic,
-              batch -> {
-                for (ConsumerRecord<byte[], byte[]> record : batch) {
-                  awaited.computeIfPresent(
-                      ChangingTable.describe(record), (k, n) -> n == 1 ? null : n - 1);
-                }
-                return awaited.isEmpty();
-              },
+              expected,
               Duration.ofSeconds(3),
               Duration.ofNanos(Math.max(1, deadline - System.nanoTime())),
               true);

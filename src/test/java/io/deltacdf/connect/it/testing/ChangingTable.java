@@ -4,8 +4,10 @@ import static io.deltacdf.connect.testing.SparkHarness.spark;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -269,6 +271,34 @@ public final class ChangingTable implements AutoCloseable {
       expected.addAll(Tombstones.expected(changes, this::describeChange));
     }
     return expected;
+  }
+
+  /**
+   * Reads {@code topic} until every change of {@code expected} (as {@link #describe} gives them)
+   * has arrived at least once, then until no record arrived for {@code quietAfter}, so that
+   * re-deliveries trailing them are read too; returns every record read.
+   */
+  public static List<ConsumerRecord<byte[], byte[]>> readEveryChange(
+      String bootstrap,
+      String topic,
+      List<String> expected,
+      Duration quietAfter,
+      Duration timeout,
+      boolean readCommitted) {
+    Map<String, Integer> awaited = new HashMap<>();
+    expected.forEach(c -> awaited.merge(c, 1, Integer::sum));
+    return TopicReader.readUntil(
+        bootstrap,
+        topic,
+        batch -> {
+          for (ConsumerRecord<byte[], byte[]> record : batch) {
+            awaited.computeIfPresent(describe(record), (k, n) -> n == 1 ? null : n - 1);
+          }
+          return awaited.isEmpty();
+        },
+        quietAfter,
+        timeout,
+        readCommitted);
   }
 
   /** A record of the topic (JsonConverter with schemas, Connect headers), described. */
