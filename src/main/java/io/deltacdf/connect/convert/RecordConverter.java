@@ -6,7 +6,6 @@ import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.HiddenColumns;
 import io.deltacdf.connect.change.LoggedSchema;
-import io.deltacdf.connect.change.TableIdentity;
 import io.deltacdf.connect.offset.OffsetCodec;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -52,11 +51,8 @@ public final class RecordConverter {
 
   private final RecordHeaders headers = new RecordHeaders();
 
-  /** The table the converted rows belong to, named in every offset; null: offsets name none. */
-  private TableIdentity identity;
-
-  private HiddenColumns hiddenEncoded;
-  private String hiddenText;
+  /** Writes each record's offset; by default the position alone, as users write one by hand. */
+  private OffsetEncoder offsets = OffsetCodec::toMap;
 
   private FieldType.Struct lastSchema;
   private RowShape lastShape;
@@ -192,11 +188,11 @@ public final class RecordConverter {
   }
 
   /**
-   * The rows converted from now on belong to the table {@code identity} names, and so do their
-   * offsets: a restart then knows a table re-created at the same path from this one.
+   * Records carry the offsets {@code offsets} writes: the table's position object, whose offsets
+   * name the table, so that a restart knows a table re-created at the same path from this one.
    */
-  public void belongsTo(TableIdentity identity) {
-    this.identity = identity;
+  public void offsetsBy(OffsetEncoder offsets) {
+    this.offsets = offsets;
   }
 
   /** Forgets waiting images: the feed starts over (e.g. at a new snapshot). */
@@ -225,9 +221,7 @@ public final class RecordConverter {
   private SourceRecord record(PendingRecord pending, Schema keySchema, ChangePosition offset) {
     return new SourceRecord(
         sourcePartition,
-        identity == null
-            ? OffsetCodec.toMap(offset)
-            : OffsetCodec.toMap(offset, identity, hiddenColumns()),
+        offsets.offsetOf(offset),
         topic,
         null,
         keySchema,
@@ -236,16 +230,6 @@ public final class RecordConverter {
         pending.value(),
         timestamp(pending.change()),
         headers.of(pending.change()));
-  }
-
-  /** The columns hidden so far, as offsets carry them: encoded once each time they grow. */
-  private String hiddenColumns() {
-    HiddenColumns now = masks.hidden();
-    if (now != hiddenEncoded) {
-      hiddenText = OffsetCodec.hiddenText(now);
-      hiddenEncoded = now;
-    }
-    return hiddenText;
   }
 
   /** Null leaves the timestamp to the producer: the time of sending. */

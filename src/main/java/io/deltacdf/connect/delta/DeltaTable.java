@@ -312,12 +312,11 @@ public final class DeltaTable implements AutoCloseable {
    * REST API, before a feed resumes there. A version after the latest + 1 (the next commit) fails
    * as {@link DeltaFeedException.Kind#INVALID_START}, never as missing history, so that it is never
    * answered with a re-snapshot; a version whose history was cleaned up fails as {@link
-   * DeltaFeedException.Kind#HISTORY_MISSING}. Both messages name the table and {@code offset}, the
-   * stored offset as the REST API shows it. Loads {@code latest} only when a listing alone cannot
-   * tell.
+   * DeltaFeedException.Kind#HISTORY_MISSING}. Both messages name the table and the stored version.
+   * Loads {@code latest} only when a listing alone cannot tell.
    */
-  public void checkStored(ChangePosition stored, String offset, LatestSnapshot latest) {
-    starts.checkStored(stored, offset, latest::get);
+  public void checkStored(ChangePosition stored, LatestSnapshot latest) {
+    starts.checkStored(stored, latest::get);
   }
 
   /**

@@ -3,6 +3,7 @@ package io.deltacdf.connect.stream;
 import io.deltacdf.connect.change.StartSpec;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.delta.DeltaFeedException;
+import org.apache.kafka.connect.errors.ConnectException;
 
 /**
  * The setting an error reading a table is about: the one a user changes to fix it. Validation
@@ -14,6 +15,17 @@ final class ErrorSettings {
 
   ErrorSettings(DeltaCdfSourceConfig config) {
     this.config = config;
+  }
+
+  /** The exception a task fails with: secrets removed, the store setting at fault named. */
+  ConnectException taskFailure(String table, DeltaFeedException error, Redaction redaction) {
+    String setting = storeSetting(error, table);
+    if (setting != null) {
+      error =
+          new DeltaFeedException(
+              error.kind(), error.getMessage() + " (setting: " + setting + ")", error.getCause());
+    }
+    return redaction.toConnectException(error);
   }
 
   /**

@@ -159,19 +159,18 @@ public final class SnapshotSlices {
    * its cuts, one whose slices are all complete, else the one with the most slices.
    */
   static Pinned pinned(OffsetStorageReader offsets, String table) {
-    List<Map<String, String>> partitions = new ArrayList<>();
-    for (int count = 2; count <= DeltaCdfSourceConfig.SNAPSHOT_MAX_TASKS_LIMIT; count++) {
-      new Sliced(table, 0, count).units().forEach(u -> partitions.add(u.partition().toMap()));
-    }
-    Map<Map<String, String>, Map<String, Object>> stored = offsets.offsets(partitions);
+    return pinned(table, StoredPositions.read(offsets, slicePartitions(table)));
+  }
+
+  /** {@link #pinned(OffsetStorageReader, String)} from offsets already read and decoded. */
+  static Pinned pinned(String table, Map<TablePartition, StoredOffset> stored) {
     Map<Sliced, Integer> completeSlices = new HashMap<>();
-    for (Map.Entry<Map<String, String>, Map<String, Object>> entry : stored.entrySet()) {
-      TablePartition partition = TablePartition.fromMap(entry.getKey());
-      StoredOffset offset = StoredPositions.decode(partition, entry.getValue());
-      if (offset != null) {
-        Sliced cut =
-            new Sliced(table, snapshotVersion(offset.position()), partition.slice().count());
-        completeSlices.merge(cut, cut.complete().equals(offset.position()) ? 1 : 0, Integer::sum);
+    for (Map.Entry<TablePartition, StoredOffset> entry : stored.entrySet()) {
+      TablePartition partition = entry.getKey();
+      if (partition.slice() != null && partition.table().equals(table)) {
+        ChangePosition position = entry.getValue().position();
+        Sliced cut = new Sliced(table, snapshotVersion(position), partition.slice().count());
+        completeSlices.merge(cut, cut.complete().equals(position) ? 1 : 0, Integer::sum);
       }
     }
     return completeSlices.keySet().stream()
@@ -183,21 +182,34 @@ public final class SnapshotSlices {
         .orElse(null);
   }
 
+  /** Every partition a slice of {@code table} can have stored an offset under, of any count. */
+  static List<TablePartition> slicePartitions(String table) {
+    List<TablePartition> partitions = new ArrayList<>();
+    for (int count = 2; count <= DeltaCdfSourceConfig.SNAPSHOT_MAX_TASKS_LIMIT; count++) {
+      new Sliced(table, 0, count).units().forEach(u -> partitions.add(u.partition()));
+    }
+    return partitions;
+  }
+
   /** The version of the snapshot a slice's stored position is in, or just after. */
   private static long snapshotVersion(ChangePosition position) {
     return position.inSnapshot() ? position.version() : position.version() - 1;
   }
 
   /**
-   * Where a slice task starts {@code unit}, which Connect stored {@code stored} for (null when
-   * nothing): as planned when the stored slice offsets fix no other cut; else in the snapshot
-   * version they fix, from the start when its own offset is of another version; and not at all
-   * (null) when they fix another slice count: the connector plans that count within {@link
-   * SliceFollower#CHECK_INTERVAL_MS} and hands out new units.
+   * Where a slice task starts {@code unit}, from what Connect stored for it: as planned when the
+   * stored slice offsets fix no other cut; else in the snapshot version they fix, from the start
+   * when its own offset is of another version; and not at all (null) when they fix another slice
+   * count: the connector plans that count within {@link SliceFollower#CHECK_INTERVAL_MS} and hands
+   * out new units.
+   *
+   * @param storedOffsets the decoded stored offsets of every slice partition of the table ({@link
+   *     #slicePartitions})
    */
-  static SliceStart sliceStart(TaskUnit unit, StoredOffset stored, OffsetStorageReader offsets) {
+  static SliceStart sliceStart(TaskUnit unit, Map<TablePartition, StoredOffset> storedOffsets) {
     SnapshotSlice slice = unit.partition().slice();
-    Pinned pinned = pinned(offsets, unit.table());
+    StoredOffset stored = storedOffsets.get(unit.partition());
+    Pinned pinned = pinned(unit.table(), storedOffsets);
     if (pinned == null) {
       return new SliceStart(unit, stored);
     }

@@ -33,7 +33,7 @@ public final class TableMetrics implements TableMetricsMBean, AutoCloseable {
   private final ObjectName name;
   private volatile long lastVersion = -1;
   private volatile long lastCommitMs;
-  private volatile ChangePosition position;
+  private final TablePosition position;
   private volatile FeedProgress progress = new FeedProgress(-1, 0, 0, 0);
   private final AtomicLong inserted = new AtomicLong();
   private final AtomicLong preimages = new AtomicLong();
@@ -42,8 +42,12 @@ public final class TableMetrics implements TableMetricsMBean, AutoCloseable {
   private final AtomicLong resnapshots = new AtomicLong();
   private final AtomicLong anotherTableStarts = new AtomicLong();
 
-  TableMetrics(String connector, String table) {
+  /**
+   * @param position the table's position, read here from the metrics' thread
+   */
+  TableMetrics(String connector, String table, TablePosition position) {
     this.name = objectName(connector, table);
+    this.position = position;
     register();
   }
 
@@ -74,9 +78,8 @@ public final class TableMetrics implements TableMetricsMBean, AutoCloseable {
     lastCommitMs = last.commitTimestampMs();
   }
 
-  /** After each read: where the feed stands (past versions without rows too) and its progress. */
-  void recordProgress(ChangePosition position, FeedProgress progress) {
-    this.position = position;
+  /** After each read: how far the feed has come (the position itself is the table's own). */
+  void recordProgress(FeedProgress progress) {
     this.progress = progress;
   }
 
@@ -87,7 +90,8 @@ public final class TableMetrics implements TableMetricsMBean, AutoCloseable {
 
   @Override
   public String getPosition() {
-    return position == null ? "" : position.toString();
+    ChangePosition at = position.read();
+    return at == null ? "" : at.toString();
   }
 
   @Override
@@ -98,7 +102,7 @@ public final class TableMetrics implements TableMetricsMBean, AutoCloseable {
   @Override
   public long getVersionsBehind() {
     // Every version before the one the position lies in has been read completely.
-    ChangePosition at = position;
+    ChangePosition at = position.read();
     return at == null ? 0 : Math.max(0, progress.latestKnownVersion() - (at.version() - 1));
   }
 

@@ -1,15 +1,12 @@
 package io.deltacdf.connect.stream;
 
 import io.deltacdf.connect.change.ChangePosition;
-import io.deltacdf.connect.change.HiddenColumns;
-import io.deltacdf.connect.change.HiddenColumnsTracker;
 import io.deltacdf.connect.change.TableIdentity;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.LatestSnapshot;
-import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.StoredOffset;
 import io.deltacdf.connect.offset.TablePartition;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -53,21 +50,19 @@ final class TableOpener {
    * snapshot never starts over from another snapshot: its history missing fails it, and so does an
    * offset stored for another table.
    *
-   * @param stored what Connect stored for the partition, null when nothing
-   * @param planned where the connector told the task to start the partition, null when it did not
-   *     (then start.mode applies)
+   * @param position the partition's position: what Connect stored for it, and where the connector
+   *     planned it to start; told where the feed starts, and as which table
    */
-  TableStream.Opened open(TablePartition partition, StoredOffset stored, ChangePosition planned) {
+  TableStream.Opened open(TablePartition partition, TablePosition position) {
     String table = partition.table();
     log.info("Table {} is read through {}", partition.describe(), config.endpointOf(table));
     // The columns the stream's rules hid before stay hidden, whatever their names are now.
-    HiddenColumnsTracker tracker =
-        new HiddenColumnsTracker(stored == null ? HiddenColumns.NONE : stored.hidden());
-    DeltaTable deltaTable = tables.open(table, tracker);
+    DeltaTable deltaTable = tables.open(table, position.hidden());
     LatestSnapshot latest = deltaTable.latestSnapshot(); // one load for the whole open
     try {
       TableIdentity identity = deltaTable.identity(latest);
-      ChangePosition resumeAt = stored != null ? stored.position() : planned;
+      StoredOffset stored = position.stored();
+      ChangePosition resumeAt = stored != null ? stored.position() : position.planned();
       ChangePosition start;
       TableStream.StartKind kind;
       if (stored != null
@@ -93,9 +88,11 @@ final class TableOpener {
             config.getString(DeltaCdfSourceConfig.START_MODE),
             start);
       }
-      RecordConverter converter = converters.checked(partition, deltaTable, start, latest, tracker);
-      converter.belongsTo(identity);
-      return new TableStream.Opened(deltaTable, identity, start, kind, converter, tracker);
+      RecordConverter converter =
+          converters.checked(partition, deltaTable, start, latest, position.hidden());
+      converter.offsetsBy(position::offsetOf);
+      position.opened(identity, start, kind == TableStream.StartKind.RESUMED);
+      return new TableStream.Opened(deltaTable, start, kind, converter);
     } catch (DeltaFeedException e) {
       deltaTable.close();
       throw e;
@@ -123,9 +120,9 @@ final class TableOpener {
     String problem =
         "Table "
             + partition.describe()
-            + ": the stored offset "
-            + OffsetCodec.toMap(stored.position())
-            + " belongs to the table with "
+            + ": the stored offset (at version "
+            + stored.position().version()
+            + ") belongs to the table with "
             + stored.identity().describe()
             + ", but the table there now has "
             + identity.describe()
@@ -159,16 +156,15 @@ final class TableOpener {
       DeltaTable deltaTable,
       LatestSnapshot latest,
       ChangePosition stored) {
-    String offset = OffsetCodec.toMap(stored).toString();
     try {
-      deltaTable.checkStored(stored, offset, latest);
+      deltaTable.checkStored(stored, latest);
     } catch (DeltaFeedException e) {
       if (partition.slice() != null || !resnapshots.apply(e)) {
         throw e;
       }
       return resnapshots.startOver(partition.table(), deltaTable, latest, e);
     }
-    log.info("Table {} resumes from {}", partition.describe(), offset);
+    log.info("Table {} resumes from {}", partition.describe(), stored);
     return stored;
   }
 }

@@ -4,26 +4,24 @@ import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.FieldType;
-import io.deltacdf.connect.change.HiddenColumnsTracker;
-import io.deltacdf.connect.change.TableIdentity;
 import io.deltacdf.connect.convert.Converted;
+import io.deltacdf.connect.convert.HeartbeatRecords;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.LatestSnapshot;
-import io.deltacdf.connect.offset.OffsetCodec;
-import io.deltacdf.connect.offset.StoredOffset;
 import io.deltacdf.connect.offset.TablePartition;
-import java.util.Map;
+import java.util.List;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.SourceRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One table read by a task: its feed, where it stands, its record converter, and when to look for
- * new commits after it has caught up. It is the one owner of the table's position: where reading
- * continues, where the rows handed to the converter end, and (through {@link TableOffsets}) what
- * Connect stored.
+ * One table (or snapshot slice) read by a task: its feed, its record converter, and when to look
+ * for new commits after it has caught up. It reads rows, hands their records to the poll, and notes
+ * in its {@link TablePosition} where each step left the table, so no caller handles a position.
  *
  * <p>The table is opened by the first read, not when the task starts, so that a store that is
  * unreachable while the task starts is retried with backoff like any later read.
@@ -45,25 +43,16 @@ final class TableStream implements AutoCloseable {
     ANOTHER_TABLE
   }
 
-  /**
-   * An opened table, which table it is, the position its feed starts at, how that was found, and
-   * the converter of its rows.
-   *
-   * @param hidden the columns the stream's rules hid so far, growing as it reads: stored beside its
-   *     position, so that a restart seeds the rules with them
-   */
+  /** An opened table, the position its feed starts at, how that was found, and its converter. */
   record Opened(
-      DeltaTable table,
-      TableIdentity identity,
-      ChangePosition start,
-      StartKind kind,
-      RecordConverter converter,
-      HiddenColumnsTracker hidden) {}
+      DeltaTable table, ChangePosition start, StartKind kind, RecordConverter converter) {}
 
   private final String table;
 
   /** The table's partition, or its snapshot slice's. */
   private final TablePartition partition;
+
+  private final TablePosition position;
 
   /** Opens the table by the first read. */
   private final TableOpener opener;
@@ -75,24 +64,6 @@ final class TableStream implements AutoCloseable {
   private final TableMetrics metrics;
   private int transientFailures;
   private Opened opened;
-
-  /** Where reading continues: every row before it has been read from the feed. */
-  private ChangePosition position;
-
-  /** Where the rows handed to the converter end: the last one's after, or the feed's start. */
-  private ChangePosition converted;
-
-  private final TableOffsets offsets;
-
-  /** What Connect stored for this partition when the task started; null when nothing. */
-  private final StoredOffset stored;
-
-  /** Where the connector told the task to start this partition; null: start.mode. */
-  private final ChangePosition planned;
-
-  /** Which table the rows read belong to, known once the table is open. */
-  private TableIdentity identity;
-
   private DeltaChangeFeed feed;
   private long idleUntilMs;
   private FieldType.Struct schema;
@@ -103,25 +74,19 @@ final class TableStream implements AutoCloseable {
   /** A table found below a root whose folder is gone: read no more until a rescan drops it. */
   private boolean gone;
 
-  /**
-   * @param unit the table or snapshot slice read
-   * @param stored what Connect stored for its partition, null when it has none
-   */
   TableStream(
-      TaskUnit unit,
-      StoredOffset stored,
+      TablePartition partition,
+      TablePosition position,
       TableOpener opener,
       Resnapshots resnapshots,
       Redaction redaction,
       TableMetrics metrics) {
-    this.table = unit.table();
-    this.partition = unit.partition();
+    this.table = partition.table();
+    this.partition = partition;
+    this.position = position;
     this.opener = opener;
     this.resnapshots = resnapshots;
     this.redaction = redaction;
-    this.stored = stored;
-    this.planned = unit.start();
-    this.offsets = new TableOffsets(stored == null ? null : stored.position());
     this.metrics = metrics;
   }
 
@@ -129,38 +94,13 @@ final class TableStream implements AutoCloseable {
     return table;
   }
 
-  TablePartition partition() {
-    return partition;
-  }
-
-  /**
-   * The offset that stores {@code position} of the open table: with the table's identity and the
-   * columns its rules hid so far, as its change records' offsets carry them.
-   */
-  Map<String, Object> offsetOf(ChangePosition position) {
-    return OffsetCodec.toMap(position, identity, OffsetCodec.hiddenText(opened.hidden().current()));
+  TablePosition position() {
+    return position;
   }
 
   /** Whether this stream reads a slice of a snapshot, not a whole table. */
   boolean slice() {
     return partition.slice() != null;
-  }
-
-  /** The records of the next row read from the feed, which starts where the last one ended. */
-  Converted convert(ChangeRow row, FieldType.Struct schema) {
-    Converted records = opened.converter().convert(row, converted, schema);
-    converted = row.after();
-    return records;
-  }
-
-  /** The records the end of the version (or snapshot) just read releases. */
-  Converted endVersion() {
-    return opened.converter().endVersion(converted);
-  }
-
-  /** Whether no update image waits for its partner, so records carry the rows' own positions. */
-  boolean noImagesWaiting() {
-    return opened.converter().noImagesWaiting();
   }
 
   boolean due(long nowMs) {
@@ -187,11 +127,7 @@ final class TableStream implements AutoCloseable {
     }
     try {
       if (opened == null) {
-        opened = opener.open(partition, stored, planned);
-        identity = opened.identity();
-        position = opened.start();
-        converted = position;
-        offsets.opened(position, opened.kind() != StartKind.RESUMED);
+        opened = opener.open(partition, position);
         switch (opened.kind()) {
           case RESNAPSHOT -> metrics.recordResnapshot();
           case ANOTHER_TABLE -> metrics.recordAnotherTable();
@@ -201,13 +137,13 @@ final class TableStream implements AutoCloseable {
       if (feed == null) {
         feed =
             partition.slice() == null
-                ? opened.table().openFeed(position)
-                : opened.table().openFeed(position, partition.slice());
+                ? opened.table().openFeed(position.read())
+                : opened.table().openFeed(position.read(), partition.slice());
       }
       ChangeBatch batch = feed.next(maxRows);
-      position = feed.position();
-      followReplacement(feed.tableId());
-      metrics.recordProgress(position, feed.progress());
+      position.readTo(feed.position());
+      position.follow(feed.tableId());
+      metrics.recordProgress(feed.progress());
       if (transientFailures > 0) {
         log.info("Table {} is readable again after {} failed attempts", table, transientFailures);
         transientFailures = 0;
@@ -233,6 +169,92 @@ final class TableStream implements AutoCloseable {
   }
 
   /**
+   * Adds the records of {@code batch} to the poll's {@code out}, and ends transactions where they
+   * must end: at the end of a version, or once one holds transaction.max.rows records, but only
+   * where no update image waits for its partner, so that the stored offset is exactly the position
+   * after the last record. Returns true when this poll must end here: a transaction had to end
+   * before any record of this poll, and Connect can end it only after the whole poll.
+   */
+  boolean emit(
+      ChangeBatch batch, TransactionBoundaries transactions, List<SourceRecord> out, long nowMs) {
+    RecordConverter converter = opened.converter();
+    boolean endPoll = false;
+    for (ChangeRow row : batch.rows()) {
+      hand(convert(row, batch.schema()), transactions, out, nowMs);
+      if (transactions.full() && converter.noImagesWaiting()) {
+        endPoll = transactions.commit(out);
+      }
+    }
+    if (batch.endsVersion()) {
+      hand(converter.endVersion(position.converted()), transactions, out, nowMs);
+      if (transactions.open()) {
+        endPoll = transactions.commit(out);
+      }
+    }
+    return endPoll;
+  }
+
+  /** The records of the next row read from the feed, which starts where the last one ended. */
+  private Converted convert(ChangeRow row, FieldType.Struct rowSchema) {
+    try {
+      Converted records = opened.converter().convert(row, position.converted(), rowSchema);
+      position.convertedTo(row.after());
+      return records;
+    } catch (RuntimeException e) {
+      throw new ConnectException(
+          redaction.redact("Table " + table + " version " + row.version() + ": " + e.getMessage()),
+          e);
+    }
+  }
+
+  private void hand(
+      Converted converted, TransactionBoundaries transactions, List<SourceRecord> out, long now) {
+    if (!converted.isEmpty()) {
+      out.addAll(converted.records());
+      transactions.added(converted.records().size());
+      position.sent(converted.lastOffset(), now);
+    }
+  }
+
+  /**
+   * The heartbeat that stores the position reached without a record, or null when it would store
+   * nothing new: the table is not open yet, a version is half read, the converter holds rows back,
+   * or none is due (see {@link TablePosition#heartbeatDue}).
+   */
+  SourceRecord heartbeatIfDue(HeartbeatRecords heartbeats, long nowMs, long intervalMs) {
+    if (opened == null || inVersion || !opened.converter().settled()) {
+      return null;
+    }
+    ChangePosition due = position.heartbeatDue(nowMs, intervalMs);
+    return due == null ? null : heartbeat(heartbeats, due, nowMs);
+  }
+
+  /**
+   * Goes back to the position the last committed transaction stored (or, when none was, to where
+   * the feed started), dropping what was read since: the open transaction is being aborted. Returns
+   * the heartbeat that stores that position, the last record of the aborted transaction, which
+   * Connect stores the offset of. Any backoff in progress goes on.
+   */
+  SourceRecord returnToLastCommit(HeartbeatRecords heartbeats, long nowMs) {
+    closeFeed();
+    ChangePosition start = position.returnToLastCommit();
+    restartConverter();
+    log.info(
+        "Table {} backs off in the middle of a version: its open transaction is aborted and the"
+            + " table reads again from {} once its store is back",
+        table,
+        start);
+    return heartbeat(heartbeats, start, nowMs);
+  }
+
+  private SourceRecord heartbeat(HeartbeatRecords heartbeats, ChangePosition at, long nowMs) {
+    SourceRecord heartbeat =
+        heartbeats.heartbeat(table, partition.toMap(), at, position.offsetOf(at), nowMs);
+    position.sent(at, nowMs);
+    return heartbeat;
+  }
+
+  /**
    * Backs off from a transient failure, starts over from a snapshot, stops a discovered table whose
    * folder is gone (the task goes on with its other tables), or fails.
    */
@@ -245,15 +267,13 @@ final class TableStream implements AutoCloseable {
       try {
         DeltaTable deltaTable = opened.table();
         LatestSnapshot latest = deltaTable.latestSnapshot();
-        position = resnapshots.startOver(table, deltaTable, latest, e);
+        ChangePosition start = resnapshots.startOver(table, deltaTable, latest, e);
         // A replaced table (CREATE OR REPLACE) has another id from here on.
-        identity = deltaTable.identity(latest);
+        position.startsOver(start, deltaTable.identity(latest));
       } catch (DeltaFeedException resolveError) {
         return recover(resolveError, nowMs);
       }
-      opened.converter().belongsTo(identity);
       restartConverter();
-      offsets.feedStartsAt(position);
       metrics.recordResnapshot();
       return null;
     }
@@ -270,56 +290,10 @@ final class TableStream implements AutoCloseable {
     throw e;
   }
 
-  /**
-   * The position a heartbeat may store now, or null when it would store nothing new: the table is
-   * not open yet, a version is half read, the converter holds rows back, or no heartbeat is due
-   * (see {@link TableOffsets#heartbeatDue}).
-   */
-  ChangePosition heartbeatPosition(long nowMs, long intervalMs) {
-    if (opened == null || inVersion || !opened.converter().settled()) {
-      return null;
-    }
-    return offsets.heartbeatDue(position, nowMs, intervalMs) ? position : null;
-  }
-
-  /** Every record sent for this table so far is part of a committed transaction. */
-  void transactionCommitted() {
-    offsets.transactionCommitted();
-  }
-
-  /**
-   * Goes back to the position the last committed transaction stored (or, when none was, to where
-   * the feed started), dropping what was read since: the open transaction is being aborted. Returns
-   * that position. Any backoff in progress goes on.
-   */
-  ChangePosition returnToLastCommit() {
-    closeFeed();
-    position = offsets.lastCommitted();
-    restartConverter();
-    return position;
-  }
-
-  /**
-   * A table replaced in place streams on under a new Delta id: the offsets of its rows name that id
-   * from the replacing version on.
-   */
-  private void followReplacement(String tableId) {
-    if (tableId != null && !tableId.equals(identity.deltaTableId())) {
-      identity = new TableIdentity(tableId, identity.catalogTableId());
-      opened.converter().belongsTo(identity);
-    }
-  }
-
-  /** The converter starts over at {@link #position}, forgetting what it held back. */
+  /** The converter starts over at the position read, forgetting what it held back. */
   private void restartConverter() {
     opened.converter().restart();
-    converted = position;
     inVersion = false;
-  }
-
-  /** Notes the position the last record handed to Connect for this table carries. */
-  void sent(ChangePosition offset, long nowMs) {
-    offsets.sent(offset, nowMs);
   }
 
   /**

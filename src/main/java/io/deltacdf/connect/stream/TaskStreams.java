@@ -4,8 +4,10 @@ import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.offset.StoredOffset;
 import io.deltacdf.connect.offset.TablePartition;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.connect.storage.OffsetStorageReader;
 
 /** The streams of the units a task's settings hand it, each from the position stored for it. */
@@ -25,10 +27,17 @@ final class TaskStreams {
       Redaction redaction,
       OffsetStorageReader offsets) {
     List<TaskUnit> units = TaskConfigs.units(config);
-    // Every stored offset is read before any table registers its metrics: a malformed one fails
-    // the task with nothing to clean up.
-    Map<TablePartition, StoredOffset> stored =
-        StoredPositions.read(offsets, units.stream().map(TaskUnit::partition).toList());
+    // Every stored offset is read and decoded here, once, before any table registers its
+    // metrics: a malformed one fails the task with nothing to clean up. A slice also needs its
+    // sibling slices' offsets, of any slice count.
+    Set<TablePartition> partitions = new LinkedHashSet<>();
+    for (TaskUnit unit : units) {
+      partitions.add(unit.partition());
+      if (unit.partition().slice() != null) {
+        partitions.addAll(SnapshotSlices.slicePartitions(unit.table()));
+      }
+    }
+    Map<TablePartition, StoredOffset> stored = StoredPositions.read(offsets, partitions);
     Resnapshots resnapshots = new Resnapshots(config, redaction);
     TableOpener opener =
         new TableOpener(
@@ -42,17 +51,18 @@ final class TaskStreams {
       SnapshotSlices.SliceStart start =
           planned.partition().slice() == null
               ? new SnapshotSlices.SliceStart(planned, stored.get(planned.partition()))
-              : SnapshotSlices.sliceStart(planned, stored.get(planned.partition()), offsets);
+              : SnapshotSlices.sliceStart(planned, stored);
       if (start != null) {
         TaskUnit unit = start.unit();
+        TablePosition position = new TablePosition(start.stored(), unit.start());
         streams.add(
             new TableStream(
-                unit,
-                start.stored(),
+                unit.partition(),
+                position,
                 opener,
                 resnapshots,
                 redaction,
-                new TableMetrics(connectorName, unit.partition().describe())));
+                new TableMetrics(connectorName, unit.partition().describe(), position)));
       }
     }
     return List.copyOf(streams);

@@ -15,8 +15,10 @@ class TableMetricsTest {
   @Test
   void aZombieTaskStoppingLateLeavesItsSuccessorsMetricsRegistered() throws Exception {
     ObjectName name = TableMetrics.objectName("replaced", "/lake/orders");
-    TableMetrics zombie = new TableMetrics("replaced", "/lake/orders");
-    TableMetrics successor = new TableMetrics("replaced", "/lake/orders");
+    TableMetrics zombie =
+        new TableMetrics("replaced", "/lake/orders", new TablePosition(null, null));
+    TableMetrics successor =
+        new TableMetrics("replaced", "/lake/orders", new TablePosition(null, null));
     successor.recordResnapshot();
 
     zombie.close();

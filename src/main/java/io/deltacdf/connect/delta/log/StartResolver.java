@@ -33,10 +33,9 @@ public final class StartResolver {
    * REST API, before a feed resumes there. A version after the latest + 1 (the next commit) fails
    * as {@link DeltaFeedException.Kind#INVALID_START}, never as missing history, so that it is never
    * answered with a re-snapshot; a version whose history was cleaned up fails as {@link
-   * DeltaFeedException.Kind#HISTORY_MISSING}. Both messages name the table and {@code offset}, the
-   * stored offset as the REST API shows it.
+   * DeltaFeedException.Kind#HISTORY_MISSING}. Both messages name the table and the stored version.
    */
-  public void checkStored(ChangePosition stored, String offset, Supplier<Snapshot> latest) {
+  public void checkStored(ChangePosition stored, Supplier<Snapshot> latest) {
     if (commitIsInTheLog(stored)) {
       return;
     }
@@ -47,7 +46,7 @@ public final class StartResolver {
     if (version > newest) {
       throw new DeltaFeedException(
           DeltaFeedException.Kind.INVALID_START,
-          storedOffsetAt(offset, version)
+          storedOffsetAt(version)
               + ", after "
               + (inSnapshot
                   ? "the table's latest version " + latestVersion
@@ -63,7 +62,7 @@ public final class StartResolver {
     }
     throw new DeltaFeedException(
         DeltaFeedException.Kind.HISTORY_MISSING,
-        storedOffsetAt(offset, version)
+        storedOffsetAt(version)
             + ", whose history is gone from the log (cleaned up after its retention period); the"
             + " earliest version that can be read is "
             + history.earliestReadable(latestVersion)
@@ -71,13 +70,8 @@ public final class StartResolver {
             + " on.history.missing=resnapshot to start over from a snapshot");
   }
 
-  private String storedOffsetAt(String offset, long version) {
-    return "The stored offset "
-        + offset
-        + " of table "
-        + context.table()
-        + " is at version "
-        + version;
+  private String storedOffsetAt(long version) {
+    return "The stored offset of table " + context.table() + " is at version " + version;
   }
 
   /**
