@@ -1,5 +1,7 @@
 package io.deltacdf.connect.change;
 
+import java.util.function.Function;
+
 /**
  * A point in a table's change feed: everything before it has been read.
  *
@@ -15,6 +17,11 @@ public sealed interface ChangePosition {
   /** Whether this position lies inside a snapshot rather than inside a version's changes. */
   boolean inSnapshot();
 
+  /** What {@code inSnapshot} or {@code inVersion} makes of this position, by its kind. */
+  <R> R match(
+      Function<? super InSnapshot, ? extends R> inSnapshot,
+      Function<? super InVersion, ? extends R> inVersion);
+
   /**
    * Inside the snapshot of {@code version}: files whose path sorts before {@code path} are done,
    * and rows of {@code path} with a physical index below {@code nextRow} are done. An empty path
@@ -28,6 +35,13 @@ public sealed interface ChangePosition {
     @Override
     public boolean inSnapshot() {
       return true;
+    }
+
+    @Override
+    public <R> R match(
+        Function<? super InSnapshot, ? extends R> inSnapshot,
+        Function<? super InVersion, ? extends R> inVersion) {
+      return inSnapshot.apply(this);
     }
   }
 
@@ -43,6 +57,13 @@ public sealed interface ChangePosition {
     @Override
     public boolean inSnapshot() {
       return false;
+    }
+
+    @Override
+    public <R> R match(
+        Function<? super InSnapshot, ? extends R> inSnapshot,
+        Function<? super InVersion, ? extends R> inVersion) {
+      return inVersion.apply(this);
     }
   }
 }

@@ -79,7 +79,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
   private OpenedFile file;
 
   /** The phase that opened {@link #file}. */
-  private Phase reading;
+  private Phase<?> reading;
 
   private String tableId;
 
@@ -230,11 +230,10 @@ public final class DeltaChangeFeed implements AutoCloseable {
       if (snapshotOnly && !position.inSnapshot()) {
         return Opening.CAUGHT_UP;
       }
-      Phase phase = phaseOf(position);
-      FeedStep step = phase.open(position);
+      // The snapshot reads inside it, the versions once the snapshot (if any) is behind.
+      FeedStep step = position.match(at -> open(snapshot, at), at -> open(versions(), at));
       if (step.file() != null) {
         file = step.file();
-        reading = phase;
         if (file.cursor().hasNext()) {
           return Opening.OPENED;
         }
@@ -256,9 +255,13 @@ public final class DeltaChangeFeed implements AutoCloseable {
     }
   }
 
-  /** The phase that reads at {@code at}: the versions once the snapshot, if any, is behind. */
-  private Phase phaseOf(ChangePosition at) {
-    return at.inSnapshot() ? snapshot : versions();
+  /** Asks {@code phase} for the file at {@code at}; the phase that opens one is read from. */
+  private <P extends ChangePosition> FeedStep open(Phase<P> phase, P at) {
+    FeedStep step = phase.open(at);
+    if (step.file() != null) {
+      reading = phase;
+    }
+    return step;
   }
 
   /** The versions phase, which a snapshot before it hands its schema and timestamps. */

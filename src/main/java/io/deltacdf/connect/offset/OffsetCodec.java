@@ -56,15 +56,20 @@ public final class OffsetCodec {
 
   /** The offset of {@code position} alone, as users write it by hand. */
   public static Map<String, Object> toMap(ChangePosition position) {
+    return position.match(OffsetCodec::snapshotMap, OffsetCodec::versionMap);
+  }
+
+  private static Map<String, Object> snapshotMap(ChangePosition.InSnapshot snapshot) {
     Map<String, Object> map = new LinkedHashMap<>();
-    if (position instanceof ChangePosition.InSnapshot snapshot) {
-      map.put(SNAPSHOT, true);
-      map.put(VERSION, snapshot.version());
-      map.put(PATH, snapshot.path());
-      map.put(ROW, snapshot.nextRow());
-      return map;
-    }
-    ChangePosition.InVersion inVersion = (ChangePosition.InVersion) position;
+    map.put(SNAPSHOT, true);
+    map.put(VERSION, snapshot.version());
+    map.put(PATH, snapshot.path());
+    map.put(ROW, snapshot.nextRow());
+    return map;
+  }
+
+  private static Map<String, Object> versionMap(ChangePosition.InVersion inVersion) {
+    Map<String, Object> map = new LinkedHashMap<>();
     map.put(VERSION, inVersion.version());
     if (inVersion.fileIndex() != 0 || inVersion.nextRow() != 0) {
       map.put(FILE, (long) inVersion.fileIndex());

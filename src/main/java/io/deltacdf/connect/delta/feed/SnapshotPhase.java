@@ -24,7 +24,7 @@ import java.util.List;
  * a time, every row an insert carrying the timestamp of the snapshot's own commit. The snapshot is
  * loaded when the first file is asked for. A slice of the snapshot reads only its own files.
  */
-public final class SnapshotPhase implements Phase {
+public final class SnapshotPhase implements Phase<ChangePosition.InSnapshot> {
 
   private final FeedContext context;
   private final DeltaLog log;
@@ -57,8 +57,7 @@ public final class SnapshotPhase implements Phase {
 
   /** Opens the file at {@code at}, or moves on to the versions after the snapshot's last file. */
   @Override
-  public FeedStep open(ChangePosition position) {
-    ChangePosition.InSnapshot at = (ChangePosition.InSnapshot) position;
+  public FeedStep open(ChangePosition.InSnapshot at) {
     if (files == null) {
       load();
     }
@@ -77,7 +76,7 @@ public final class SnapshotPhase implements Phase {
   }
 
   @Override
-  public ChangePosition within(long nextRow) {
+  public ChangePosition.InSnapshot within(long nextRow) {
     return new ChangePosition.InSnapshot(version, window.files().get(windowIndex).path(), nextRow);
   }
 

@@ -32,7 +32,7 @@ import java.util.List;
  * each version's change files (or the data files its changes are derived from) and opens them in
  * order. Nothing is read before the first file is asked for.
  */
-public final class VersionPhase implements Phase {
+public final class VersionPhase implements Phase<ChangePosition.InVersion> {
 
   /** How many commits one log listing plans ahead. */
   private static final int COMMITS_PER_LISTING = 500;
@@ -93,8 +93,7 @@ public final class VersionPhase implements Phase {
    * version after its last file, or finds the version not committed yet.
    */
   @Override
-  public FeedStep open(ChangePosition position) {
-    ChangePosition.InVersion at = (ChangePosition.InVersion) position;
+  public FeedStep open(ChangePosition.InVersion at) {
     if (plan == null || plan.version() != at.version()) {
       if (!planNextVersion(at.version())) {
         return FeedStep.CAUGHT_UP;
@@ -135,7 +134,7 @@ public final class VersionPhase implements Phase {
   }
 
   @Override
-  public ChangePosition within(long nextRow) {
+  public ChangePosition.InVersion within(long nextRow) {
     return new ChangePosition.InVersion(opened.version(), opened.fileIndex(), nextRow);
   }
 
