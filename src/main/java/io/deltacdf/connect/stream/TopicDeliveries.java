@@ -153,7 +153,7 @@ final class TopicDeliveries implements AutoCloseable {
   }
 
   /** Whether {@code thread} is inside the producer's wait for a topic's metadata. */
-  private static boolean inProducerMetadataWait(Thread thread) {
+  static boolean inProducerMetadataWait(Thread thread) {
     for (StackTraceElement frame : thread.getStackTrace()) {
       if (frame.getMethodName().equals("waitOnMetadata")
           && frame.getClassName().equals("org.apache.kafka.clients.producer.KafkaProducer")) {

@@ -452,7 +452,7 @@ public final class ExternalKafka implements AutoCloseable {
   }
 
   /** The jars of a worker of another Kafka version, without the broker (-Dworker.only). */
-  private static String workerClasspath(Path repo, WorkerRuntime worker) {
+  public static String workerClasspath(Path repo, WorkerRuntime worker) {
     return cachedClasspath(
         repo,
         "kafka-runtime-worker-" + worker.kafkaVersion() + ".classpath",
