@@ -10,7 +10,7 @@ import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
 import io.deltacdf.connect.stream.SliceFollower;
 import io.deltacdf.connect.stream.SnapshotSlices;
-import io.deltacdf.connect.stream.TaskConfigs;
+import io.deltacdf.connect.stream.TaskSettings;
 import io.deltacdf.connect.stream.TaskUnit;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.StoredOffsets;
@@ -120,7 +120,7 @@ class ParallelSnapshotConnectorTest {
   }
 
   private static List<TaskUnit> units(Map<String, String> taskConfig) {
-    return TaskConfigs.units(new DeltaCdfSourceConfig(taskConfig));
+    return TaskSettings.units(taskConfig);
   }
 
   private void store(SnapshotSlice slice, ChangePosition position) {

@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.config.ConfigDef.Importance;
-import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 
 /** The connector's settings, with typed getters. Each key's documentation sits next to it. */
@@ -69,17 +67,6 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   /** Settings with this prefix go, without it, to the Hadoop file systems (S3, ADLS, GCS). */
   public static final String HADOOP_PREFIX = "hadoop.";
 
-  /**
-   * Task-only: how many units (a table, or a slice of its snapshot) one task reads, each under
-   * {@link #TASK_UNIT_PREFIX}; set by the connector, never by users. This replaced task.tables,
-   * task.table.starts and task.slices: a connector regenerates its task configurations when it
-   * starts, so no task reads the former keys.
-   */
-  public static final String TASK_UNITS = "task.units";
-
-  /** Task-only: unit i's settings are task.unit.i.*, such as task.unit.0.table. */
-  public static final String TASK_UNIT_PREFIX = "task.unit.";
-
   private static final String GROUP_TABLES = "Tables";
   private static final String GROUP_START = "Start position";
   private static final String GROUP_POLLING = "Polling and transactions";
@@ -110,7 +97,6 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     StorageSettings.define(def);
     UnityCatalogSettings.define(def);
     UnknownKeys.define(def, GROUP_VALIDATION);
-    def.defineInternal(TASK_UNITS, Type.INT, 0, Importance.HIGH);
     return def;
   }
 
@@ -148,29 +134,6 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   /** The setting that names {@code table}: where an error about the table itself belongs. */
   public String tableSettingFor(String table) {
     return isCatalogTable(table) ? UnityCatalogSettings.TABLES : TABLE_PATHS;
-  }
-
-  /** The settings of each unit a task reads, without their prefix, in the order given. */
-  public List<Map<String, String>> taskUnits() {
-    List<Map<String, String>> units = new ArrayList<>();
-    for (int i = 0; i < getInt(TASK_UNITS); i++) {
-      Map<String, String> unit = new HashMap<>();
-      originalsWithPrefix(TASK_UNIT_PREFIX + i + ".").forEach((k, v) -> unit.put(k, (String) v));
-      units.add(unit);
-    }
-    return units;
-  }
-
-  /** {@code settings} with the task-only settings of a task that reads {@code units}. */
-  public static Map<String, String> withTaskUnits(
-      Map<String, String> settings, List<Map<String, String>> units) {
-    Map<String, String> task = new HashMap<>(settings);
-    task.put(TASK_UNITS, Integer.toString(units.size()));
-    for (int i = 0; i < units.size(); i++) {
-      String prefix = TASK_UNIT_PREFIX + i + ".";
-      units.get(i).forEach((key, value) -> task.put(prefix + key, value));
-    }
-    return task;
   }
 
   /** At most how many tasks read one table's initial snapshot, each a slice of its files. */

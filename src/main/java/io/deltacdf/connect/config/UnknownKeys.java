@@ -123,7 +123,6 @@ public final class UnknownKeys {
   /** The known key fewest edits away, if a third of its length or fewer (at least two). */
   private static Optional<String> closest(String key, Set<String> ownKeys) {
     return Stream.concat(ownKeys.stream(), FRAMEWORK_KEYS.stream())
-        .filter(known -> !known.startsWith("task."))
         .map(known -> Map.entry(known, editDistance(key, known)))
         .filter(e -> e.getValue() <= Math.max(2, e.getKey().length() / 3))
         .min(

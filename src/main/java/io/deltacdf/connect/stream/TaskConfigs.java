@@ -1,11 +1,10 @@
 package io.deltacdf.connect.stream;
 
-import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Hands units to tasks as task settings, and reads them back in the task. */
+/** Hands units to tasks, round robin, each task's as the {@link TaskSettings} it reads. */
 public final class TaskConfigs {
 
   private TaskConfigs() {}
@@ -24,17 +23,6 @@ public final class TaskConfigs {
     for (int i = 0; i < units.size(); i++) {
       groups.get(i % tasks).add(units.get(i));
     }
-    return groups.stream().map(group -> forUnits(settings, group)).toList();
-  }
-
-  /** The settings of a task that reads {@code units}: the connector's, with the task-only ones. */
-  public static Map<String, String> forUnits(Map<String, String> settings, List<TaskUnit> units) {
-    return DeltaCdfSourceConfig.withTaskUnits(
-        settings, units.stream().map(TaskUnit::toMap).toList());
-  }
-
-  /** The units a task's settings hand it, in the order given. */
-  public static List<TaskUnit> units(DeltaCdfSourceConfig config) {
-    return config.taskUnits().stream().map(TaskUnit::fromMap).toList();
+    return groups.stream().map(group -> TaskSettings.forUnits(settings, group)).toList();
   }
 }

@@ -24,7 +24,7 @@ final class TaskStreams {
       String connectorVersion,
       Redaction redaction,
       OffsetStorageReader offsets) {
-    List<TaskUnit> units = TaskConfigs.units(config);
+    List<TaskUnit> units = TaskSettings.units(config.originals());
     // Every stored offset is read before any table registers its metrics: a malformed one fails
     // the task with nothing to clean up.
     Map<TablePartition, StoredOffset> stored =

@@ -231,13 +231,13 @@ class ParallelSnapshotTaskTest {
 
   private static boolean readsTheChanges(List<Map<String, String>> tasks) {
     return tasks.stream()
-        .flatMap(t -> TaskConfigs.units(new DeltaCdfSourceConfig(t)).stream())
+        .flatMap(t -> TaskSettings.units(t).stream())
         .noneMatch(u -> u.partition().slice() != null);
   }
 
   /** The settings of a task that reads {@code unit}, as the connector hands it out. */
   private static Map<String, String> task(ConnectorConfig connector, TaskUnit unit) {
-    return TaskConfigs.forUnits(connector.build(), List.of(unit));
+    return TaskSettings.forUnits(connector.build(), List.of(unit));
   }
 
   private static List<SourceRecord> changeRecords(List<SourceRecord> records) {

@@ -89,7 +89,7 @@ class SliceFollowerTest {
   }
 
   private static List<TaskUnit> units(Map<String, String> taskConfig) {
-    return TaskConfigs.units(new DeltaCdfSourceConfig(taskConfig));
+    return TaskSettings.units(taskConfig);
   }
 
   private void store(SnapshotSlice slice, ChangePosition position) {

@@ -3,14 +3,13 @@ package io.deltacdf.connect.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.SnapshotSlice;
-import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The units the connector hands its tasks, as each task reads them back from its settings. */
+/** The units the connector hands its tasks, round robin. */
 class TaskConfigsTest {
 
   private static final String TABLE = "s3a://bucket/orders";
@@ -29,38 +28,10 @@ class TaskConfigsTest {
     assertThat(tasks).hasSize(3);
     List<TaskUnit> read = new ArrayList<>();
     for (Map<String, String> task : tasks) {
-      List<TaskUnit> own = TaskConfigs.units(new DeltaCdfSourceConfig(task));
+      List<TaskUnit> own = TaskSettings.units(task);
       assertThat(own.stream().filter(u -> u.table().equals(TABLE))).hasSizeLessThanOrEqualTo(1);
       read.addAll(own);
     }
     assertThat(read).containsExactlyInAnyOrderElementsOf(units);
-  }
-
-  /** A task's settings stay readable in the REST API: one key per fact of each unit. */
-  @Test
-  void eachUnitIsWrittenUnderItsIndex() {
-    Map<String, String> settings = ConnectorConfig.forTables(TABLE).build();
-    Map<String, String> task =
-        TaskConfigs.forUnits(
-            settings,
-            List.of(
-                TaskUnit.table("file:/t/a"), TaskUnit.slice(TABLE, 7, new SnapshotSlice(1, 3))));
-
-    assertThat(task)
-        .containsAllEntriesOf(settings)
-        .containsEntry("delta.table.paths", TABLE)
-        .containsEntry("task.units", "2")
-        .containsEntry("task.unit.0.table", "file:/t/a")
-        .containsEntry("task.unit.1.table", TABLE)
-        .containsEntry("task.unit.1.slice", "1/3")
-        .containsEntry("task.unit.1.snapshot.version", "7")
-        .hasSize(settings.size() + 5);
-  }
-
-  @Test
-  void settingsWithoutUnitsHandATaskNone() {
-    DeltaCdfSourceConfig config =
-        new DeltaCdfSourceConfig(ConnectorConfig.forTables(TABLE).build());
-    assertThat(TaskConfigs.units(config)).isEmpty();
   }
 }
