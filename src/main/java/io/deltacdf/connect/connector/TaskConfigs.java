@@ -1,5 +1,7 @@
-package io.deltacdf.connect.stream;
+package io.deltacdf.connect.connector;
 
+import io.deltacdf.connect.stream.TaskSettings;
+import io.deltacdf.connect.stream.TaskUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
