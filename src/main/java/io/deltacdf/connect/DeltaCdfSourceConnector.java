@@ -1,14 +1,14 @@
 package io.deltacdf.connect;
 
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
-import io.deltacdf.connect.stream.ConfigValidation;
-import io.deltacdf.connect.stream.ConnectorTables;
-import io.deltacdf.connect.stream.OffsetAlterations;
-import io.deltacdf.connect.stream.SliceFollower;
-import io.deltacdf.connect.stream.SnapshotSlices;
-import io.deltacdf.connect.stream.TableDiscoveryMetrics;
-import io.deltacdf.connect.stream.TaskConfigs;
-import io.deltacdf.connect.stream.TaskPlan;
+import io.deltacdf.connect.connector.ConfigValidation;
+import io.deltacdf.connect.connector.ConnectorTables;
+import io.deltacdf.connect.connector.OffsetAlterations;
+import io.deltacdf.connect.connector.SliceFollower;
+import io.deltacdf.connect.connector.SlicePlanner;
+import io.deltacdf.connect.connector.TableDiscoveryMetrics;
+import io.deltacdf.connect.connector.TaskConfigs;
+import io.deltacdf.connect.connector.TaskPlan;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Streams the change data feed of Delta tables: one source partition per table, tables spread over
  * up to {@code tasks.max} tasks, one task per table at a time. With snapshot.max.tasks > 1 a
- * table's initial snapshot is read in slices by several tasks (see {@link SnapshotSlices}); the
+ * table's initial snapshot is read in slices by several tasks (see {@link SlicePlanner}); the
  * connector follows their offsets ({@link SliceFollower}) and asks Connect for new task
  * configurations once every slice of a table is complete, so that one task reads the table's
  * changes from there. With table roots it lists them again on an interval and asks for new task
@@ -41,7 +41,7 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
 
   private Map<String, String> settings;
   private DeltaCdfSourceConfig config;
-  private SnapshotSlices slices;
+  private SlicePlanner slices;
   private SliceFollower sliceFollower;
   private ConnectorTables tables;
   private ScheduledExecutorService rescans;
@@ -62,7 +62,7 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
     this.settings = Map.copyOf(settings);
     this.config = new DeltaCdfSourceConfig(settings);
     config.requireConsistent();
-    slices = SnapshotSlices.of(config, ((SourceConnectorContext) context).offsetStorageReader());
+    slices = SlicePlanner.of(config, ((SourceConnectorContext) context).offsetStorageReader());
     sliceFollower = new SliceFollower(slices, context::requestTaskReconfiguration);
     tables =
         new ConnectorTables(

@@ -6,11 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.connector.SliceFollower;
+import io.deltacdf.connect.connector.SlicePlanner;
 import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
-import io.deltacdf.connect.stream.SliceFollower;
 import io.deltacdf.connect.stream.SnapshotSlices;
-import io.deltacdf.connect.stream.TaskConfigs;
+import io.deltacdf.connect.stream.TaskSettings;
 import io.deltacdf.connect.stream.TaskUnit;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.StoredOffsets;
@@ -51,17 +52,17 @@ class ParallelSnapshotConnectorTest {
    */
   @Test
   void slicesAreCompleteAtTheEndOfTheVersionTheirOffsetsPin() {
-    SnapshotSlices slices =
-        new SnapshotSlices(
+    SlicePlanner slices =
+        new SlicePlanner(
             new DeltaCdfSourceConfig(ConnectorConfig.forTables(TABLE).build()), offsets, t -> null);
     SnapshotSlices.Sliced planned = new SnapshotSlices.Sliced(TABLE, 9, 2);
     store(new SnapshotSlice(0, 2), ChangePosition.InVersion.start(6));
     assertThat(slices.progress(planned))
         .as("another cut than planned, one slice still being read")
-        .isEqualTo(SnapshotSlices.Progress.OTHER_CUT);
+        .isEqualTo(SlicePlanner.Progress.OTHER_CUT);
 
     store(new SnapshotSlice(1, 2), ChangePosition.InVersion.start(6));
-    assertThat(slices.progress(planned)).isEqualTo(SnapshotSlices.Progress.COMPLETE);
+    assertThat(slices.progress(planned)).isEqualTo(SlicePlanner.Progress.COMPLETE);
   }
 
   /**
@@ -120,7 +121,7 @@ class ParallelSnapshotConnectorTest {
   }
 
   private static List<TaskUnit> units(Map<String, String> taskConfig) {
-    return TaskConfigs.units(new DeltaCdfSourceConfig(taskConfig));
+    return TaskSettings.units(taskConfig);
   }
 
   private void store(SnapshotSlice slice, ChangePosition position) {

@@ -1,26 +1,19 @@
 package io.deltacdf.connect.config;
 
 import io.deltacdf.connect.change.ChangeSource;
-import io.deltacdf.connect.change.ColumnPatterns;
 import io.deltacdf.connect.change.ColumnSelection;
 import io.deltacdf.connect.change.RowFilter;
 import io.deltacdf.connect.change.StartSpec;
 import io.deltacdf.connect.convert.ColumnMasks;
 import io.deltacdf.connect.convert.RecordSettings;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalLong;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.config.ConfigDef.Importance;
-import org.apache.kafka.common.config.ConfigDef.Type;
-import org.apache.kafka.common.config.ConfigDef.Width;
 import org.apache.kafka.common.config.ConfigException;
 
 /** The connector's settings, with typed getters. Each key's documentation sits next to it. */
@@ -44,7 +37,6 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   public static final String ON_HISTORY_MISSING = "on.history.missing";
   public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
   public static final String HEARTBEAT_TOPIC = "heartbeat.topic";
-  public static final String CONNECTOR_PLACEHOLDER = "${connector}";
   public static final String FILES_OUTSIDE_TABLE = "files.outside.table.allowed";
   public static final String RECORD_FORMAT = "record.format";
   public static final String CHANGE_TYPES = "change.types";
@@ -75,21 +67,6 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   /** Settings with this prefix go, without it, to the Hadoop file systems (S3, ADLS, GCS). */
   public static final String HADOOP_PREFIX = "hadoop.";
 
-  /**
-   * Task-only: how many units (a table, or a slice of its snapshot) one task reads, each under
-   * {@link #TASK_UNIT_PREFIX}; set by the connector, never by users. This replaced task.tables,
-   * task.table.starts and task.slices: a connector regenerates its task configurations when it
-   * starts, so no task reads the former keys.
-   */
-  public static final String TASK_UNITS = "task.units";
-
-  /** Task-only: unit i's settings are task.unit.i.*, such as task.unit.0.table. */
-  public static final String TASK_UNIT_PREFIX = "task.unit.";
-
-  public static final String TABLE_PLACEHOLDER = "${table}";
-  public static final String PATH_PLACEHOLDER = "${path}";
-  public static final String SCHEMA_PLACEHOLDER = "${schema}";
-
   private static final String GROUP_TABLES = "Tables";
   private static final String GROUP_START = "Start position";
   private static final String GROUP_POLLING = "Polling and transactions";
@@ -99,15 +76,11 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
 
   private static final ConfigDef CONFIG_DEF = buildConfigDef();
 
-  /** delta.tables.include.list and .exclude.list, compiled once: rescans match every table. */
-  private final List<java.util.regex.Pattern> tablesInclude;
-
-  private final List<java.util.regex.Pattern> tablesExclude;
+  private final DiscoveryPatterns discoveryPatterns;
 
   public DeltaCdfSourceConfig(Map<String, String> settings) {
     super(CONFIG_DEF, settings);
-    tablesInclude = compiled(TABLES_INCLUDE);
-    tablesExclude = compiled(TABLES_EXCLUDE);
+    discoveryPatterns = new DiscoveryPatterns(this);
   }
 
   public static ConfigDef configDef() {
@@ -123,24 +96,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     ColumnOptions.define(def, GROUP_COLUMNS);
     StorageSettings.define(def);
     UnityCatalogSettings.define(def);
-    def.define(
-        UNKNOWN_KEYS,
-        Type.STRING,
-        EnumSettings.valueOf(UnknownKeys.Policy.FAIL),
-        Validators.oneOf(UnknownKeys.Policy.class),
-        Importance.LOW,
-        "What validation does with a setting that neither this connector nor Connect reads"
-            + " (a typo such as start.mod, or another connector's key such as"
-            + " time.precision.mode): fail = report it as an error on that key, with the closest"
-            + " known key as a suggestion, so the connector is not created; ignore = accept it."
-            + " Connect's own keys (converters, transforms.*, predicates.*, errors.*,"
-            + " topic.creation.*, producer.override.*, exactly.once.support, ...) and hadoop.*"
-            + " are always known.",
-        GROUP_VALIDATION,
-        1,
-        Width.SHORT,
-        "Unknown settings");
-    def.defineInternal(TASK_UNITS, Type.INT, 0, Importance.HIGH);
+    UnknownKeys.define(def, GROUP_VALIDATION);
     return def;
   }
 
@@ -172,13 +128,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
 
   /** How to reach the catalog of unity.catalog.tables. */
   public UnityCatalogConnection unityCatalog() {
-    return new UnityCatalogConnection(
-        UnityCatalogSettings.uri(this),
-        UnityCatalogSettings.token(this),
-        UnityCatalogSettings.clientId(this),
-        UnityCatalogSettings.clientSecret(this),
-        UnityCatalogSettings.tokenUri(this),
-        UnityCatalogSettings.scope(this));
+    return UnityCatalogSettings.connection(this);
   }
 
   /** The setting that names {@code table}: where an error about the table itself belongs. */
@@ -186,75 +136,24 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     return isCatalogTable(table) ? UnityCatalogSettings.TABLES : TABLE_PATHS;
   }
 
-  /** The settings of each unit a task reads, without their prefix, in the order given. */
-  public List<Map<String, String>> taskUnits() {
-    List<Map<String, String>> units = new ArrayList<>();
-    for (int i = 0; i < getInt(TASK_UNITS); i++) {
-      Map<String, String> unit = new HashMap<>();
-      originalsWithPrefix(TASK_UNIT_PREFIX + i + ".").forEach((k, v) -> unit.put(k, (String) v));
-      units.add(unit);
-    }
-    return units;
-  }
-
-  /** {@code settings} with the task-only settings of a task that reads {@code units}. */
-  public static Map<String, String> withTaskUnits(
-      Map<String, String> settings, List<Map<String, String>> units) {
-    Map<String, String> task = new HashMap<>(settings);
-    task.put(TASK_UNITS, Integer.toString(units.size()));
-    for (int i = 0; i < units.size(); i++) {
-      String prefix = TASK_UNIT_PREFIX + i + ".";
-      units.get(i).forEach((key, value) -> task.put(prefix + key, value));
-    }
-    return task;
-  }
-
   /** At most how many tasks read one table's initial snapshot, each a slice of its files. */
   public int snapshotMaxTasks() {
     return getInt(SNAPSHOT_MAX_TASKS);
   }
 
-  /**
-   * The topic of {@code tablePath}: the template with {@code ${table}} the last segment of its
-   * path, {@code ${path}} its path below the root it was found under (segments joined by '.'; the
-   * last segment for a table named in delta.table.paths), and {@code ${schema}} the folder it is in
-   * (see {@link TableNames#schemaOf}).
-   */
+  /** The topic of {@code tablePath}, as topic.template names it. */
   public String topicFor(String tablePath) {
-    String relative = TableNames.relativePath(tablePath, tableRoots());
-    return getString(TOPIC_TEMPLATE)
-        .replace(TABLE_PLACEHOLDER, TableNames.topicSafe(TableNames.nameOf(tablePath)))
-        .replace(PATH_PLACEHOLDER, TableNames.topicSafe(relative.replace('/', '.')))
-        .replace(SCHEMA_PLACEHOLDER, TableNames.topicSafe(TableNames.schemaOf(relative)));
+    return TopicNaming.topicFor(this, tablePath);
   }
 
   /** The folders whose tables are discovered (delta.tables.root). */
   public List<String> tableRoots() {
-    return getList(TABLE_ROOTS).stream()
-        .map(String::trim)
-        .filter(s -> !s.isEmpty())
-        .map(root -> root.replaceAll("/+$", ""))
-        .toList();
+    return TableOptions.roots(this);
   }
 
   /** Whether a table found at {@code relativePath} below a root is streamed. */
   public boolean discovers(String relativePath) {
-    if (!tablesInclude.isEmpty() && !matchesAny(tablesInclude, relativePath)) {
-      return false;
-    }
-    return !matchesAny(tablesExclude, relativePath);
-  }
-
-  private List<java.util.regex.Pattern> compiled(String key) {
-    return getList(key).stream()
-        .map(String::trim)
-        .filter(e -> !e.isEmpty())
-        .map(ColumnPatterns::compile)
-        .toList();
-  }
-
-  private static boolean matchesAny(List<java.util.regex.Pattern> patterns, String text) {
-    return patterns.stream().anyMatch(p -> p.matcher(text).matches());
+    return discoveryPatterns.discovers(relativePath);
   }
 
   /** How many folders below a root discovery descends (a table at the root itself is depth 0). */
@@ -273,13 +172,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   }
 
   public List<String> keyColumnsFor(String tablePath) {
-    List<String> override =
-        Validators.parseKeyColumnsByTable(getString(KEY_COLUMNS_BY_TABLE))
-            .get(TableNames.nameOf(tablePath));
-    if (override != null) {
-      return override;
-    }
-    return getList(KEY_COLUMNS).stream().map(String::trim).filter(s -> !s.isEmpty()).toList();
+    return TableOptions.keyColumns(this, tablePath);
   }
 
   /** The columns {@code tablePath}'s records carry; the others are not read. */
@@ -305,34 +198,9 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     return getInt(DERIVED_DIFF_MEMORY_ROWS);
   }
 
-  /**
-   * Where a table without stored offset starts: start.mode with start.version or start.timestamp,
-   * which must be set for the modes that need them (see {@link #crossFieldProblems}).
-   */
+  /** Where a table without stored offset starts: start.mode with its version or timestamp. */
   public StartSpec start() {
-    return switch (startMode()) {
-      case SNAPSHOT -> new StartSpec.Snapshot();
-      case EARLIEST -> new StartSpec.Earliest();
-      case LATEST -> new StartSpec.Latest();
-      case VERSION -> new StartSpec.AtVersion(startVersion().orElseThrow());
-      case TIMESTAMP -> new StartSpec.AtTimestamp(startTimestamp().orElseThrow().toEpochMilli());
-    };
-  }
-
-  StartMode startMode() {
-    return EnumSettings.parse(StartMode.class, getString(START_MODE));
-  }
-
-  OptionalLong startVersion() {
-    Long version = getLong(START_VERSION);
-    return version == null ? OptionalLong.empty() : OptionalLong.of(version);
-  }
-
-  Optional<Instant> startTimestamp() {
-    String value = getString(START_TIMESTAMP);
-    return value == null || value.isBlank()
-        ? Optional.empty()
-        : Optional.of(Validators.parseTimestamp(value));
+    return StartOptions.start(this);
   }
 
   public Duration pollInterval() {
@@ -354,8 +222,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
 
   /** The heartbeat topic of the connector named {@code connectorName}. */
   public String heartbeatTopic(String connectorName) {
-    return getString(HEARTBEAT_TOPIC)
-        .replace(CONNECTOR_PLACEHOLDER, connectorName.replaceAll("[^a-zA-Z0-9._-]", "_"));
+    return TopicNaming.heartbeatTopic(this, connectorName);
   }
 
   /** Whether to start over from a snapshot when the history to read next is gone. */
@@ -438,30 +305,12 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   }
 
   /**
-   * Every secret value configured, so messages can be checked for leaks before they leave: the
-   * PASSWORD settings, and hadoop.* pass-through settings whose name marks them as secret.
+   * Every secret value configured, so messages can be checked for leaks before they leave (see
+   * {@link SecretValues}).
    */
   public List<String> secretValues() {
-    List<String> secrets = new ArrayList<>();
-    for (Map.Entry<String, ConfigDef.ConfigKey> key : CONFIG_DEF.configKeys().entrySet()) {
-      if (key.getValue().type == Type.PASSWORD && getPassword(key.getKey()) != null) {
-        secrets.add(getPassword(key.getKey()).value());
-      }
-    }
-    secrets.addAll(AzureAccountCredentials.secrets(this));
-    originalsWithPrefix(HADOOP_PREFIX)
-        .forEach(
-            (key, value) -> {
-              if (SECRET_HADOOP_KEY.matcher(key).find() && value != null) {
-                secrets.add(String.valueOf(value));
-              }
-            });
-    return secrets;
+    return SecretValues.of(this, CONFIG_DEF);
   }
-
-  private static final java.util.regex.Pattern SECRET_HADOOP_KEY =
-      java.util.regex.Pattern.compile(
-          "(?i)(secret|password|token|credential|\\.key(\\.|$)|account\\.key|sas)");
 
   /**
    * Problems that involve several settings, by the key they belong to: start options that do not
@@ -469,37 +318,14 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
    */
   public Map<String, List<String>> crossFieldProblems() {
     Map<String, List<String>> problems = new LinkedHashMap<>();
-    if (namedTables().isEmpty() && tableRoots().isEmpty()) {
-      add(
-          problems,
-          TABLE_PATHS,
-          "List at least one Delta table in delta.table.paths (e.g. s3a://bucket/lake/orders),"
-              + " a folder of tables in delta.tables.root, or tables of Unity Catalog in"
-              + " unity.catalog.tables");
-    }
+    TableOptions.problems(this, problems);
     StartOptions.problems(this, problems);
     StorageSettings.crossFieldProblems(this, problems);
     UnityCatalogSettings.crossFieldProblems(this, problems);
     StoreEndpoints.crossFieldProblems(this, problems);
     RecordOptions.problems(this, problems);
     ColumnOptions.problems(this, problems);
-    Map<String, String> tableByTopic = new HashMap<>();
-    for (String table : namedTables()) {
-      String previous = tableByTopic.putIfAbsent(topicFor(table), table);
-      if (previous != null) {
-        add(
-            problems,
-            TOPIC_TEMPLATE,
-            "Tables "
-                + previous
-                + " and "
-                + table
-                + " would both write to topic '"
-                + topicFor(table)
-                + "': tables must have distinct last path segments, or use a topic.template"
-                + " that tells them apart");
-      }
-    }
+    TopicNaming.problems(this, problems);
     return problems;
   }
 
@@ -519,10 +345,5 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
             e -> {
               throw new ConfigException(e.getKey(), null, e.getValue().get(0));
             });
-  }
-
-  /** Prints the configuration reference (docs/configuration.md is generated from this). */
-  public static void main(String[] args) {
-    System.out.print(ConfigDocs.markdown(CONFIG_DEF));
   }
 }

@@ -1,11 +1,11 @@
 package io.deltacdf.connect.config;
 
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.BATCH_MAX_ROWS;
-import static io.deltacdf.connect.config.DeltaCdfSourceConfig.CONNECTOR_PLACEHOLDER;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.HEARTBEAT_INTERVAL_MS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.HEARTBEAT_TOPIC;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.POLL_INTERVAL_MS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TRANSACTION_MAX_ROWS;
+import static io.deltacdf.connect.config.TopicNaming.CONNECTOR_PLACEHOLDER;
 
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;

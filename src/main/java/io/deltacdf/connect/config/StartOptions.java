@@ -9,8 +9,12 @@ import static io.deltacdf.connect.config.DeltaCdfSourceConfig.START_TIMESTAMP;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.START_VERSION;
 
 import io.deltacdf.connect.change.ChangeSource;
+import io.deltacdf.connect.change.StartSpec;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
@@ -133,18 +137,49 @@ final class StartOptions {
         "Snapshot tasks per table");
   }
 
+  /**
+   * Where a table without stored offset starts: start.mode with start.version or start.timestamp,
+   * which must be set for the modes that need them (see {@link #problems}).
+   */
+  static StartSpec start(DeltaCdfSourceConfig config) {
+    return switch (startMode(config)) {
+      case SNAPSHOT -> new StartSpec.Snapshot();
+      case EARLIEST -> new StartSpec.Earliest();
+      case LATEST -> new StartSpec.Latest();
+      case VERSION -> new StartSpec.AtVersion(startVersion(config).orElseThrow());
+      case TIMESTAMP ->
+          new StartSpec.AtTimestamp(startTimestamp(config).orElseThrow().toEpochMilli());
+    };
+  }
+
+  private static StartMode startMode(DeltaCdfSourceConfig config) {
+    return EnumSettings.parse(StartMode.class, config.getString(START_MODE));
+  }
+
+  private static OptionalLong startVersion(DeltaCdfSourceConfig config) {
+    Long version = config.getLong(START_VERSION);
+    return version == null ? OptionalLong.empty() : OptionalLong.of(version);
+  }
+
+  static Optional<Instant> startTimestamp(DeltaCdfSourceConfig config) {
+    String value = config.getString(START_TIMESTAMP);
+    return value == null || value.isBlank()
+        ? Optional.empty()
+        : Optional.of(Validators.parseTimestamp(value));
+  }
+
   /** Start options that do not fit the start mode. */
   static void problems(DeltaCdfSourceConfig config, Map<String, List<String>> problems) {
-    StartMode mode = config.startMode();
-    if (mode == StartMode.VERSION && config.startVersion().isEmpty()) {
+    StartMode mode = startMode(config);
+    if (mode == StartMode.VERSION && startVersion(config).isEmpty()) {
       DeltaCdfSourceConfig.add(
           problems, START_VERSION, "start.mode=version needs start.version (a commit version)");
     }
-    if (mode == StartMode.TIMESTAMP && config.startTimestamp().isEmpty()) {
+    if (mode == StartMode.TIMESTAMP && startTimestamp(config).isEmpty()) {
       DeltaCdfSourceConfig.add(
           problems, START_TIMESTAMP, "start.mode=timestamp needs start.timestamp");
     }
-    if (mode != StartMode.VERSION && config.startVersion().isPresent()) {
+    if (mode != StartMode.VERSION && startVersion(config).isPresent()) {
       DeltaCdfSourceConfig.add(
           problems,
           START_VERSION,
@@ -152,7 +187,7 @@ final class StartOptions {
               + EnumSettings.valueOf(mode)
               + ": remove start.version or set start.mode=version");
     }
-    if (mode != StartMode.TIMESTAMP && config.startTimestamp().isPresent()) {
+    if (mode != StartMode.TIMESTAMP && startTimestamp(config).isPresent()) {
       DeltaCdfSourceConfig.add(
           problems,
           START_TIMESTAMP,

@@ -3,17 +3,20 @@ package io.deltacdf.connect.config;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.FILES_OUTSIDE_TABLE;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.KEY_COLUMNS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.KEY_COLUMNS_BY_TABLE;
-import static io.deltacdf.connect.config.DeltaCdfSourceConfig.PATH_PLACEHOLDER;
-import static io.deltacdf.connect.config.DeltaCdfSourceConfig.SCHEMA_PLACEHOLDER;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TABLES_EXCLUDE;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TABLES_INCLUDE;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TABLES_MAX_DEPTH;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TABLES_RESCAN_INTERVAL_MS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TABLE_PATHS;
-import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TABLE_PLACEHOLDER;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TABLE_ROOTS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TOPIC_TEMPLATE;
+import static io.deltacdf.connect.config.TopicNaming.PATH_PLACEHOLDER;
+import static io.deltacdf.connect.config.TopicNaming.SCHEMA_PLACEHOLDER;
+import static io.deltacdf.connect.config.TopicNaming.TABLE_PLACEHOLDER;
 
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
@@ -155,5 +158,40 @@ final class TableOptions {
         Width.SHORT,
         "Allow files outside the table");
     StoreEndpoints.define(def, group, ++order);
+  }
+
+  /** No table to read: none named, and no root to find them under. */
+  static void problems(DeltaCdfSourceConfig config, Map<String, List<String>> problems) {
+    if (config.namedTables().isEmpty() && config.tableRoots().isEmpty()) {
+      DeltaCdfSourceConfig.add(
+          problems,
+          TABLE_PATHS,
+          "List at least one Delta table in delta.table.paths (e.g. s3a://bucket/lake/orders),"
+              + " a folder of tables in delta.tables.root, or tables of Unity Catalog in"
+              + " unity.catalog.tables");
+    }
+  }
+
+  /** The folders whose tables are discovered (delta.tables.root), without trailing slashes. */
+  static List<String> roots(AbstractConfig config) {
+    return config.getList(TABLE_ROOTS).stream()
+        .map(String::trim)
+        .filter(s -> !s.isEmpty())
+        .map(root -> root.replaceAll("/+$", ""))
+        .toList();
+  }
+
+  /** The key columns of {@code tablePath}: key.columns.by.table's, else key.columns. */
+  static List<String> keyColumns(AbstractConfig config, String tablePath) {
+    List<String> override =
+        Validators.parseKeyColumnsByTable(config.getString(KEY_COLUMNS_BY_TABLE))
+            .get(TableNames.nameOf(tablePath));
+    if (override != null) {
+      return override;
+    }
+    return config.getList(KEY_COLUMNS).stream()
+        .map(String::trim)
+        .filter(s -> !s.isEmpty())
+        .toList();
   }
 }

@@ -124,6 +124,17 @@ final class UnityCatalogSettings {
     return FULL_NAME.matcher(name).matches();
   }
 
+  /** How to reach the catalog of unity.catalog.tables. */
+  static UnityCatalogConnection connection(AbstractConfig config) {
+    return new UnityCatalogConnection(
+        uri(config),
+        token(config),
+        clientId(config),
+        clientSecret(config),
+        tokenUri(config),
+        scope(config));
+  }
+
   static String uri(AbstractConfig config) {
     String uri = config.getString(URI_SETTING);
     return uri == null ? null : uri.trim().replaceAll("/+$", "");

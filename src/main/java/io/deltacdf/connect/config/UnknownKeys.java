@@ -7,6 +7,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
 
 /**
  * Finds settings that neither this connector nor the Connect framework reads, which are almost
@@ -56,6 +60,26 @@ public final class UnknownKeys {
     IGNORE
   }
 
+  static void define(ConfigDef def, String group) {
+    def.define(
+        DeltaCdfSourceConfig.UNKNOWN_KEYS,
+        Type.STRING,
+        EnumSettings.valueOf(Policy.FAIL),
+        Validators.oneOf(Policy.class),
+        Importance.LOW,
+        "What validation does with a setting that neither this connector nor Connect reads"
+            + " (a typo such as start.mod, or another connector's key such as"
+            + " time.precision.mode): fail = report it as an error on that key, with the closest"
+            + " known key as a suggestion, so the connector is not created; ignore = accept it."
+            + " Connect's own keys (converters, transforms.*, predicates.*, errors.*,"
+            + " topic.creation.*, producer.override.*, exactly.once.support, ...) and hadoop.*"
+            + " are always known.",
+        group,
+        1,
+        Width.SHORT,
+        "Unknown settings");
+  }
+
   private UnknownKeys() {}
 
   /**
@@ -99,7 +123,6 @@ public final class UnknownKeys {
   /** The known key fewest edits away, if a third of its length or fewer (at least two). */
   private static Optional<String> closest(String key, Set<String> ownKeys) {
     return Stream.concat(ownKeys.stream(), FRAMEWORK_KEYS.stream())
-        .filter(known -> !known.startsWith("task."))
         .map(known -> Map.entry(known, editDistance(key, known)))
         .filter(e -> e.getValue() <= Math.max(2, e.getKey().length() / 3))
         .min(

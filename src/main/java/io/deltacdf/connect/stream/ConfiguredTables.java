@@ -13,13 +13,13 @@ import io.deltacdf.connect.delta.LatestSnapshot;
  * The tables as the settings configure them: read through the configured storage and change source,
  * and started where start.mode says when they have no stored offset.
  */
-final class ConfiguredTables {
+public final class ConfiguredTables {
 
   private final DeltaCdfSourceConfig config;
   private final Redaction redaction;
   private CatalogTables catalog;
 
-  ConfiguredTables(DeltaCdfSourceConfig config, Redaction redaction) {
+  public ConfiguredTables(DeltaCdfSourceConfig config, Redaction redaction) {
     this.config = config;
     this.redaction = redaction;
   }
@@ -28,7 +28,7 @@ final class ConfiguredTables {
    * Opens {@code table}, a path, or a name of unity.catalog.tables (opened where the catalog says,
    * with the credentials it vends); the caller closes it.
    */
-  DeltaTable open(String table) {
+  public DeltaTable open(String table) {
     return open(table, HiddenColumnsTracker.empty());
   }
 
@@ -73,12 +73,12 @@ final class ConfiguredTables {
   }
 
   /** Where the configured start starts a table without offset, as of its {@code latest}. */
-  ChangePosition start(DeltaTable table, LatestSnapshot latest) {
+  public ChangePosition start(DeltaTable table, LatestSnapshot latest) {
     return table.resolveStart(config.start(), latest);
   }
 
   /** Where the configured start starts {@code table} now; opens the table for that. */
-  ChangePosition start(String table) {
+  public ChangePosition start(String table) {
     try (DeltaTable deltaTable = open(table)) {
       return start(deltaTable, deltaTable.latestSnapshot());
     } catch (DeltaFeedException e) {

@@ -9,11 +9,11 @@ import org.apache.kafka.connect.errors.ConnectException;
  * The setting an error reading a table is about: the one a user changes to fix it. Validation
  * reports the error on it; a task that fails names the store setting in its message.
  */
-final class ErrorSettings {
+public final class ErrorSettings {
 
   private final DeltaCdfSourceConfig config;
 
-  ErrorSettings(DeltaCdfSourceConfig config) {
+  public ErrorSettings(DeltaCdfSourceConfig config) {
     this.config = config;
   }
 
@@ -46,7 +46,7 @@ final class ErrorSettings {
    * that does not fit the table, else the start option for an error about where the feed starts,
    * else the setting that names the table.
    */
-  String settingFor(DeltaFeedException error, String table) {
+  public String settingFor(DeltaFeedException error, String table) {
     String storeSetting = storeSetting(error, table);
     if (storeSetting != null) {
       return storeSetting;

@@ -10,29 +10,18 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import org.apache.kafka.connect.storage.OffsetStorageReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The connector's side of a parallel initial snapshot (snapshot.max.tasks > 1): decides, from the
- * stored offsets, what the tasks read of each table, and tells when every slice of a snapshot is
- * complete.
- *
- * <p>A table with a stored offset of its own is read whole, as always. A table without one whose
- * slices have stored offsets keeps the slice count and snapshot version those offsets fix ({@link
- * #pinned}), whatever snapshot.max.tasks and tasks.max say now, so a restarted connector (or a
- * changed setting) never mixes slices of two cuts; once every slice stored the position after the
- * snapshot (version + 1), the table's changes are read by one task from there. A table with neither
- * is sliced when its configured start is a snapshot, at the version that start resolves to now.
- *
- * <p>Offsets can be stored after a plan was made: a connector reconfigured before the first offset
- * flush plans anew (at a newer version, or in another number of slices) while its old tasks flush
- * the old cut as they stop. So the stored offsets, not the plan, decide: a slice task reads the cut
- * they fix (a slice of another count reads nothing), the connector plans that cut again as soon as
- * it sees it ({@link SliceFollower}), and a snapshot is complete when every slice of that cut
- * stored its end.
+ * The cut of a table's parallel initial snapshot (snapshot.max.tasks > 1) that its stored slice
+ * offsets fix ({@link #pinned}), which both sides obey: the connector plans that cut, whatever
+ * snapshot.max.tasks and tasks.max say now, so that a restarted connector (or a changed setting)
+ * never mixes slices of two cuts; and a slice task starts in it ({@link #sliceStart}), since
+ * offsets can be stored after a plan was made: a connector reconfigured before the first offset
+ * flush plans anew while its old tasks flush the old cut as they stop. A snapshot is complete when
+ * every slice of that cut stored its end, the position after the snapshot (version + 1).
  */
 public final class SnapshotSlices {
 
@@ -58,97 +47,10 @@ public final class SnapshotSlices {
   }
 
   /**
-   * What tasks read of one table.
-   *
-   * @param sliced the table's snapshot slices when they are still being read, else null
-   */
-  public record Plan(List<TaskUnit> units, Sliced sliced) {}
-
-  private final DeltaCdfSourceConfig config;
-  private final OffsetStorageReader offsets;
-  private final Function<String, ChangePosition> configuredStart;
-
-  /**
-   * @param configuredStart where start.mode starts a table now (opens the table)
-   */
-  public SnapshotSlices(
-      DeltaCdfSourceConfig config,
-      OffsetStorageReader offsets,
-      Function<String, ChangePosition> configuredStart) {
-    this.config = config;
-    this.offsets = offsets;
-    this.configuredStart = configuredStart;
-  }
-
-  /** The slices of the configured tables, as {@code offsets} stores them. */
-  public static SnapshotSlices of(DeltaCdfSourceConfig config, OffsetStorageReader offsets) {
-    ConfiguredTables tables = new ConfiguredTables(config, new Redaction(config));
-    return new SnapshotSlices(config, offsets, tables::start);
-  }
-
-  /** What tasks read of {@code table} when the connector has {@code maxTasks} tasks. */
-  public Plan plan(String table, int maxTasks) {
-    Plan whole = new Plan(List.of(TaskUnit.table(table)), null);
-    if (offsets.offset(new TablePartition(table).toMap()) != null) {
-      return whole;
-    }
-    int count = Math.min(config.snapshotMaxTasks(), maxTasks);
-    Pinned pinned = pinned(offsets, table);
-    if (pinned != null) {
-      Sliced stored = pinned.sliced();
-      if (pinned.complete()) {
-        return new Plan(List.of(TaskUnit.afterSlices(table, stored.version())), null);
-      }
-      if (stored.count() != count) {
-        log.info(
-            "Table {}: its snapshot of version {} goes on in {} slices, as their stored offsets"
-                + " fix it, although snapshot.max.tasks and tasks.max now make {}: a snapshot"
-                + " keeps its slice count to its end, and the settings apply to the next one",
-            table,
-            stored.version(),
-            stored.count(),
-            Math.max(count, 1));
-      }
-      return new Plan(stored.units(), stored);
-    }
-    if (count <= 1) {
-      return whole;
-    }
-    ChangePosition start = configuredStart.apply(table);
-    if (start == null || !start.inSnapshot()) {
-      return whole;
-    }
-    Sliced sliced = new Sliced(table, start.version(), count);
-    return new Plan(sliced.units(), sliced);
-  }
-
-  /** Where the snapshot that {@code planned} reads stands, as the stored offsets tell. */
-  public enum Progress {
-    /** No slice stored an offset yet, or the stored ones fix {@code planned}: being read. */
-    READING,
-    /** Every slice of the cut the stored offsets fix stored the snapshot's end. */
-    COMPLETE,
-    /** The stored offsets fix another cut than {@code planned}: it must be planned again. */
-    OTHER_CUT
-  }
-
-  /** Where the snapshot {@code planned} reads stands. */
-  public Progress progress(Sliced planned) {
-    Pinned pinned = pinned(offsets, planned.table());
-    if (pinned == null) {
-      return Progress.READING;
-    }
-    if (pinned.complete()) {
-      return Progress.COMPLETE;
-    }
-    return pinned.sliced().equals(planned) ? Progress.READING : Progress.OTHER_CUT;
-  }
-
-  /**
    * The cut of a table's snapshot its stored slice offsets fix, and whether every slice of it
    * stored the snapshot's end.
    */
-  record Pinned(Sliced sliced, boolean complete) {}
+  public record Pinned(Sliced sliced, boolean complete) {}
 
   /**
    * The cut the stored slice offsets of {@code table} fix; null when no slice of any count has
@@ -158,7 +60,7 @@ public final class SnapshotSlices {
    * snapshot version, as the changes after it bring every row read of a newer one up to date; of
    * its cuts, one whose slices are all complete, else the one with the most slices.
    */
-  static Pinned pinned(OffsetStorageReader offsets, String table) {
+  public static Pinned pinned(OffsetStorageReader offsets, String table) {
     return pinned(table, StoredPositions.read(offsets, slicePartitions(table)));
   }
 
@@ -200,8 +102,8 @@ public final class SnapshotSlices {
    * Where a slice task starts {@code unit}, from what Connect stored for it: as planned when the
    * stored slice offsets fix no other cut; else in the snapshot version they fix, from the start
    * when its own offset is of another version; and not at all (null) when they fix another slice
-   * count: the connector plans that count within {@link SliceFollower#CHECK_INTERVAL_MS} and hands
-   * out new units.
+   * count: the connector plans that count within its SliceFollower's check interval and hands out
+   * new units.
    *
    * @param storedOffsets the decoded stored offsets of every slice partition of the table ({@link
    *     #slicePartitions})

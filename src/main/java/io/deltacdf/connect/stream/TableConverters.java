@@ -12,13 +12,14 @@ import io.deltacdf.connect.offset.TablePartition;
 import java.util.List;
 
 /** Makes each table's record converter, as configured, once its rows are known to convert. */
-final class TableConverters {
+public final class TableConverters {
 
   private final DeltaCdfSourceConfig config;
   private final String connectorName;
   private final String connectorVersion;
 
-  TableConverters(DeltaCdfSourceConfig config, String connectorName, String connectorVersion) {
+  public TableConverters(
+      DeltaCdfSourceConfig config, String connectorName, String connectorVersion) {
     this.config = config;
     this.connectorName = connectorName;
     this.connectorVersion = connectorVersion;
@@ -46,7 +47,7 @@ final class TableConverters {
    * DeltaTable#schemasAtStartAndLatest}), its masks sharing {@code hidden} with the table's column
    * selection: a column masked before keeps its mask under a new name.
    */
-  RecordConverter checked(
+  public RecordConverter checked(
       TablePartition partition,
       DeltaTable deltaTable,
       List<LoggedSchema> ends,

@@ -26,7 +26,7 @@ final class TaskStreams {
       String connectorVersion,
       Redaction redaction,
       OffsetStorageReader offsets) {
-    List<TaskUnit> units = TaskConfigs.units(config);
+    List<TaskUnit> units = TaskSettings.units(config.originals());
     // Every stored offset is read and decoded here, once, before any table registers its
     // metrics: a malformed one fails the task with nothing to clean up. A slice also needs its
     // sibling slices' offsets, of any slice count.

@@ -53,11 +53,15 @@ class DeltaCdfSourceConfigTest {
             "2024-05-01T14:00:00+02:00",
             "2024-05-01T12:00:00",
             String.valueOf(noon.toEpochMilli()))) {
-      assertThat(config("start.mode", "timestamp", "start.timestamp", form).startTimestamp())
+      assertThat(
+              StartOptions.startTimestamp(
+                  config("start.mode", "timestamp", "start.timestamp", form)))
           .as(form)
           .contains(noon);
     }
-    assertThat(config("start.mode", "timestamp", "start.timestamp", "2024-05-01").startTimestamp())
+    assertThat(
+            StartOptions.startTimestamp(
+                config("start.mode", "timestamp", "start.timestamp", "2024-05-01")))
         .contains(Instant.parse("2024-05-01T00:00:00Z"));
   }
 

@@ -5,9 +5,9 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.deltacdf.connect.connector.TableDiscoveryMetrics;
 import io.deltacdf.connect.it.testing.KafkaCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
-import io.deltacdf.connect.stream.TableDiscoveryMetrics;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.Folders;
 import java.io.IOException;

@@ -3,7 +3,7 @@ package io.deltacdf.connect.testing;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deltacdf.connect.DeltaCdfSourceConnector;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
-import io.deltacdf.connect.stream.TaskConfigs;
+import io.deltacdf.connect.stream.TaskSettings;
 import io.deltacdf.connect.stream.TaskUnit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -146,6 +146,6 @@ public final class ConnectorConfig {
     Map<String, String> connector = build();
     List<TaskUnit> units =
         new DeltaCdfSourceConfig(connector).tablePaths().stream().map(TaskUnit::table).toList();
-    return TaskConfigs.forUnits(connector, units);
+    return TaskSettings.forUnits(connector, units);
   }
 }

@@ -1,5 +1,6 @@
-package io.deltacdf.connect.stream;
+package io.deltacdf.connect.connector;
 
+import io.deltacdf.connect.stream.SnapshotSlices;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -23,7 +24,7 @@ public final class SliceFollower {
   /** How often the offsets of the snapshot slices being read are looked at. */
   public static final long CHECK_INTERVAL_MS = 5_000;
 
-  private final SnapshotSlices slices;
+  private final SlicePlanner slices;
   private final Runnable requestReconfiguration;
 
   /** The snapshots whose slices the current task configurations read. */
@@ -34,7 +35,7 @@ public final class SliceFollower {
   /**
    * @param requestReconfiguration asks Connect for new task configurations
    */
-  public SliceFollower(SnapshotSlices slices, Runnable requestReconfiguration) {
+  public SliceFollower(SlicePlanner slices, Runnable requestReconfiguration) {
     this.slices = slices;
     this.requestReconfiguration = requestReconfiguration;
   }
@@ -79,25 +80,24 @@ public final class SliceFollower {
     if (current.isEmpty()) {
       return;
     }
-    Map<SnapshotSlices.Progress, List<String>> tables =
-        new EnumMap<>(SnapshotSlices.Progress.class);
+    Map<SlicePlanner.Progress, List<String>> tables = new EnumMap<>(SlicePlanner.Progress.class);
     for (SnapshotSlices.Sliced sliced : current) {
       tables.computeIfAbsent(slices.progress(sliced), p -> new ArrayList<>()).add(sliced.table());
     }
-    if (tables.containsKey(SnapshotSlices.Progress.COMPLETE)) {
+    if (tables.containsKey(SlicePlanner.Progress.COMPLETE)) {
       log.info(
           "Every snapshot slice of {} is complete: the tasks are reconfigured so that one task"
               + " reads each table's changes",
-          tables.get(SnapshotSlices.Progress.COMPLETE));
+          tables.get(SlicePlanner.Progress.COMPLETE));
     }
-    if (tables.containsKey(SnapshotSlices.Progress.OTHER_CUT)) {
+    if (tables.containsKey(SlicePlanner.Progress.OTHER_CUT)) {
       log.info(
           "The stored slice offsets of {} fix another snapshot version or slice count than the"
               + " tasks were given (they were planned before the old tasks' offsets were"
               + " flushed): the tasks are reconfigured to read the stored one",
-          tables.get(SnapshotSlices.Progress.OTHER_CUT));
+          tables.get(SlicePlanner.Progress.OTHER_CUT));
     }
-    if (tables.keySet().stream().anyMatch(p -> p != SnapshotSlices.Progress.READING)) {
+    if (tables.keySet().stream().anyMatch(p -> p != SlicePlanner.Progress.READING)) {
       following = List.of(); // the new task configurations say what to follow next
       requestReconfiguration.run();
     }

@@ -1,4 +1,4 @@
-package io.deltacdf.connect.stream;
+package io.deltacdf.connect.connector;
 
 import io.deltacdf.connect.change.CollectionFields;
 import io.deltacdf.connect.change.ColumnPatterns;

@@ -1,4 +1,4 @@
-package io.deltacdf.connect.stream;
+package io.deltacdf.connect.connector;
 
 import java.lang.management.ManagementFactory;
 import javax.management.JMException;

@@ -1,4 +1,4 @@
-package io.deltacdf.connect.stream;
+package io.deltacdf.connect.connector;
 
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.offset.OffsetCodec;

@@ -7,7 +7,10 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.config.ConfigDef;
 
-/** Renders a {@link ConfigDef} as the Markdown configuration reference. */
+/**
+ * Renders a {@link ConfigDef} as the Markdown configuration reference, docs/configuration.md, which
+ * {@link ConfigDocsTest} keeps current.
+ */
 final class ConfigDocs {
 
   private ConfigDocs() {}
@@ -22,8 +25,8 @@ final class ConfigDocs {
     }
     StringBuilder out = new StringBuilder();
     out.append("# Configuration reference\n\n")
-        .append("Generated from the connector's `ConfigDef` by")
-        .append(" `DeltaCdfSourceConfig.main`; do not edit by hand.\n\n")
+        .append("Generated from the connector's `ConfigDef` by `ConfigDocsTest`; do not edit by")
+        .append(" hand (regenerate with `mvn test -Dtest=ConfigDocsTest -Ddocs.update=true`).\n\n")
         .append("Besides these keys, every `")
         .append(DeltaCdfSourceConfig.HADOOP_PREFIX)
         .append("*` setting is passed, without the prefix, to the Hadoop file system that")

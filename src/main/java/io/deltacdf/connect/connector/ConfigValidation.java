@@ -1,4 +1,4 @@
-package io.deltacdf.connect.stream;
+package io.deltacdf.connect.connector;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ColumnRuleReachException;
@@ -18,6 +18,10 @@ import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.LatestSnapshot;
 import io.deltacdf.connect.offset.TablePartition;
+import io.deltacdf.connect.stream.ConfiguredTables;
+import io.deltacdf.connect.stream.ErrorSettings;
+import io.deltacdf.connect.stream.Redaction;
+import io.deltacdf.connect.stream.TableConverters;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.deltacdf.connect.stream;
+package io.deltacdf.connect.connector;
 
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.config.TableNames;
@@ -6,6 +6,8 @@ import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.TableDiscovery;
 import io.deltacdf.connect.delta.TableLogs;
 import io.deltacdf.connect.offset.TablePartition;
+import io.deltacdf.connect.stream.Redaction;
+import io.deltacdf.connect.stream.SnapshotSlices;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,4 +1,4 @@
-package io.deltacdf.connect.stream;
+package io.deltacdf.connect.connector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,8 @@ import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
+import io.deltacdf.connect.stream.SnapshotSlices;
+import io.deltacdf.connect.stream.TaskUnit;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.StoredOffsets;
 import java.util.ArrayList;
@@ -19,14 +21,14 @@ import org.junit.jupiter.api.Test;
  * What the connector hands its tasks of a table whose snapshot may be read in slices, decided from
  * the stored offsets alone (the table is opened only when nothing is stored).
  */
-class SnapshotSlicesTest {
+class SlicePlannerTest {
 
   private static final String TABLE = "s3a://bucket/orders";
 
   private final StoredOffsets offsets = new StoredOffsets();
   private final List<String> opened = new ArrayList<>();
 
-  private SnapshotSlices slices(int snapshotMaxTasks, ChangePosition configuredStart) {
+  private SlicePlanner slices(int snapshotMaxTasks, ChangePosition configuredStart) {
     Function<String, ChangePosition> start =
         table -> {
           opened.add(table);
@@ -36,12 +38,12 @@ class SnapshotSlicesTest {
         ConnectorConfig.forTables(TABLE)
             .with("snapshot.max.tasks", Integer.toString(snapshotMaxTasks))
             .build();
-    return new SnapshotSlices(new DeltaCdfSourceConfig(settings), offsets, start);
+    return new SlicePlanner(new DeltaCdfSourceConfig(settings), offsets, start);
   }
 
   @Test
   void aFreshSnapshotIsSlicedUpToTheSettingAndTasksMax() {
-    SnapshotSlices.Plan plan = slices(3, ChangePosition.InSnapshot.start(7)).plan(TABLE, 4);
+    SlicePlanner.Plan plan = slices(3, ChangePosition.InSnapshot.start(7)).plan(TABLE, 4);
     assertThat(plan.sliced()).isEqualTo(new SnapshotSlices.Sliced(TABLE, 7, 3));
     assertThat(plan.units())
         .containsExactly(
@@ -59,7 +61,7 @@ class SnapshotSlicesTest {
         .containsExactly(TaskUnit.table(TABLE));
     opened.clear();
     offsets.put(new TablePartition(TABLE).toMap(), Map.of("version", 12L));
-    SnapshotSlices.Plan plan = slices(4, ChangePosition.InSnapshot.start(20)).plan(TABLE, 4);
+    SlicePlanner.Plan plan = slices(4, ChangePosition.InSnapshot.start(20)).plan(TABLE, 4);
     assertThat(plan.units()).containsExactly(TaskUnit.table(TABLE));
     assertThat(plan.sliced()).isNull();
     assertThat(opened).as("tables opened").isEmpty();
@@ -68,7 +70,7 @@ class SnapshotSlicesTest {
   @Test
   void storedSlicesPinTheirCountAndVersionWhateverTheSettingAndTableSayNow() {
     store(new SnapshotSlice(1, 3), new ChangePosition.InSnapshot(7, "part-1.parquet", 10));
-    SnapshotSlices.Plan plan = slices(5, ChangePosition.InSnapshot.start(9)).plan(TABLE, 8);
+    SlicePlanner.Plan plan = slices(5, ChangePosition.InSnapshot.start(9)).plan(TABLE, 8);
     assertThat(plan.sliced()).isEqualTo(new SnapshotSlices.Sliced(TABLE, 7, 3));
     assertThat(plan.units()).hasSize(3).allMatch(u -> u.start().version() == 7);
     assertThat(opened).isEmpty();
@@ -76,17 +78,17 @@ class SnapshotSlicesTest {
 
   @Test
   void onceEverySliceIsCompleteOneTaskReadsTheChangesAfterTheSnapshot() {
-    SnapshotSlices slices = slices(3, ChangePosition.InSnapshot.start(9));
+    SlicePlanner slices = slices(3, ChangePosition.InSnapshot.start(9));
     SnapshotSlices.Sliced sliced = new SnapshotSlices.Sliced(TABLE, 7, 3);
     store(new SnapshotSlice(0, 3), ChangePosition.InVersion.start(8));
     store(new SnapshotSlice(1, 3), ChangePosition.InVersion.start(8));
     store(new SnapshotSlice(2, 3), new ChangePosition.InSnapshot(7, "part-9.parquet", 3));
-    assertThat(slices.progress(sliced)).isEqualTo(SnapshotSlices.Progress.READING);
+    assertThat(slices.progress(sliced)).isEqualTo(SlicePlanner.Progress.READING);
     assertThat(slices.plan(TABLE, 3).sliced()).isEqualTo(sliced);
 
     store(new SnapshotSlice(2, 3), ChangePosition.InVersion.start(8));
-    assertThat(slices.progress(sliced)).isEqualTo(SnapshotSlices.Progress.COMPLETE);
-    SnapshotSlices.Plan plan = slices.plan(TABLE, 3);
+    assertThat(slices.progress(sliced)).isEqualTo(SlicePlanner.Progress.COMPLETE);
+    SlicePlanner.Plan plan = slices.plan(TABLE, 3);
     assertThat(plan.sliced()).isNull();
     assertThat(plan.units()).containsExactly(TaskUnit.afterSlices(TABLE, 7));
     assertThat(plan.units().get(0).start()).isEqualTo(ChangePosition.InVersion.start(8));
@@ -101,13 +103,13 @@ class SnapshotSlicesTest {
   void ofTwoStoredCutsTheOldestVersionWins() {
     store(new SnapshotSlice(0, 2), ChangePosition.InSnapshot.start(9));
     store(new SnapshotSlice(1, 3), new ChangePosition.InSnapshot(7, "part-1.parquet", 10));
-    SnapshotSlices slices = slices(2, ChangePosition.InSnapshot.start(9));
+    SlicePlanner slices = slices(2, ChangePosition.InSnapshot.start(9));
 
     SnapshotSlices.Sliced oldest = new SnapshotSlices.Sliced(TABLE, 7, 3);
     assertThat(slices.plan(TABLE, 2).sliced()).isEqualTo(oldest);
-    assertThat(slices.progress(oldest)).isEqualTo(SnapshotSlices.Progress.READING);
+    assertThat(slices.progress(oldest)).isEqualTo(SlicePlanner.Progress.READING);
     assertThat(slices.progress(new SnapshotSlices.Sliced(TABLE, 9, 2)))
-        .isEqualTo(SnapshotSlices.Progress.OTHER_CUT);
+        .isEqualTo(SlicePlanner.Progress.OTHER_CUT);
   }
 
   /**
@@ -118,13 +120,13 @@ class SnapshotSlicesTest {
   void ofTwoCountsOfOneVersionACompleteOneWinsElseTheLarger() {
     store(new SnapshotSlice(0, 2), new ChangePosition.InSnapshot(7, "part-1.parquet", 10));
     store(new SnapshotSlice(2, 3), ChangePosition.InSnapshot.start(7));
-    SnapshotSlices slices = slices(2, ChangePosition.InSnapshot.start(9));
+    SlicePlanner slices = slices(2, ChangePosition.InSnapshot.start(9));
     assertThat(slices.plan(TABLE, 2).sliced()).isEqualTo(new SnapshotSlices.Sliced(TABLE, 7, 3));
 
     store(new SnapshotSlice(0, 2), ChangePosition.InVersion.start(8));
     store(new SnapshotSlice(1, 2), ChangePosition.InVersion.start(8));
     assertThat(slices.progress(new SnapshotSlices.Sliced(TABLE, 7, 3)))
-        .isEqualTo(SnapshotSlices.Progress.COMPLETE);
+        .isEqualTo(SlicePlanner.Progress.COMPLETE);
     assertThat(slices.plan(TABLE, 2).units()).containsExactly(TaskUnit.afterSlices(TABLE, 7));
   }
 

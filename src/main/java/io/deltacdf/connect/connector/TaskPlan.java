@@ -1,5 +1,7 @@
-package io.deltacdf.connect.stream;
+package io.deltacdf.connect.connector;
 
+import io.deltacdf.connect.stream.SnapshotSlices;
+import io.deltacdf.connect.stream.TaskUnit;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -16,11 +18,11 @@ public record TaskPlan(List<TaskUnit> units, List<SnapshotSlices.Sliced> sliced)
   private static final Logger log = LoggerFactory.getLogger(TaskPlan.class);
 
   /** What tasks read of {@code tables} when the connector has {@code maxTasks} tasks. */
-  public static TaskPlan of(SnapshotSlices slices, List<String> tables, int maxTasks) {
+  public static TaskPlan of(SlicePlanner slices, List<String> tables, int maxTasks) {
     List<TaskUnit> units = new ArrayList<>();
     List<SnapshotSlices.Sliced> sliced = new ArrayList<>();
     for (String table : tables) {
-      SnapshotSlices.Plan plan = slices.plan(table, maxTasks);
+      SlicePlanner.Plan plan = slices.plan(table, maxTasks);
       units.addAll(plan.units());
       if (plan.sliced() != null) {
         sliced.add(plan.sliced());

@@ -1,4 +1,4 @@
-package io.deltacdf.connect.stream;
+package io.deltacdf.connect.connector;
 
 /** The connector's view of its table roots, published over JMX. */
 public interface TableDiscoveryMetricsMBean {

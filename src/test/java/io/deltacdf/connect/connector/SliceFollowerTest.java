@@ -1,4 +1,4 @@
-package io.deltacdf.connect.stream;
+package io.deltacdf.connect.connector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,8 @@ import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
+import io.deltacdf.connect.stream.TaskSettings;
+import io.deltacdf.connect.stream.TaskUnit;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.StoredOffsets;
 import java.util.List;
@@ -29,8 +31,8 @@ class SliceFollowerTest {
   private final Map<String, String> settings =
       ConnectorConfig.forTables(TABLE).with("tasks.max", "4", "snapshot.max.tasks", "4").build();
   // A slice has stored a position: the connector needs the offsets only, not the table.
-  private final SnapshotSlices slices =
-      new SnapshotSlices(
+  private final SlicePlanner slices =
+      new SlicePlanner(
           new DeltaCdfSourceConfig(settings),
           offsets,
           table -> {
@@ -89,7 +91,7 @@ class SliceFollowerTest {
   }
 
   private static List<TaskUnit> units(Map<String, String> taskConfig) {
-    return TaskConfigs.units(new DeltaCdfSourceConfig(taskConfig));
+    return TaskSettings.units(taskConfig);
   }
 
   private void store(SnapshotSlice slice, ChangePosition position) {

@@ -1,4 +1,4 @@
-package io.deltacdf.connect.stream;
+package io.deltacdf.connect.connector;
 
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,6 +8,8 @@ import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
+import io.deltacdf.connect.stream.TaskSettings;
+import io.deltacdf.connect.stream.TaskUnit;
 import io.deltacdf.connect.stream.testing.SimulatedWorker;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
@@ -192,14 +194,14 @@ class ParallelSnapshotTaskTest {
   /** A connector's plan and slice follower, over the offsets {@code worker} stored. */
   private static final class Connector implements AutoCloseable {
     private final Map<String, String> settings;
-    private final SnapshotSlices slices;
+    private final SlicePlanner slices;
     private final AtomicInteger reconfigurations = new AtomicInteger();
     private final SliceFollower follower;
     private int applied;
 
     Connector(ConnectorConfig connector, SimulatedWorker worker) {
       settings = connector.build();
-      slices = SnapshotSlices.of(new DeltaCdfSourceConfig(settings), worker.offsetReader());
+      slices = SlicePlanner.of(new DeltaCdfSourceConfig(settings), worker.offsetReader());
       follower = new SliceFollower(slices, reconfigurations::incrementAndGet);
     }
 
@@ -231,13 +233,13 @@ class ParallelSnapshotTaskTest {
 
   private static boolean readsTheChanges(List<Map<String, String>> tasks) {
     return tasks.stream()
-        .flatMap(t -> TaskConfigs.units(new DeltaCdfSourceConfig(t)).stream())
+        .flatMap(t -> TaskSettings.units(t).stream())
         .noneMatch(u -> u.partition().slice() != null);
   }
 
   /** The settings of a task that reads {@code unit}, as the connector hands it out. */
   private static Map<String, String> task(ConnectorConfig connector, TaskUnit unit) {
-    return TaskConfigs.forUnits(connector.build(), List.of(unit));
+    return TaskSettings.forUnits(connector.build(), List.of(unit));
   }
 
   private static List<SourceRecord> changeRecords(List<SourceRecord> records) {

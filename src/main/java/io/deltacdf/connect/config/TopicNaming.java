@@ -1,0 +1,62 @@
+package io.deltacdf.connect.config;
+
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.HEARTBEAT_TOPIC;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TOPIC_TEMPLATE;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The names of the topics: a table's from topic.template, the heartbeats' from heartbeat.topic. */
+final class TopicNaming {
+
+  static final String TABLE_PLACEHOLDER = "${table}";
+  static final String PATH_PLACEHOLDER = "${path}";
+  static final String SCHEMA_PLACEHOLDER = "${schema}";
+  static final String CONNECTOR_PLACEHOLDER = "${connector}";
+
+  private TopicNaming() {}
+
+  /**
+   * The topic of {@code tablePath}: the template with {@code ${table}} the last segment of its
+   * path, {@code ${path}} its path below the root it was found under (segments joined by '.'; the
+   * last segment for a table named in delta.table.paths), and {@code ${schema}} the folder it is in
+   * (see {@link TableNames#schemaOf}).
+   */
+  static String topicFor(DeltaCdfSourceConfig config, String tablePath) {
+    String relative = TableNames.relativePath(tablePath, config.tableRoots());
+    return config
+        .getString(TOPIC_TEMPLATE)
+        .replace(TABLE_PLACEHOLDER, TableNames.topicSafe(TableNames.nameOf(tablePath)))
+        .replace(PATH_PLACEHOLDER, TableNames.topicSafe(relative.replace('/', '.')))
+        .replace(SCHEMA_PLACEHOLDER, TableNames.topicSafe(TableNames.schemaOf(relative)));
+  }
+
+  /** The heartbeat topic of the connector named {@code connectorName}. */
+  static String heartbeatTopic(DeltaCdfSourceConfig config, String connectorName) {
+    return config
+        .getString(HEARTBEAT_TOPIC)
+        .replace(CONNECTOR_PLACEHOLDER, connectorName.replaceAll("[^a-zA-Z0-9._-]", "_"));
+  }
+
+  /** Named tables whose topics collide (tables found under roots are checked as they are found). */
+  static void problems(DeltaCdfSourceConfig config, Map<String, List<String>> problems) {
+    Map<String, String> tableByTopic = new HashMap<>();
+    for (String table : config.namedTables()) {
+      String previous = tableByTopic.putIfAbsent(topicFor(config, table), table);
+      if (previous != null) {
+        DeltaCdfSourceConfig.add(
+            problems,
+            TOPIC_TEMPLATE,
+            "Tables "
+                + previous
+                + " and "
+                + table
+                + " would both write to topic '"
+                + topicFor(config, table)
+                + "': tables must have distinct last path segments, or use a topic.template"
+                + " that tells them apart");
+      }
+    }
+  }
+}

@@ -1,0 +1,39 @@
+package io.deltacdf.connect.connector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.stream.TaskSettings;
+import io.deltacdf.connect.stream.TaskUnit;
+import io.deltacdf.connect.testing.ConnectorConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The units the connector hands its tasks, round robin. */
+class TaskConfigsTest {
+
+  private static final String TABLE = "s3a://bucket/orders";
+
+  @Test
+  void taskSettingsCarryEveryUnitToItsTaskAndSlicesOfOneSnapshotToDifferentTasks() {
+    List<TaskUnit> units =
+        List.of(
+            TaskUnit.afterSlices("file:/t/a", 4),
+            TaskUnit.slice(TABLE, 7, new SnapshotSlice(0, 3)),
+            TaskUnit.slice(TABLE, 7, new SnapshotSlice(1, 3)),
+            TaskUnit.slice(TABLE, 7, new SnapshotSlice(2, 3)),
+            TaskUnit.table("abfss://c@account.dfs.core.windows.net/b"));
+    Map<String, String> settings = ConnectorConfig.forTables("x").build();
+    List<Map<String, String>> tasks = TaskConfigs.of(settings, units, 3);
+    assertThat(tasks).hasSize(3);
+    List<TaskUnit> read = new ArrayList<>();
+    for (Map<String, String> task : tasks) {
+      List<TaskUnit> own = TaskSettings.units(task);
+      assertThat(own.stream().filter(u -> u.table().equals(TABLE))).hasSizeLessThanOrEqualTo(1);
+      read.addAll(own);
+    }
+    assertThat(read).containsExactlyInAnyOrderElementsOf(units);
+  }
+}
