@@ -55,19 +55,19 @@ public final class VariantJson {
   }
 
   /** Appends the JSON text of the whole variant {@code value}. */
-  public static void append(byte[] value, VariantMetadata metadata, StringBuilder out) {
+  static void append(byte[] value, VariantMetadata metadata, StringBuilder out) {
     new Decoder(value, metadata, out).append(0, 0);
   }
 
   /** A field of an encoded object: its key and its value's JSON text. */
-  public record ObjectField(String key, String json) {}
+  record ObjectField(String key, String json) {}
 
   /**
    * The fields of the object {@code value} holds, in stored (key) order, each decoded.
    *
    * @throws MalformedVariantException when the value is not an object
    */
-  public static List<ObjectField> objectFields(byte[] value, VariantMetadata metadata) {
+  static List<ObjectField> objectFields(byte[] value, VariantMetadata metadata) {
     if ((unsigned(value, 0) & 0x3) != OBJECT) {
       throw malformed("a shredded object's leftover value is not an object");
     }
@@ -87,7 +87,7 @@ public final class VariantJson {
    * Throws when {@code chars} of text exceed {@link #MAX_TEXT_CHARS}: a value built from several
    * parts (a shredded variant) is bounded as a whole.
    */
-  public static void requireWithinLimit(int chars) {
+  static void requireWithinLimit(int chars) {
     if (chars > MAX_TEXT_CHARS) {
       throw malformed("its JSON text exceeds " + MAX_TEXT_CHARS + " characters");
     }

@@ -18,7 +18,7 @@ import java.util.UUID;
  * timestamps as quoted {@code yyyy-MM-dd HH:mm:ss[.ffffff]} text (timestamps with a time zone in
  * UTC, with {@code +00:00}), binary as quoted base64, strings with Jackson's escapes.
  */
-public final class VariantText {
+final class VariantText {
 
   private static final DateTimeFormatter LOCAL_TIMESTAMP =
       new DateTimeFormatterBuilder()
@@ -38,7 +38,7 @@ public final class VariantText {
   private VariantText() {}
 
   /** Spark writes what Java writes, but JSON has no NaN or Infinity: those are quoted. */
-  public static void appendDouble(double d, StringBuilder out) {
+  static void appendDouble(double d, StringBuilder out) {
     if (Double.isFinite(d)) {
       out.append(d);
     } else {
@@ -46,7 +46,7 @@ public final class VariantText {
     }
   }
 
-  public static void appendFloat(float f, StringBuilder out) {
+  static void appendFloat(float f, StringBuilder out) {
     if (Float.isFinite(f)) {
       out.append(f);
     } else {
@@ -55,44 +55,44 @@ public final class VariantText {
   }
 
   /** Decimals are written without trailing zeros, as Spark writes them. */
-  public static void appendDecimal(BigDecimal decimal, StringBuilder out) {
+  static void appendDecimal(BigDecimal decimal, StringBuilder out) {
     out.append(decimal.stripTrailingZeros().toPlainString());
   }
 
-  public static void appendDate(int epochDay, StringBuilder out) {
+  static void appendDate(int epochDay, StringBuilder out) {
     appendQuoted(LocalDate.ofEpochDay(epochDay).toString(), out);
   }
 
   /** A time of day, in microseconds since midnight. */
-  public static void appendTime(long micros, StringBuilder out) {
+  static void appendTime(long micros, StringBuilder out) {
     appendQuoted(LocalTime.ofNanoOfDay(micros * 1_000).toString(), out);
   }
 
   /** A timestamp with time zone, in microseconds since the epoch, written in UTC. */
-  public static void appendTimestamp(long micros, StringBuilder out) {
+  static void appendTimestamp(long micros, StringBuilder out) {
     appendQuoted(UTC_TIMESTAMP.format(utc(micros, 1_000)), out);
   }
 
   /** A timestamp without time zone, in microseconds since the epoch. */
-  public static void appendLocalTimestamp(long micros, StringBuilder out) {
+  static void appendLocalTimestamp(long micros, StringBuilder out) {
     appendQuoted(LOCAL_TIMESTAMP.format(utc(micros, 1_000)), out);
   }
 
   /** A timestamp with time zone, in nanoseconds since the epoch, written in UTC. */
-  public static void appendTimestampNanos(long nanos, StringBuilder out) {
+  static void appendTimestampNanos(long nanos, StringBuilder out) {
     appendQuoted(UTC_TIMESTAMP.format(utc(nanos, 1)), out);
   }
 
   /** A timestamp without time zone, in nanoseconds since the epoch. */
-  public static void appendLocalTimestampNanos(long nanos, StringBuilder out) {
+  static void appendLocalTimestampNanos(long nanos, StringBuilder out) {
     appendQuoted(LOCAL_TIMESTAMP.format(utc(nanos, 1)), out);
   }
 
-  public static void appendBinary(byte[] bytes, StringBuilder out) {
+  static void appendBinary(byte[] bytes, StringBuilder out) {
     appendQuoted(Base64.getEncoder().encodeToString(bytes), out);
   }
 
-  public static void appendUuid(UUID uuid, StringBuilder out) {
+  static void appendUuid(UUID uuid, StringBuilder out) {
     appendQuoted(uuid.toString(), out);
   }
 
@@ -101,7 +101,7 @@ public final class VariantText {
    * characters ({@code \b \t \n \f \r} short, the others as {@code \}{@code u00XX}); other
    * characters as they are.
    */
-  public static void appendString(String s, StringBuilder out) {
+  static void appendString(String s, StringBuilder out) {
     out.append('"');
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);

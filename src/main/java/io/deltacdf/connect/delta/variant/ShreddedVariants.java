@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta.table;
+package io.deltacdf.connect.delta.variant;
 
 import io.delta.kernel.data.ArrayValue;
 import io.delta.kernel.data.ColumnVector;
@@ -18,10 +18,6 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
-import io.deltacdf.connect.delta.variant.MalformedVariantException;
-import io.deltacdf.connect.delta.variant.VariantJson;
-import io.deltacdf.connect.delta.variant.VariantMetadata;
-import io.deltacdf.connect.delta.variant.VariantText;
 import java.util.Map;
 import java.util.TreeMap;
 
