@@ -161,10 +161,11 @@ class ArchitectureTest {
    * the rows out of one file, the feed stepping through phases. {@code kernel}, {@code storage},
    * {@code spill} (an external sort and spill files, for commits and diffs too large to hold),
    * {@code errors} (Kernel's and the store's failures turned into errors a user can act on), {@code
-   * variant} (the variant encoding) and {@code catalog} (Unity Catalog's tables and vended
-   * credentials) are leaves; {@code derived} (the diff of derived changes) stands on {@code spill}.
-   * The facade on top ({@code delta} itself) wires them; below it, only its error may be imported,
-   * which every layer throws to the callers.
+   * variant} (the variant encoding, and variant columns as Kernel's Parquet reader returns them,
+   * shredded or not) and {@code catalog} (Unity Catalog's tables and vended credentials) are
+   * leaves; {@code derived} (the diff of derived changes) stands on {@code spill}. The facade on
+   * top ({@code delta} itself) wires them; below it, only its error may be imported, which every
+   * layer throws to the callers.
    */
   private static final Map<String, Set<String>> DELTA_LAYERS =
       Map.ofEntries(

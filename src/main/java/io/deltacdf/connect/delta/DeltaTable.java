@@ -34,7 +34,9 @@ import org.apache.hadoop.conf.Configuration;
 
 /**
  * A Delta table whose change data feed can be read: resolves where a feed starts and opens feeds.
- * The only entry point into the {@code delta} package.
+ * This is where a table is opened. The rest of the connector may import the facade classes at the
+ * root of {@code delta} (this one, {@link DeltaChangeFeed}, {@link DeltaFeedException} and the
+ * others beside them) but none of its layers below; {@code ArchitectureTest} enforces it.
  */
 public final class DeltaTable implements AutoCloseable {
 

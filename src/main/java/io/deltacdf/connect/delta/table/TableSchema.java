@@ -5,6 +5,7 @@ import io.delta.kernel.types.StructType;
 import io.deltacdf.connect.change.ColumnSelection;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.delta.kernel.TableMetadata;
+import io.deltacdf.connect.delta.variant.VariantColumns;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

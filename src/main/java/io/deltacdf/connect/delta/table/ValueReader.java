@@ -4,6 +4,7 @@ import io.delta.kernel.data.ArrayValue;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.MapValue;
 import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.delta.variant.VariantColumns;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;

@@ -1,49 +1,33 @@
 package io.deltacdf.connect.delta.variant;
 
+import static io.deltacdf.connect.delta.variant.VariantBytes.check;
+import static io.deltacdf.connect.delta.variant.VariantBytes.lengthPrefixed;
+import static io.deltacdf.connect.delta.variant.VariantBytes.littleEndianInteger;
+import static io.deltacdf.connect.delta.variant.VariantBytes.malformed;
+import static io.deltacdf.connect.delta.variant.VariantBytes.readLong;
+import static io.deltacdf.connect.delta.variant.VariantBytes.readUnsigned;
+import static io.deltacdf.connect.delta.variant.VariantBytes.text;
+import static io.deltacdf.connect.delta.variant.VariantBytes.unsigned;
+import static io.deltacdf.connect.delta.variant.VariantBytes.uuid;
+
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalTime;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeFormatterBuilder;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
-import java.util.Locale;
-import java.util.UUID;
 
 /**
  * Writes a variant value, in the binary encoding of the Delta and Parquet variant specification (a
  * {@code metadata} dictionary of keys and a {@code value}), as JSON text spelled the way Spark's
- * {@code to_json} spells it: object fields in their stored (key-sorted) order, decimals without
- * trailing zeros, non-finite doubles and floats as quoted strings, dates and timestamps as quoted
- * {@code yyyy-MM-dd HH:mm:ss[.ffffff]} text (timestamps with a time zone in UTC, with {@code
- * +00:00}), binary as quoted base64.
+ * {@code to_json} spells it: object fields in their stored (key-sorted) order, each scalar as
+ * {@link VariantText} writes it. {@link VariantBytes} reads the encoding's fields, checked against
+ * the buffer; the decoder here walks the values and bounds what a hostile value can cost.
  */
 public final class VariantJson {
 
   private static final int PRIMITIVE = 0;
   private static final int SHORT_STRING = 1;
   private static final int OBJECT = 2;
-
-  private static final DateTimeFormatter LOCAL_TIMESTAMP =
-      new DateTimeFormatterBuilder()
-          .append(DateTimeFormatter.ISO_LOCAL_DATE)
-          .appendLiteral(' ')
-          .append(DateTimeFormatter.ISO_LOCAL_TIME)
-          .toFormatter(Locale.ROOT);
-
-  private static final DateTimeFormatter UTC_TIMESTAMP =
-      new DateTimeFormatterBuilder()
-          .append(LOCAL_TIMESTAMP)
-          .appendOffset("+HH:MM", "+00:00")
-          .toFormatter(Locale.ROOT);
-
-  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
   /**
    * The deepest nesting of objects and arrays decoded. Spark builds variants from JSON with
@@ -71,19 +55,19 @@ public final class VariantJson {
   }
 
   /** Appends the JSON text of the whole variant {@code value}. */
-  public static void append(byte[] value, VariantMetadata metadata, StringBuilder out) {
+  static void append(byte[] value, VariantMetadata metadata, StringBuilder out) {
     new Decoder(value, metadata, out).append(0, 0);
   }
 
   /** A field of an encoded object: its key and its value's JSON text. */
-  public record ObjectField(String key, String json) {}
+  record ObjectField(String key, String json) {}
 
   /**
    * The fields of the object {@code value} holds, in stored (key) order, each decoded.
    *
    * @throws MalformedVariantException when the value is not an object
    */
-  public static List<ObjectField> objectFields(byte[] value, VariantMetadata metadata) {
+  static List<ObjectField> objectFields(byte[] value, VariantMetadata metadata) {
     if ((unsigned(value, 0) & 0x3) != OBJECT) {
       throw malformed("a shredded object's leftover value is not an object");
     }
@@ -103,7 +87,7 @@ public final class VariantJson {
    * Throws when {@code chars} of text exceed {@link #MAX_TEXT_CHARS}: a value built from several
    * parts (a shredded variant) is bounded as a whole.
    */
-  public static void requireWithinLimit(int chars) {
+  static void requireWithinLimit(int chars) {
     if (chars > MAX_TEXT_CHARS) {
       throw malformed("its JSON text exceeds " + MAX_TEXT_CHARS + " characters");
     }
@@ -184,7 +168,7 @@ public final class VariantJson {
         }
         case SHORT_STRING -> {
           charge(pos, 1 + typeInfo);
-          appendString(text(value, pos + 1, typeInfo), out);
+          VariantText.appendString(text(value, pos + 1, typeInfo), out);
         }
         case OBJECT -> appendObject(open(pos, depth), depth);
         default -> appendArray(open(pos, depth), depth);
@@ -229,7 +213,7 @@ public final class VariantJson {
         if (i > 0) {
           out.append(',');
         }
-        appendString(object.key(i), out);
+        VariantText.appendString(object.key(i), out);
         out.append(':');
         append(object.child(i), depth + 1);
       }
@@ -287,179 +271,28 @@ public final class VariantJson {
       case 4 -> out.append((short) readLong(value, at, 2));
       case 5 -> out.append((int) readLong(value, at, 4));
       case 6 -> out.append(readLong(value, at, 8));
-      case 7 -> appendDouble(Double.longBitsToDouble(readLong(value, at, 8)), out);
-      case 8 ->
-          appendDecimal(
-              decimal(BigInteger.valueOf((int) readLong(value, at + 1, 4)), value, at), out);
-      case 9 ->
-          appendDecimal(decimal(BigInteger.valueOf(readLong(value, at + 1, 8)), value, at), out);
-      case 10 -> appendDecimal(decimal(littleEndianInteger(value, at + 1, 16), value, at), out);
-      case 11 -> appendDate((int) readLong(value, at, 4), out);
-      case 12 -> appendTimestamp(readLong(value, at, 8), out);
-      case 13 -> appendLocalTimestamp(readLong(value, at, 8), out);
-      case 14 -> appendFloat(Float.intBitsToFloat((int) readLong(value, at, 4)), out);
-      case 15 -> appendBinary(lengthPrefixed(value, at), out);
-      case 16 -> appendString(new String(lengthPrefixed(value, at), StandardCharsets.UTF_8), out);
-      case 17 ->
-          appendQuoted(LocalTime.ofNanoOfDay(readLong(value, at, 8) * 1_000).toString(), out);
-      case 18 -> appendQuoted(UTC_TIMESTAMP.format(utc(readLong(value, at, 8), 1)), out);
-      case 19 -> appendQuoted(LOCAL_TIMESTAMP.format(utc(readLong(value, at, 8), 1)), out);
-      case 20 -> appendQuoted(uuid(value, at).toString(), out);
+      case 7 -> VariantText.appendDouble(Double.longBitsToDouble(readLong(value, at, 8)), out);
+      case 8 -> appendDecimal(BigInteger.valueOf((int) readLong(value, at + 1, 4)), value, at, out);
+      case 9 -> appendDecimal(BigInteger.valueOf(readLong(value, at + 1, 8)), value, at, out);
+      case 10 -> appendDecimal(littleEndianInteger(value, at + 1, 16), value, at, out);
+      case 11 -> VariantText.appendDate((int) readLong(value, at, 4), out);
+      case 12 -> VariantText.appendTimestamp(readLong(value, at, 8), out);
+      case 13 -> VariantText.appendLocalTimestamp(readLong(value, at, 8), out);
+      case 14 -> VariantText.appendFloat(Float.intBitsToFloat((int) readLong(value, at, 4)), out);
+      case 15 -> VariantText.appendBinary(lengthPrefixed(value, at), out);
+      case 16 ->
+          VariantText.appendString(
+              new String(lengthPrefixed(value, at), StandardCharsets.UTF_8), out);
+      case 17 -> VariantText.appendTime(readLong(value, at, 8), out);
+      case 18 -> VariantText.appendTimestampNanos(readLong(value, at, 8), out);
+      case 19 -> VariantText.appendLocalTimestampNanos(readLong(value, at, 8), out);
+      case 20 -> VariantText.appendUuid(uuid(value, at), out);
       default -> throw malformed("unknown primitive type " + primitive);
     }
   }
 
-  /** Spark writes what Java writes, but JSON has no NaN or Infinity: those are quoted. */
-  public static void appendDouble(double d, StringBuilder out) {
-    if (Double.isFinite(d)) {
-      out.append(d);
-    } else {
-      appendQuoted(Double.toString(d), out);
-    }
-  }
-
-  public static void appendFloat(float f, StringBuilder out) {
-    if (Float.isFinite(f)) {
-      out.append(f);
-    } else {
-      appendQuoted(Float.toString(f), out);
-    }
-  }
-
   /** A decimal's scale is the byte before its unscaled value. */
-  private static BigDecimal decimal(BigInteger unscaled, byte[] value, int at) {
-    return new BigDecimal(unscaled, unsigned(value, at));
-  }
-
-  /** Decimals are written without trailing zeros, as Spark writes them. */
-  public static void appendDecimal(BigDecimal decimal, StringBuilder out) {
-    out.append(decimal.stripTrailingZeros().toPlainString());
-  }
-
-  public static void appendDate(int epochDay, StringBuilder out) {
-    appendQuoted(LocalDate.ofEpochDay(epochDay).toString(), out);
-  }
-
-  /** A timestamp with time zone, in microseconds since the epoch, written in UTC. */
-  public static void appendTimestamp(long micros, StringBuilder out) {
-    appendQuoted(UTC_TIMESTAMP.format(utc(micros, 1_000)), out);
-  }
-
-  /** A timestamp without time zone, in microseconds since the epoch. */
-  public static void appendLocalTimestamp(long micros, StringBuilder out) {
-    appendQuoted(LOCAL_TIMESTAMP.format(utc(micros, 1_000)), out);
-  }
-
-  public static void appendBinary(byte[] bytes, StringBuilder out) {
-    appendQuoted(Base64.getEncoder().encodeToString(bytes), out);
-  }
-
-  /** A time stamp in {@code unitNanos}-nanosecond units since the epoch, in UTC. */
-  private static ZonedDateTime utc(long units, long unitNanos) {
-    long perSecond = 1_000_000_000L / unitNanos;
-    return Instant.ofEpochSecond(
-            Math.floorDiv(units, perSecond), Math.floorMod(units, perSecond) * unitNanos)
-        .atZone(ZoneOffset.UTC);
-  }
-
-  private static UUID uuid(byte[] value, int at) {
-    check(value, at + 16);
-    long high = 0;
-    long low = 0;
-    for (int i = 0; i < 8; i++) {
-      high = (high << 8) | (value[at + i] & 0xFF);
-      low = (low << 8) | (value[at + 8 + i] & 0xFF);
-    }
-    return new UUID(high, low);
-  }
-
-  private static byte[] lengthPrefixed(byte[] value, int at) {
-    int length = readUnsigned(value, at, 4);
-    check(value, at + 4 + length);
-    byte[] bytes = new byte[length];
-    System.arraycopy(value, at + 4, bytes, 0, length);
-    return bytes;
-  }
-
-  private static String text(byte[] value, int at, int length) {
-    check(value, at + length);
-    return new String(value, at, length, StandardCharsets.UTF_8);
-  }
-
-  private static void appendQuoted(String plain, StringBuilder out) {
-    out.append('"').append(plain).append('"');
-  }
-
-  /**
-   * A JSON string with the escapes Spark's writer (Jackson) uses: quote, backslash, and control
-   * characters ({@code \b \t \n \f \r} short, the others as {@code \}{@code u00XX}); other
-   * characters as they are.
-   */
-  public static void appendString(String s, StringBuilder out) {
-    out.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\b' -> out.append("\\b");
-        case '\t' -> out.append("\\t");
-        case '\n' -> out.append("\\n");
-        case '\f' -> out.append("\\f");
-        case '\r' -> out.append("\\r");
-        default -> {
-          if (c < 0x20) {
-            out.append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xF]);
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    out.append('"');
-  }
-
-  static int unsigned(byte[] bytes, int at) {
-    check(bytes, at + 1);
-    return bytes[at] & 0xFF;
-  }
-
-  /** An unsigned little-endian integer of 1 to 4 bytes. */
-  static int readUnsigned(byte[] bytes, int at, int size) {
-    long result = readLong(bytes, at, size) & ((1L << (8 * size)) - 1);
-    if (result > Integer.MAX_VALUE) {
-      throw malformed("size or offset " + result + " out of range");
-    }
-    return (int) result;
-  }
-
-  /** A little-endian integer of {@code size} bytes, sign-extended. */
-  private static long readLong(byte[] bytes, int at, int size) {
-    check(bytes, at + size);
-    long result = 0;
-    for (int i = size - 1; i >= 0; i--) {
-      result = (result << 8) | (bytes[at + i] & 0xFF);
-    }
-    int unused = 64 - 8 * size;
-    return unused == 0 ? result : (result << unused) >> unused;
-  }
-
-  private static BigInteger littleEndianInteger(byte[] bytes, int at, int size) {
-    check(bytes, at + size);
-    byte[] bigEndian = new byte[size];
-    for (int i = 0; i < size; i++) {
-      bigEndian[i] = bytes[at + size - 1 - i];
-    }
-    return new BigInteger(bigEndian);
-  }
-
-  private static void check(byte[] bytes, int end) {
-    if (end > bytes.length) {
-      throw malformed("value ends before byte " + end + " of " + bytes.length);
-    }
-  }
-
-  static MalformedVariantException malformed(String what) {
-    return new MalformedVariantException(what);
+  private static void appendDecimal(BigInteger unscaled, byte[] value, int at, StringBuilder out) {
+    VariantText.appendDecimal(new BigDecimal(unscaled, unsigned(value, at)), out);
   }
 }

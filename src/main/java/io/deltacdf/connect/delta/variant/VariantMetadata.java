@@ -18,15 +18,15 @@ public final class VariantMetadata {
 
   private VariantMetadata(byte[] bytes) {
     this.bytes = bytes;
-    int header = VariantJson.unsigned(bytes, 0);
+    int header = VariantBytes.unsigned(bytes, 0);
     if ((header & 0xF) != VERSION) {
-      throw VariantJson.malformed("metadata version " + (header & 0xF) + ", expected " + VERSION);
+      throw VariantBytes.malformed("metadata version " + (header & 0xF) + ", expected " + VERSION);
     }
     this.offsetSize = ((header >>> 6) & 0x3) + 1;
-    this.count = VariantJson.readUnsigned(bytes, 1, offsetSize);
+    this.count = VariantBytes.readUnsigned(bytes, 1, offsetSize);
     this.offsets = 1 + offsetSize;
     if (offsets + (count + 1L) * offsetSize > bytes.length) {
-      throw VariantJson.malformed(
+      throw VariantBytes.malformed(
           "a dictionary of " + count + " keys does not fit in its " + bytes.length + " bytes");
     }
     this.keys = offsets + (count + 1) * offsetSize;
@@ -43,12 +43,12 @@ public final class VariantMetadata {
 
   String key(int id) {
     if (id >= count) {
-      throw VariantJson.malformed("key id " + id + " not in a dictionary of " + count);
+      throw VariantBytes.malformed("key id " + id + " not in a dictionary of " + count);
     }
-    int start = VariantJson.readUnsigned(bytes, offsets + id * offsetSize, offsetSize);
-    int end = VariantJson.readUnsigned(bytes, offsets + (id + 1) * offsetSize, offsetSize);
+    int start = VariantBytes.readUnsigned(bytes, offsets + id * offsetSize, offsetSize);
+    int end = VariantBytes.readUnsigned(bytes, offsets + (id + 1) * offsetSize, offsetSize);
     if (end < start || keys + end > bytes.length) {
-      throw VariantJson.malformed("key " + id + " outside the dictionary");
+      throw VariantBytes.malformed("key " + id + " outside the dictionary");
     }
     return new String(bytes, keys + start, end - start, StandardCharsets.UTF_8);
   }

@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta.table;
+package io.deltacdf.connect.delta.variant;
 
 import io.delta.kernel.data.ArrayValue;
 import io.delta.kernel.data.ColumnVector;
@@ -18,9 +18,6 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
-import io.deltacdf.connect.delta.variant.MalformedVariantException;
-import io.deltacdf.connect.delta.variant.VariantJson;
-import io.deltacdf.connect.delta.variant.VariantMetadata;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -97,7 +94,7 @@ final class ShreddedVariants {
         out.append(',');
       }
       first = false;
-      VariantJson.appendString(field.getKey(), out);
+      VariantText.appendString(field.getKey(), out);
       out.append(':').append(field.getValue());
     }
     out.append('}');
@@ -132,21 +129,21 @@ final class ShreddedVariants {
     } else if (type instanceof LongType) {
       out.append(v.getLong(row));
     } else if (type instanceof FloatType) {
-      VariantJson.appendFloat(v.getFloat(row), out);
+      VariantText.appendFloat(v.getFloat(row), out);
     } else if (type instanceof DoubleType) {
-      VariantJson.appendDouble(v.getDouble(row), out);
+      VariantText.appendDouble(v.getDouble(row), out);
     } else if (type instanceof DecimalType) {
-      VariantJson.appendDecimal(v.getDecimal(row), out);
+      VariantText.appendDecimal(v.getDecimal(row), out);
     } else if (type instanceof DateType) {
-      VariantJson.appendDate(v.getInt(row), out);
+      VariantText.appendDate(v.getInt(row), out);
     } else if (type instanceof TimestampType) {
-      VariantJson.appendTimestamp(v.getLong(row), out);
+      VariantText.appendTimestamp(v.getLong(row), out);
     } else if (type instanceof TimestampNTZType) {
-      VariantJson.appendLocalTimestamp(v.getLong(row), out);
+      VariantText.appendLocalTimestamp(v.getLong(row), out);
     } else if (type instanceof StringType) {
-      VariantJson.appendString(v.getString(row), out);
+      VariantText.appendString(v.getString(row), out);
     } else if (type instanceof BinaryType) {
-      VariantJson.appendBinary(v.getBinary(row), out);
+      VariantText.appendBinary(v.getBinary(row), out);
     } else {
       throw new IllegalStateException("Shredded variant of unexpected type " + type);
     }

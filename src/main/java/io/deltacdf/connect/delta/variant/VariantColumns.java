@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta.table;
+package io.deltacdf.connect.delta.variant;
 
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.types.ArrayType;
@@ -8,8 +8,6 @@ import io.delta.kernel.types.MapType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.VariantType;
-import io.deltacdf.connect.delta.variant.MalformedVariantException;
-import io.deltacdf.connect.delta.variant.VariantJson;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.Type;
 
@@ -19,7 +17,7 @@ import org.apache.parquet.schema.Type;
  * {@code metadata}) and, where the file shreds it, its {@code typed_value} columns; it is decoded
  * to JSON text here.
  */
-final class VariantColumns {
+public final class VariantColumns {
 
   static final String VALUE = "value";
   static final String METADATA = "metadata";
@@ -33,7 +31,7 @@ final class VariantColumns {
    * The type to ask the Parquet reader for: {@code type} with each variant as its group, and with
    * the {@code typed_value} columns the file ({@code file}, null when unknown) shreds it into.
    */
-  static DataType readType(DataType type, Type file) {
+  public static DataType readType(DataType type, Type file) {
     if (type instanceof VariantType) {
       GroupType group = file == null || file.isPrimitive() ? null : file.asGroupType();
       return group == null || !group.containsField(ShreddedTypes.TYPED_VALUE)
@@ -75,7 +73,7 @@ final class VariantColumns {
   }
 
   /** Whether {@code type} is or holds a variant. */
-  static boolean holdsVariant(DataType type) {
+  public static boolean holdsVariant(DataType type) {
     if (type instanceof VariantType) {
       return true;
     }
@@ -89,7 +87,7 @@ final class VariantColumns {
   }
 
   /** The JSON text of the variant at {@code row} of a vector read as {@link #readType}. */
-  static String json(ColumnVector variant, int row) {
+  public static String json(ColumnVector variant, int row) {
     ColumnVector value = variant.getChild(0);
     ColumnVector metadata = variant.getChild(1);
     if (metadata.isNullAt(row)) {

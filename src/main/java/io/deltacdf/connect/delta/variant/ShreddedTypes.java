@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta.table;
+package io.deltacdf.connect.delta.variant;
 
 import io.delta.kernel.types.ArrayType;
 import io.delta.kernel.types.BinaryType;
