@@ -1,6 +1,6 @@
 package io.deltacdf.connect;
 
-import io.deltacdf.connect.stream.TaskLoop;
+import io.deltacdf.connect.task.TaskLoop;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.RecordMetadata;

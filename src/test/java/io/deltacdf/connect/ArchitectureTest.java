@@ -97,8 +97,8 @@ class ArchitectureTest {
   /**
    * The packages each package may import. {@code change} is the vocabulary every stage shares:
    * {@code delta} reads tables into it, {@code convert} turns it into records whose offsets {@code
-   * offset} encodes; {@code config} hands out the typed settings of those stages; {@code stream}
-   * (the task's side: what a task does each poll) wires them; {@code connector} (the control plane:
+   * offset} encodes; {@code config} hands out the typed settings of those stages; {@code task} (the
+   * task's side: what a task does each poll) wires them; {@code connector} (the control plane:
    * which tables, what each task reads, validation, offset alterations) stands on the task's side
    * and writes the task settings it reads, never the other way round; the root package holds only
    * the connector's entry points and is imported by none.
@@ -110,8 +110,8 @@ class ArchitectureTest {
           "convert", Set.of("change", "offset"),
           "delta", Set.of("change"),
           "config", Set.of("change", "convert"),
-          "stream", Set.of("change", "config", "convert", "delta", "offset"),
-          "connector", Set.of("change", "config", "convert", "delta", "offset", "stream"));
+          "task", Set.of("change", "config", "convert", "delta", "offset"),
+          "connector", Set.of("change", "config", "convert", "delta", "offset", "task"));
 
   @Test
   void packagesImportOnlyThePackagesBelowThem() throws IOException {

@@ -4,7 +4,7 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.deltacdf.connect.stream.TableMetrics;
+import io.deltacdf.connect.task.TableMetrics;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.StoredOffsets;
 import java.lang.management.ManagementFactory;
@@ -173,7 +173,7 @@ class DeltaCdfSourceTaskTest {
     capture.start();
     logs.getConfiguration().getRootLogger().addAppender(capture, null, null);
     org.apache.logging.log4j.core.config.Configurator.setLevel(
-        "io.deltacdf.connect.stream.TableStream", org.apache.logging.log4j.Level.INFO);
+        "io.deltacdf.connect.task.TableStream", org.apache.logging.log4j.Level.INFO);
     DeltaCdfSourceTask task = new DeltaCdfSourceTask();
     task.initialize(new StoredOffsetsContext(new StoredOffsets()));
     task.start(
@@ -215,7 +215,7 @@ class DeltaCdfSourceTaskTest {
       task.stop();
       logs.getConfiguration().getRootLogger().removeAppender("schema-changes");
       org.apache.logging.log4j.core.config.Configurator.setLevel(
-          "io.deltacdf.connect.stream.TableStream", org.apache.logging.log4j.Level.WARN);
+          "io.deltacdf.connect.task.TableStream", org.apache.logging.log4j.Level.WARN);
     }
   }
 

@@ -1,6 +1,6 @@
 package io.deltacdf.connect.connector;
 
-import io.deltacdf.connect.stream.SnapshotSlices;
+import io.deltacdf.connect.task.SnapshotSlices;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;

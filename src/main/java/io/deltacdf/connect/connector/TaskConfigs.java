@@ -1,7 +1,7 @@
 package io.deltacdf.connect.connector;
 
-import io.deltacdf.connect.stream.TaskSettings;
-import io.deltacdf.connect.stream.TaskUnit;
+import io.deltacdf.connect.task.TaskSettings;
+import io.deltacdf.connect.task.TaskUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

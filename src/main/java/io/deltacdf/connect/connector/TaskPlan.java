@@ -1,7 +1,7 @@
 package io.deltacdf.connect.connector;
 
-import io.deltacdf.connect.stream.SnapshotSlices;
-import io.deltacdf.connect.stream.TaskUnit;
+import io.deltacdf.connect.task.SnapshotSlices;
+import io.deltacdf.connect.task.TaskUnit;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;

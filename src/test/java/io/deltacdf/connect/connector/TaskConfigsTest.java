@@ -3,8 +3,8 @@ package io.deltacdf.connect.connector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.SnapshotSlice;
-import io.deltacdf.connect.stream.TaskSettings;
-import io.deltacdf.connect.stream.TaskUnit;
+import io.deltacdf.connect.task.TaskSettings;
+import io.deltacdf.connect.task.TaskUnit;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.util.ArrayList;
 import java.util.List;

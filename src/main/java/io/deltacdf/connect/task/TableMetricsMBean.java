@@ -1,0 +1,46 @@
+package io.deltacdf.connect.task;
+
+/** Per-table metrics of a running task, published over JMX. */
+public interface TableMetricsMBean {
+
+  /** The commit version of the last record handed to Connect, or -1 before the first. */
+  long getLastVersion();
+
+  /** Where the table's feed continues, as stored in the source offset. */
+  String getPosition();
+
+  /** The newest commit version seen in the table's log. */
+  long getLatestTableVersion();
+
+  /** How many committed versions have not been fully read yet. */
+  long getVersionsBehind();
+
+  /** Milliseconds between now and the commit time of the last record, while behind; else 0. */
+  long getCommitLagMs();
+
+  long getRowsInserted();
+
+  long getRowsUpdatePreimage();
+
+  long getRowsUpdatePostimage();
+
+  long getRowsDeleted();
+
+  /** Data files of the initial snapshot read so far, and in all. */
+  long getSnapshotFilesDone();
+
+  long getSnapshotFilesTotal();
+
+  /** Bytes of data and change files read. */
+  long getBytesRead();
+
+  /** How often on.history.missing=resnapshot started the table over from a snapshot. */
+  long getResnapshots();
+
+  /**
+   * How often the stored offset turned out to belong to another table that had this path or name
+   * (deleted and re-created), and on.history.missing=resnapshot started the new table by
+   * start.mode.
+   */
+  long getAnotherTableStarts();
+}

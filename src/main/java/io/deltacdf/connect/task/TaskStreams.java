@@ -1,0 +1,70 @@
+package io.deltacdf.connect.task;
+
+import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.offset.StoredOffset;
+import io.deltacdf.connect.offset.TablePartition;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.connect.storage.OffsetStorageReader;
+
+/** The streams of the units a task's settings hand it, each from the position stored for it. */
+final class TaskStreams {
+
+  private TaskStreams() {}
+
+  /**
+   * The streams of the task; their tables are opened by their first read. A snapshot slice of
+   * another cut than the stored slice offsets fix starts in that cut, or is not read at all (see
+   * {@link SnapshotSlices#sliceStart}).
+   */
+  static List<TableStream> of(
+      DeltaCdfSourceConfig config,
+      String connectorName,
+      String connectorVersion,
+      Redaction redaction,
+      OffsetStorageReader offsets) {
+    List<TaskUnit> units = TaskSettings.units(config.originals());
+    // Every stored offset is read and decoded here, once, before any table registers its
+    // metrics: a malformed one fails the task with nothing to clean up. A slice also needs its
+    // sibling slices' offsets, of any slice count.
+    Set<TablePartition> partitions = new LinkedHashSet<>();
+    for (TaskUnit unit : units) {
+      partitions.add(unit.partition());
+      if (unit.partition().slice() != null) {
+        partitions.addAll(SnapshotSlices.slicePartitions(unit.table()));
+      }
+    }
+    Map<TablePartition, StoredOffset> stored = StoredPositions.read(offsets, partitions);
+    Resnapshots resnapshots = new Resnapshots(config, redaction);
+    TableOpener opener =
+        new TableOpener(
+            config,
+            new ConfiguredTables(config, redaction),
+            new TableConverters(config, connectorName, connectorVersion),
+            resnapshots,
+            redaction);
+    List<TableStream> streams = new ArrayList<>();
+    for (TaskUnit planned : units) {
+      SnapshotSlices.SliceStart start =
+          planned.partition().slice() == null
+              ? new SnapshotSlices.SliceStart(planned, stored.get(planned.partition()))
+              : SnapshotSlices.sliceStart(planned, stored);
+      if (start != null) {
+        TaskUnit unit = start.unit();
+        TablePosition position = new TablePosition(start.stored(), unit.start());
+        streams.add(
+            new TableStream(
+                unit.partition(),
+                position,
+                opener,
+                resnapshots,
+                redaction,
+                new TableMetrics(connectorName, unit.partition().describe(), position)));
+      }
+    }
+    return List.copyOf(streams);
+  }
+}
