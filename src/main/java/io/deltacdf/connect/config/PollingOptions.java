@@ -87,5 +87,6 @@ final class PollingOptions {
         ++order,
         Width.MEDIUM,
         "Heartbeat topic");
+    TopicCheckSettings.define(def, group, ++order);
   }
 }

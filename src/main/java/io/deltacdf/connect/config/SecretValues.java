@@ -11,8 +11,8 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 
 /**
  * Every secret value configured, so messages can be checked for leaks before they leave: the
- * PASSWORD settings, Azure account credentials, and hadoop.* pass-through settings whose name marks
- * them as secret.
+ * PASSWORD settings, Azure account credentials, and the hadoop.* and topic.check.admin.*
+ * pass-through settings whose name marks them as secret.
  */
 final class SecretValues {
 
@@ -35,6 +35,14 @@ final class SecretValues {
         .forEach(
             (key, value) -> {
               if (SECRET_HADOOP_KEY.matcher(key).find() && value != null) {
+                secrets.add(String.valueOf(value));
+              }
+            });
+    config
+        .originalsWithPrefix(TopicCheckSettings.ADMIN_PREFIX)
+        .forEach(
+            (key, value) -> {
+              if (TopicCheckSettings.secret(key) && value != null) {
                 secrets.add(String.valueOf(value));
               }
             });

@@ -72,8 +72,8 @@ public final class UnknownKeys {
             + " time.precision.mode): fail = report it as an error on that key, with the closest"
             + " known key as a suggestion, so the connector is not created; ignore = accept it."
             + " Connect's own keys (converters, transforms.*, predicates.*, errors.*,"
-            + " topic.creation.*, producer.override.*, exactly.once.support, ...) and hadoop.*"
-            + " are always known.",
+            + " topic.creation.*, producer.override.*, exactly.once.support, ...), hadoop.* and"
+            + " topic.check.admin.* are always known.",
         group,
         1,
         Width.SHORT,
@@ -106,6 +106,7 @@ public final class UnknownKeys {
     return ownKeys.contains(key)
         || FRAMEWORK_KEYS.contains(key)
         || key.startsWith(DeltaCdfSourceConfig.HADOOP_PREFIX)
+        || key.startsWith(TopicCheckSettings.ADMIN_PREFIX)
         || FRAMEWORK_PREFIXES.stream().anyMatch(key::startsWith);
   }
 

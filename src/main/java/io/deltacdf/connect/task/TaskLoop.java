@@ -34,6 +34,7 @@ public final class TaskLoop {
   private final TransactionBoundaries transactions;
   private final Heartbeats heartbeats;
   private final TopicDeliveries deliveries;
+  private final TopicCheck topicCheck;
   private final ErrorSettings errorSettings;
   private final Redaction redaction;
 
@@ -63,6 +64,7 @@ public final class TaskLoop {
             context.transactionContext(),
             config.transactionMaxRows(),
             streams.stream().map(TableStream::position).toList());
+    topicCheck = TopicCheck.of(config, settings, heartbeatTopic);
     deliveries.start();
   }
 
@@ -80,6 +82,7 @@ public final class TaskLoop {
       List<SourceRecord> records = read(now);
       addHeartbeats(records, now);
       if (!records.isEmpty()) {
+        topicCheck.requireTopicsOf(records);
         deliveries.handedOver(records, now);
         return records;
       }
@@ -200,6 +203,7 @@ public final class TaskLoop {
     synchronized (lock) {
       stopped = true;
       deliveries.close();
+      topicCheck.close();
       streams.forEach(TableStream::close);
     }
   }

@@ -135,21 +135,13 @@ final class TopicDeliveries implements AutoCloseable {
 
   /** What the log says when the task is failed for {@code topic}. */
   String undelivered(String topic, long waitedSeconds) {
-    boolean heartbeat = topic.equals(heartbeatTopic);
-    String what =
-        heartbeat
-            ? "Heartbeat topic '" + topic + "' (setting heartbeat.topic)"
-            : "Topic '" + topic + "'";
-    return what
+    return MissingTopics.describe(topic, heartbeatTopic)
         + " has taken none of this task's records while the producer waited "
         + waitedSeconds
         + " s for its metadata: most likely the topic does not exist and the cluster creates no"
         + " topics on first use (auto.create.topics.enable=false), or the producer cannot reach"
-        + " the brokers. The task is failed rather than left waiting. Either create the topic"
-        + (heartbeat ? " (one partition, cleanup.policy=compact)" : "")
-        + ", or let Connect create missing topics by adding"
-        + " topic.creation.default.replication.factor and topic.creation.default.partitions to"
-        + " the connector's config (see config-examples/); then restart the task.";
+        + " the brokers. The task is failed rather than left waiting. "
+        + MissingTopics.fixes(topic, heartbeatTopic);
   }
 
   /** Whether {@code thread} is inside the producer's wait for a topic's metadata. */

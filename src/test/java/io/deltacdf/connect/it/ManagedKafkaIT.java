@@ -159,6 +159,41 @@ class ManagedKafkaIT {
         .contains("topic.creation.default.replication.factor");
   }
 
+  /**
+   * With topic.check.bootstrap.servers the task checks its topics before its first send, so the
+   * missing heartbeat topic fails it from its own poll: the status, which users read first, names
+   * the topic and the fixes, and it does so at once.
+   */
+  @Test
+  void withTheTopicCheckTheTaskStatusNamesTheMissingTopicAndBothFixes() throws IOException {
+    String path = table("checked");
+    sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
+    cluster.createTopic("checked", 1);
+    Map<String, String> config =
+        example(
+                path,
+                "checked",
+                "start.mode",
+                "latest",
+                "topic.check.bootstrap.servers",
+                cluster.bootstrapServers())
+            .withoutTopicCreation()
+            .build();
+    long started = System.nanoTime();
+    cluster.rest().deploy("checked", config, WAIT);
+
+    String trace = cluster.rest().awaitTaskFailed("checked", FAILS_WITHIN);
+    assertThat(Duration.ofNanos(System.nanoTime() - started))
+        .as("fails at its first send, not after the producer's wait")
+        .isLessThan(Duration.ofSeconds(25));
+    assertThat(trace)
+        .contains(
+            "Heartbeat topic '__delta-cdf-heartbeat.checked' (setting heartbeat.topic) does not"
+                + " exist")
+        .contains("create the topic (one partition, cleanup.policy=compact)")
+        .contains("topic.creation.default.replication.factor");
+  }
+
   /** The same for a change topic nobody created. */
   @Test
   void withoutTheChangeTopicTheTaskFailsAndItsLogNamesIt() throws IOException {
