@@ -215,6 +215,12 @@ class StorageSettingsTest {
             config("hadoop.fs.s3a.secret.key", "raw-s3cr3t", "hadoop.fs.s3a.endpoint", "e")
                 .secretValues())
         .containsExactly("raw-s3cr3t");
+    assertThat(
+            config(
+                    "topic.check.admin.sasl.jaas.config", "ScramLoginModule password=\"pw1\";",
+                    "topic.check.admin.security.protocol", "SASL_SSL")
+                .secretValues())
+        .containsExactly("ScramLoginModule password=\"pw1\";");
     assertThat(config.credentialSettingFor("abfss://c@lake.dfs.core.windows.net/t"))
         .isEqualTo("azure.account.key");
     assertThat(config.credentialSettingFor("s3a://b/t")).isEqualTo("s3.credentials");
