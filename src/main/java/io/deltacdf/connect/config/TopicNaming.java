@@ -2,12 +2,16 @@ package io.deltacdf.connect.config;
 
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.HEARTBEAT_TOPIC;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TOPIC_TEMPLATE;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TRANSACTION_TOPIC;
 
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The names of the topics: a table's from topic.template, the heartbeats' from heartbeat.topic. */
+/**
+ * The names of the topics: a table's from topic.template, the heartbeats' from heartbeat.topic, the
+ * transaction events' from topic.transaction.
+ */
 final class TopicNaming {
 
   static final String TABLE_PLACEHOLDER = "${table}";
@@ -34,9 +38,17 @@ final class TopicNaming {
 
   /** The heartbeat topic of the connector named {@code connectorName}. */
   static String heartbeatTopic(DeltaCdfSourceConfig config, String connectorName) {
-    return config
-        .getString(HEARTBEAT_TOPIC)
-        .replace(CONNECTOR_PLACEHOLDER, connectorName.replaceAll("[^a-zA-Z0-9._-]", "_"));
+    return connectorTopic(config.getString(HEARTBEAT_TOPIC), connectorName);
+  }
+
+  /** The transaction metadata topic of the connector named {@code connectorName}. */
+  static String transactionTopic(DeltaCdfSourceConfig config, String connectorName) {
+    return connectorTopic(config.getString(TRANSACTION_TOPIC), connectorName);
+  }
+
+  private static String connectorTopic(String template, String connectorName) {
+    return template.replace(
+        CONNECTOR_PLACEHOLDER, connectorName.replaceAll("[^a-zA-Z0-9._-]", "_"));
   }
 
   /** Named tables whose topics collide (tables found under roots are checked as they are found). */

@@ -55,7 +55,10 @@ public final class TaskLoop {
             new HeartbeatRecords(
                 heartbeatTopic, config.recordSettings(connectorName, version).outputFormat()),
             config.heartbeatInterval().toMillis());
-    deliveries = new TopicDeliveries(heartbeatTopic);
+    deliveries =
+        new TopicDeliveries(
+            heartbeatTopic,
+            config.provideTransactionMetadata() ? config.transactionTopic(connectorName) : null);
     streams =
         TaskStreams.of(config, connectorName, version, redaction, context.offsetStorageReader());
     transactions =

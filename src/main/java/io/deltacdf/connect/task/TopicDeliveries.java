@@ -37,6 +37,10 @@ final class TopicDeliveries implements AutoCloseable {
   static final Duration LIMIT = Duration.ofSeconds(30);
 
   private final String heartbeatTopic;
+
+  /** The topic of BEGIN and END events; null when provide.transaction.metadata is off. */
+  private final String transactionTopic;
+
   private final Predicate<Thread> waitsForTopicMetadata;
   private final Set<String> confirmed = ConcurrentHashMap.newKeySet();
 
@@ -52,12 +56,14 @@ final class TopicDeliveries implements AutoCloseable {
   private boolean interrupted;
   private ScheduledExecutorService checks;
 
-  TopicDeliveries(String heartbeatTopic) {
-    this(heartbeatTopic, TopicDeliveries::inProducerMetadataWait);
+  TopicDeliveries(String heartbeatTopic, String transactionTopic) {
+    this(heartbeatTopic, transactionTopic, TopicDeliveries::inProducerMetadataWait);
   }
 
-  TopicDeliveries(String heartbeatTopic, Predicate<Thread> waitsForTopicMetadata) {
+  TopicDeliveries(
+      String heartbeatTopic, String transactionTopic, Predicate<Thread> waitsForTopicMetadata) {
     this.heartbeatTopic = heartbeatTopic;
+    this.transactionTopic = transactionTopic;
     this.waitsForTopicMetadata = waitsForTopicMetadata;
   }
 
@@ -139,7 +145,11 @@ final class TopicDeliveries implements AutoCloseable {
     String what =
         heartbeat
             ? "Heartbeat topic '" + topic + "' (setting heartbeat.topic)"
-            : "Topic '" + topic + "'";
+            : topic.equals(transactionTopic)
+                ? "Transaction metadata topic '"
+                    + topic
+                    + "' (setting topic.transaction, written as provide.transaction.metadata=true)"
+                : "Topic '" + topic + "'";
     return what
         + " has taken none of this task's records while the producer waited "
         + waitedSeconds
