@@ -60,7 +60,8 @@ final class VersionTransactions {
    * @param operation the commitInfo operation of the row's version, null when it names none
    */
   void rowRead(ChangeRow row, ChangePosition before, String operation) {
-    if (records == null || row.after().inSnapshot()) {
+    // A snapshot's last row ends in the next version: where a row starts tells its kind.
+    if (records == null || before.inSnapshot()) {
       return;
     }
     if (open == null || open.transaction.commitVersion() != row.version()) {
