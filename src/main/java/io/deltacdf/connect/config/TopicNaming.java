@@ -51,8 +51,12 @@ final class TopicNaming {
         CONNECTOR_PLACEHOLDER, connectorName.replaceAll("[^a-zA-Z0-9._-]", "_"));
   }
 
-  /** Named tables whose topics collide (tables found under roots are checked as they are found). */
+  /**
+   * Named tables whose topics collide (tables found under roots are checked as they are found), and
+   * a transaction topic that is the heartbeat topic or a named table's.
+   */
   static void problems(DeltaCdfSourceConfig config, Map<String, List<String>> problems) {
+    transactionTopicProblems(config, problems);
     Map<String, String> tableByTopic = new HashMap<>();
     for (String table : config.namedTables()) {
       String previous = tableByTopic.putIfAbsent(topicFor(config, table), table);
@@ -69,6 +73,34 @@ final class TopicNaming {
                 + "': tables must have distinct last path segments, or use a topic.template"
                 + " that tells them apart");
       }
+    }
+  }
+
+  private static void transactionTopicProblems(
+      DeltaCdfSourceConfig config, Map<String, List<String>> problems) {
+    if (!config.provideTransactionMetadata()) {
+      return;
+    }
+    String connectorName = String.valueOf(config.originals().getOrDefault("name", "delta-cdf"));
+    String topic = transactionTopic(config, connectorName);
+    String clash =
+        topic.equals(heartbeatTopic(config, connectorName))
+            ? "the heartbeat topic (" + HEARTBEAT_TOPIC + ")"
+            : config.namedTables().stream()
+                .filter(table -> topicFor(config, table).equals(topic))
+                .map(table -> "the topic of table " + table)
+                .findFirst()
+                .orElse(null);
+    if (clash != null) {
+      DeltaCdfSourceConfig.add(
+          problems,
+          TRANSACTION_TOPIC,
+          "Transaction metadata topic '"
+              + topic
+              + "' is also "
+              + clash
+              + ": BEGIN and END events need a topic of their own; choose another "
+              + TRANSACTION_TOPIC);
     }
   }
 }
