@@ -37,6 +37,8 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   public static final String ON_HISTORY_MISSING = "on.history.missing";
   public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
   public static final String HEARTBEAT_TOPIC = "heartbeat.topic";
+  public static final String PROVIDE_TRANSACTION_METADATA = "provide.transaction.metadata";
+  public static final String TRANSACTION_TOPIC = "topic.transaction";
   public static final String FILES_OUTSIDE_TABLE = "files.outside.table.allowed";
   public static final String RECORD_FORMAT = "record.format";
   public static final String CHANGE_TYPES = "change.types";
@@ -223,6 +225,16 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   /** The heartbeat topic of the connector named {@code connectorName}. */
   public String heartbeatTopic(String connectorName) {
     return TopicNaming.heartbeatTopic(this, connectorName);
+  }
+
+  /** Whether BEGIN and END events frame each version's records, which carry its transaction. */
+  public boolean provideTransactionMetadata() {
+    return getBoolean(PROVIDE_TRANSACTION_METADATA);
+  }
+
+  /** The transaction metadata topic of the connector named {@code connectorName}. */
+  public String transactionTopic(String connectorName) {
+    return TopicNaming.transactionTopic(this, connectorName);
   }
 
   /** Whether to start over from a snapshot when the history to read next is gone. */

@@ -4,7 +4,9 @@ import static io.deltacdf.connect.config.DeltaCdfSourceConfig.BATCH_MAX_ROWS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.HEARTBEAT_INTERVAL_MS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.HEARTBEAT_TOPIC;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.POLL_INTERVAL_MS;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.PROVIDE_TRANSACTION_METADATA;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TRANSACTION_MAX_ROWS;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TRANSACTION_TOPIC;
 import static io.deltacdf.connect.config.TopicNaming.CONNECTOR_PLACEHOLDER;
 
 import org.apache.kafka.common.config.ConfigDef;
@@ -87,6 +89,41 @@ final class PollingOptions {
         ++order,
         Width.MEDIUM,
         "Heartbeat topic");
+    def.define(
+        PROVIDE_TRANSACTION_METADATA,
+        Type.BOOLEAN,
+        false,
+        Importance.MEDIUM,
+        "Whether each Delta version of each table that yields records is framed by a BEGIN and an"
+            + " END event on topic.transaction, in Debezium's transaction metadata format, and"
+            + " every change record carries the version's transaction: the envelope's"
+            + " transaction block in record.format=envelope, the _transaction_id header in"
+            + " record.format=row. END counts the version's events, in total and per change type,"
+            + " and names the commit's operation. Snapshot rows have none, as in Debezium. With"
+            + " exactly-once, BEGIN and END are in the same Kafka transaction as the version's rows"
+            + " (a version split by transaction.max.rows has BEGIN in the first and END in the last"
+            + " of them).",
+        group,
+        ++order,
+        Width.SHORT,
+        "Transaction metadata");
+    def.define(
+        TRANSACTION_TOPIC,
+        Type.STRING,
+        CONNECTOR_PLACEHOLDER + ".transaction",
+        Validators.topicTemplate(CONNECTOR_PLACEHOLDER),
+        Importance.LOW,
+        "The topic BEGIN and END events go to when provide.transaction.metadata=true; "
+            + CONNECTOR_PLACEHOLDER
+            + " is replaced by the connector's name (characters a topic name cannot hold become"
+            + " '_'), as Debezium names it <topic.prefix>.transaction. Key: struct {id}; value:"
+            + " struct {status, id, event_count, data_collections, ts_ms, commit_version,"
+            + " operation}. Like heartbeat.topic, it must exist on a cluster that creates no"
+            + " topics, or be created by Connect's topic creation.",
+        group,
+        ++order,
+        Width.MEDIUM,
+        "Transaction topic");
     TopicCheckSettings.define(def, group, ++order);
   }
 }

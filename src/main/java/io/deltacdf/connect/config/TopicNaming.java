@@ -2,12 +2,16 @@ package io.deltacdf.connect.config;
 
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.HEARTBEAT_TOPIC;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TOPIC_TEMPLATE;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TRANSACTION_TOPIC;
 
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The names of the topics: a table's from topic.template, the heartbeats' from heartbeat.topic. */
+/**
+ * The names of the topics: a table's from topic.template, the heartbeats' from heartbeat.topic, the
+ * transaction events' from topic.transaction.
+ */
 final class TopicNaming {
 
   static final String TABLE_PLACEHOLDER = "${table}";
@@ -34,13 +38,25 @@ final class TopicNaming {
 
   /** The heartbeat topic of the connector named {@code connectorName}. */
   static String heartbeatTopic(DeltaCdfSourceConfig config, String connectorName) {
-    return config
-        .getString(HEARTBEAT_TOPIC)
-        .replace(CONNECTOR_PLACEHOLDER, connectorName.replaceAll("[^a-zA-Z0-9._-]", "_"));
+    return connectorTopic(config.getString(HEARTBEAT_TOPIC), connectorName);
   }
 
-  /** Named tables whose topics collide (tables found under roots are checked as they are found). */
+  /** The transaction metadata topic of the connector named {@code connectorName}. */
+  static String transactionTopic(DeltaCdfSourceConfig config, String connectorName) {
+    return connectorTopic(config.getString(TRANSACTION_TOPIC), connectorName);
+  }
+
+  private static String connectorTopic(String template, String connectorName) {
+    return template.replace(
+        CONNECTOR_PLACEHOLDER, connectorName.replaceAll("[^a-zA-Z0-9._-]", "_"));
+  }
+
+  /**
+   * Named tables whose topics collide (tables found under roots are checked as they are found), and
+   * a transaction topic that is the heartbeat topic or a named table's.
+   */
   static void problems(DeltaCdfSourceConfig config, Map<String, List<String>> problems) {
+    transactionTopicProblems(config, problems);
     Map<String, String> tableByTopic = new HashMap<>();
     for (String table : config.namedTables()) {
       String previous = tableByTopic.putIfAbsent(topicFor(config, table), table);
@@ -57,6 +73,34 @@ final class TopicNaming {
                 + "': tables must have distinct last path segments, or use a topic.template"
                 + " that tells them apart");
       }
+    }
+  }
+
+  private static void transactionTopicProblems(
+      DeltaCdfSourceConfig config, Map<String, List<String>> problems) {
+    if (!config.provideTransactionMetadata()) {
+      return;
+    }
+    String connectorName = String.valueOf(config.originals().getOrDefault("name", "delta-cdf"));
+    String topic = transactionTopic(config, connectorName);
+    String clash =
+        topic.equals(heartbeatTopic(config, connectorName))
+            ? "the heartbeat topic (" + HEARTBEAT_TOPIC + ")"
+            : config.namedTables().stream()
+                .filter(table -> topicFor(config, table).equals(topic))
+                .map(table -> "the topic of table " + table)
+                .findFirst()
+                .orElse(null);
+    if (clash != null) {
+      DeltaCdfSourceConfig.add(
+          problems,
+          TRANSACTION_TOPIC,
+          "Transaction metadata topic '"
+              + topic
+              + "' is also "
+              + clash
+              + ": BEGIN and END events need a topic of their own; choose another "
+              + TRANSACTION_TOPIC);
     }
   }
 }

@@ -83,6 +83,9 @@ public final class DeltaChangeFeed implements AutoCloseable {
 
   private String tableId;
 
+  /** The commitInfo operation of the version whose rows were returned last. */
+  private String operation;
+
   /** The version (or snapshot) whose rows were returned and whose end is not yet reported. */
   private Segment openSegment;
 
@@ -136,6 +139,14 @@ public final class DeltaChangeFeed implements AutoCloseable {
   }
 
   /**
+   * The operation (WRITE, MERGE, DELETE, UPDATE ...) that the commitInfo of the version whose rows
+   * were returned last names; null before any, when the commit names none, or for snapshot rows.
+   */
+  public String operation() {
+    return operation;
+  }
+
+  /**
    * Returns the next rows, at most {@code maxRows}, all of one version (or of the initial snapshot)
    * and so of one schema; or null when the feed has caught up with the table's latest commit. A
    * batch says whether it completes its version: a version whose remaining files turn out to hold
@@ -166,6 +177,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
       }
       batchSchema = file.schema().logical();
       tableId = file.schema().tableId();
+      operation = position.inSnapshot() ? null : versions.plannedOperation();
       openSegment = segmentOf(position);
       FileRowCursor cursor = file.cursor();
       while (rows.size() < maxRows && cursor.hasNext()) {

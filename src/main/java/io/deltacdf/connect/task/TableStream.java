@@ -62,6 +62,10 @@ final class TableStream implements AutoCloseable {
 
   private final Redaction redaction;
   private final TableMetrics metrics;
+
+  /** BEGIN and END around each version's records, with provide.transaction.metadata=true. */
+  private final VersionTransactions versionTransactions;
+
   private int transientFailures;
   private Opened opened;
   private DeltaChangeFeed feed;
@@ -80,7 +84,8 @@ final class TableStream implements AutoCloseable {
       TableOpener opener,
       Resnapshots resnapshots,
       Redaction redaction,
-      TableMetrics metrics) {
+      TableMetrics metrics,
+      VersionTransactions versionTransactions) {
     this.table = partition.table();
     this.partition = partition;
     this.position = position;
@@ -88,6 +93,7 @@ final class TableStream implements AutoCloseable {
     this.resnapshots = resnapshots;
     this.redaction = redaction;
     this.metrics = metrics;
+    this.versionTransactions = versionTransactions;
   }
 
   String table() {
@@ -173,20 +179,28 @@ final class TableStream implements AutoCloseable {
    * must end: at the end of a version, or once one holds transaction.max.rows records, but only
    * where no update image waits for its partner, so that the stored offset is exactly the position
    * after the last record. Returns true when this poll must end here: a transaction had to end
-   * before any record of this poll, and Connect can end it only after the whole poll.
+   * before any record of this poll, and Connect can end it only after the whole poll. A version's
+   * BEGIN and END events (provide.transaction.metadata) go with its records, in its transactions.
    */
   boolean emit(
       ChangeBatch batch, TransactionBoundaries transactions, List<SourceRecord> out, long nowMs) {
     RecordConverter converter = opened.converter();
     boolean endPoll = false;
     for (ChangeRow row : batch.rows()) {
+      versionTransactions.rowRead(row, position.converted(), feed.operation());
       hand(convert(row, batch.schema()), transactions, out, nowMs);
       if (transactions.full() && converter.noImagesWaiting()) {
         endPoll = transactions.commit(out);
+        versionTransactions.committed();
       }
     }
     if (batch.endsVersion()) {
       hand(converter.endVersion(position.converted()), transactions, out, nowMs);
+      SourceRecord end = versionTransactions.versionEnded();
+      if (end != null) {
+        out.add(end);
+        transactions.added(1);
+      }
       if (transactions.open()) {
         endPoll = transactions.commit(out);
       }
@@ -210,8 +224,10 @@ final class TableStream implements AutoCloseable {
   private void hand(
       Converted converted, TransactionBoundaries transactions, List<SourceRecord> out, long now) {
     if (!converted.isEmpty()) {
-      out.addAll(converted.records());
-      transactions.added(converted.records().size());
+      List<SourceRecord> records =
+          versionTransactions.marked(converted.records(), position::offsetOf);
+      out.addAll(records);
+      transactions.added(records.size());
       position.sent(converted.lastOffset(), now);
     }
   }
@@ -239,6 +255,7 @@ final class TableStream implements AutoCloseable {
     closeFeed();
     ChangePosition start = position.returnToLastCommit();
     restartConverter();
+    versionTransactions.rewind();
     log.info(
         "Table {} backs off in the middle of a version: its open transaction is aborted and the"
             + " table reads again from {} once its store is back",
@@ -274,6 +291,7 @@ final class TableStream implements AutoCloseable {
         return recover(resolveError, nowMs);
       }
       restartConverter();
+      versionTransactions.clear();
       metrics.recordResnapshot();
       return null;
     }

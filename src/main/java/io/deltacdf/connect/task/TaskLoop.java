@@ -56,7 +56,11 @@ public final class TaskLoop {
             new HeartbeatRecords(
                 heartbeatTopic, config.recordSettings(connectorName, version).outputFormat()),
             config.heartbeatInterval().toMillis());
-    deliveries = new TopicDeliveries(heartbeatTopic);
+    MissingTopics topics =
+        new MissingTopics(
+            heartbeatTopic,
+            config.provideTransactionMetadata() ? config.transactionTopic(connectorName) : null);
+    deliveries = new TopicDeliveries(topics);
     streams =
         TaskStreams.of(config, connectorName, version, redaction, context.offsetStorageReader());
     transactions =
@@ -64,7 +68,7 @@ public final class TaskLoop {
             context.transactionContext(),
             config.transactionMaxRows(),
             streams.stream().map(TableStream::position).toList());
-    topicCheck = TopicCheck.of(config, settings, heartbeatTopic);
+    topicCheck = TopicCheck.of(config, settings, topics);
     deliveries.start();
   }
 

@@ -1,6 +1,8 @@
 package io.deltacdf.connect.task;
 
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
+import io.deltacdf.connect.convert.RecordSettings;
+import io.deltacdf.connect.convert.TransactionRecords;
 import io.deltacdf.connect.offset.StoredOffset;
 import io.deltacdf.connect.offset.TablePartition;
 import java.util.ArrayList;
@@ -62,9 +64,27 @@ final class TaskStreams {
                 opener,
                 resnapshots,
                 redaction,
-                new TableMetrics(connectorName, unit.partition().describe(), position)));
+                new TableMetrics(connectorName, unit.partition().describe(), position),
+                versionTransactions(config, connectorName, connectorVersion, unit.partition())));
       }
     }
     return List.copyOf(streams);
+  }
+
+  /** The transaction metadata of {@code partition}'s versions, as provide.transaction.metadata. */
+  private static VersionTransactions versionTransactions(
+      DeltaCdfSourceConfig config,
+      String connectorName,
+      String connectorVersion,
+      TablePartition partition) {
+    if (!config.provideTransactionMetadata()) {
+      return VersionTransactions.NONE;
+    }
+    RecordSettings settings = config.recordSettings(connectorName, connectorVersion);
+    return new VersionTransactions(
+        new TransactionRecords(config.transactionTopic(connectorName), settings),
+        config.topicFor(partition.table()),
+        settings.changeTypes(),
+        partition.toMap());
   }
 }

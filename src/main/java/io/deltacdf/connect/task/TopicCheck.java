@@ -41,7 +41,7 @@ final class TopicCheck implements AutoCloseable {
   /** The admin client; null when no check is configured. */
   private final Admin admin;
 
-  private final String heartbeatTopic;
+  private final MissingTopics topics;
   private final Set<String> checked = new HashSet<>();
   private boolean askedBrokers;
   private Boolean brokersCreateTopics;
@@ -51,19 +51,19 @@ final class TopicCheck implements AutoCloseable {
    * when Connect creates the topics.
    */
   static TopicCheck of(
-      DeltaCdfSourceConfig config, Map<String, String> settings, String heartbeat) {
+      DeltaCdfSourceConfig config, Map<String, String> settings, MissingTopics topics) {
     boolean connectCreatesTopics =
         settings.keySet().stream().anyMatch(key -> key.startsWith("topic.creation.default."));
     return new TopicCheck(
-        connectCreatesTopics ? null : TopicCheckSettings.clientSettings(config), heartbeat);
+        connectCreatesTopics ? null : TopicCheckSettings.clientSettings(config), topics);
   }
 
   /**
    * @param clientSettings the admin client's settings, null for no check
    */
-  TopicCheck(Map<String, Object> clientSettings, String heartbeatTopic) {
+  TopicCheck(Map<String, Object> clientSettings, MissingTopics topics) {
     this.admin = clientSettings == null ? null : Admin.create(clientSettings);
-    this.heartbeatTopic = heartbeatTopic;
+    this.topics = topics;
   }
 
   /**
@@ -96,13 +96,13 @@ final class TopicCheck implements AutoCloseable {
         if (e.getCause() instanceof UnknownTopicOrPartitionException
             && Boolean.FALSE.equals(brokersCreateTopics())) {
           throw new ConnectException(
-              MissingTopics.describe(topic, heartbeatTopic)
+              topics.describe(topic)
                   + " does not exist on the cluster at "
                   + TopicCheckSettings.BOOTSTRAP_SERVERS
                   + ", whose brokers create no topics on first use"
                   + " (auto.create.topics.enable=false): the task is failed rather than left"
                   + " waiting for it. "
-                  + MissingTopics.fixes(topic, heartbeatTopic));
+                  + topics.fixes(topic));
         }
         cannotCheck(topic, e.getCause());
       } catch (TimeoutException e) {

@@ -36,7 +36,9 @@ final class TopicDeliveries implements AutoCloseable {
   /** How long the task's thread may wait for the metadata of a topic that took nothing. */
   static final Duration LIMIT = Duration.ofSeconds(30);
 
-  private final String heartbeatTopic;
+  /** How the topics the connector writes besides the tables' are named in messages. */
+  private final MissingTopics topics;
+
   private final Predicate<Thread> waitsForTopicMetadata;
   private final Set<String> confirmed = ConcurrentHashMap.newKeySet();
 
@@ -52,12 +54,12 @@ final class TopicDeliveries implements AutoCloseable {
   private boolean interrupted;
   private ScheduledExecutorService checks;
 
-  TopicDeliveries(String heartbeatTopic) {
-    this(heartbeatTopic, TopicDeliveries::inProducerMetadataWait);
+  TopicDeliveries(MissingTopics topics) {
+    this(topics, TopicDeliveries::inProducerMetadataWait);
   }
 
-  TopicDeliveries(String heartbeatTopic, Predicate<Thread> waitsForTopicMetadata) {
-    this.heartbeatTopic = heartbeatTopic;
+  TopicDeliveries(MissingTopics topics, Predicate<Thread> waitsForTopicMetadata) {
+    this.topics = topics;
     this.waitsForTopicMetadata = waitsForTopicMetadata;
   }
 
@@ -135,13 +137,13 @@ final class TopicDeliveries implements AutoCloseable {
 
   /** What the log says when the task is failed for {@code topic}. */
   String undelivered(String topic, long waitedSeconds) {
-    return MissingTopics.describe(topic, heartbeatTopic)
+    return topics.describe(topic)
         + " has taken none of this task's records while the producer waited "
         + waitedSeconds
         + " s for its metadata: most likely the topic does not exist and the cluster creates no"
         + " topics on first use (auto.create.topics.enable=false), or the producer cannot reach"
         + " the brokers. The task is failed rather than left waiting. "
-        + MissingTopics.fixes(topic, heartbeatTopic);
+        + topics.fixes(topic);
   }
 
   /** Whether {@code thread} is inside the producer's wait for a topic's metadata. */

@@ -79,11 +79,39 @@ class ConfigExamplesTest {
         .as(example.toString())
         .containsKeys(
             "topic.creation.default.replication.factor", "topic.creation.default.partitions")
-        .containsEntry("topic.creation.groups", "heartbeat")
         .containsEntry("topic.creation.heartbeat.partitions", "1")
         .containsEntry("topic.creation.heartbeat.cleanup.policy", "compact");
+    assertThat(settings.get("topic.creation.groups").split(","))
+        .as(example.toString())
+        .startsWith("heartbeat");
     assertThat(heartbeatTopic)
         .as(example.toString())
         .matches(settings.get("topic.creation.heartbeat.include"));
+  }
+
+  /**
+   * An example with provide.transaction.metadata=true lets Connect create the transaction topic
+   * too: one partition, so that the events of all versions are read in order, and not compacted, as
+   * a version's BEGIN and END share their key.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("examples")
+  @SuppressWarnings("unchecked")
+  void letsConnectCreateTheTransactionTopicWhenItHasOne(Path example) throws IOException {
+    Map<String, String> settings = new ObjectMapper().readValue(example.toFile(), Map.class);
+    DeltaCdfSourceConfig config = new DeltaCdfSourceConfig(settings);
+    if (!config.provideTransactionMetadata()) {
+      return;
+    }
+    assertThat(settings.get("topic.creation.groups").split(","))
+        .as(example.toString())
+        .containsExactly("heartbeat", "transaction");
+    assertThat(config.transactionTopic("orders-cdf"))
+        .as(example.toString())
+        .matches(settings.get("topic.creation.transaction.include"))
+        .doesNotMatch(settings.get("topic.creation.heartbeat.include"));
+    assertThat(settings)
+        .containsEntry("topic.creation.transaction.partitions", "1")
+        .containsEntry("topic.creation.transaction.cleanup.policy", "delete");
   }
 }

@@ -76,6 +76,25 @@ class DeltaCdfSourceConfigTest {
   }
 
   @Test
+  void theTransactionTopicIsNamedAfterTheConnectorAndNeedsATopicOfItsOwn() {
+    String on = DeltaCdfSourceConfig.PROVIDE_TRANSACTION_METADATA;
+    String topic = DeltaCdfSourceConfig.TRANSACTION_TOPIC;
+    assertThat(config().provideTransactionMetadata()).isFalse();
+    assertThat(config().transactionTopic("orders cdf")).isEqualTo("orders_cdf.transaction");
+    assertThat(config(on, "true").crossFieldProblems()).isEmpty();
+    assertThat(config(topic, "orders").crossFieldProblems()).as("off: never written").isEmpty();
+    assertThat(config(on, "true", topic, "orders").crossFieldProblems().get(topic))
+        .singleElement()
+        .asString()
+        .contains("also the topic of table s3a://bucket/lake/orders")
+        .contains("choose another topic.transaction");
+    assertThat(
+            config(on, "true", topic, "beats.${connector}", "heartbeat.topic", "beats.${connector}")
+                .crossFieldProblems())
+        .containsOnlyKeys(topic);
+  }
+
+  @Test
   void singleSettingErrorsSayWhatIsValid() {
     assertThatThrownBy(() -> config("start.mode", "yesterday"))
         .isInstanceOf(ConfigException.class)

@@ -27,7 +27,9 @@ class TopicDeliveriesTest {
   private final AtomicBoolean waiting = new AtomicBoolean(true);
 
   private final TopicDeliveries deliveries =
-      new TopicDeliveries("__delta-cdf-heartbeat.orders", thread -> waiting.get());
+      new TopicDeliveries(
+          new MissingTopics("__delta-cdf-heartbeat.orders", "orders-connector.transaction"),
+          thread -> waiting.get());
   private final CountDownLatch interrupted = new CountDownLatch(1);
   private Thread taskThread;
 
@@ -120,5 +122,11 @@ class TopicDeliveriesTest {
     assertThat(deliveries.undelivered("orders", 30))
         .startsWith("Topic 'orders' has taken none of this task's records")
         .doesNotContain("heartbeat.topic");
+    assertThat(deliveries.undelivered("orders-connector.transaction", 30))
+        .startsWith(
+            "Transaction metadata topic 'orders-connector.transaction' (setting"
+                + " topic.transaction")
+        .contains("provide.transaction.metadata=true")
+        .contains("topic.creation.default.replication.factor");
   }
 }

@@ -151,6 +151,11 @@ public final class VersionPhase implements Phase<ChangePosition.InVersion> {
     return !pendingCommits.isEmpty();
   }
 
+  /** The commitInfo operation of the planned version; null when it names none. */
+  public String plannedOperation() {
+    return plan == null ? null : plan.operation().orElse(null);
+  }
+
   /** The newest version a listing found; -1 before the first. */
   public long latestListed() {
     return latestListed;

@@ -15,6 +15,7 @@ import java.util.Optional;
  * @param newMetadata the metadata (schema included) this version installs, when it has any
  * @param inCommitTimestamp the commit's in-commit timestamp, when it has one
  * @param becomesCatalogManaged whether the version's protocol makes the table catalog-managed
+ * @param operation the operation its commitInfo names (WRITE, MERGE, DELETE ...), when it has one
  */
 public record VersionPlan(
     long version,
@@ -23,7 +24,8 @@ public record VersionPlan(
     boolean derivationNeedsDiff,
     Optional<TableMetadata> newMetadata,
     Optional<Long> inCommitTimestamp,
-    boolean becomesCatalogManaged)
+    boolean becomesCatalogManaged,
+    Optional<String> operation)
     implements AutoCloseable {
 
   /** Releases both sets of files, the one read and the one not (it may hold temp files too). */
