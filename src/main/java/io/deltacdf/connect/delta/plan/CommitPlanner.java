@@ -175,7 +175,8 @@ public final class CommitPlanner {
           needsDiff,
           Optional.ofNullable(metadata),
           Optional.ofNullable(commitInfo).flatMap(LogAction.CommitInfo::inCommitTimestamp),
-          catalogManaged);
+          catalogManaged,
+          commitInfo != null && "RESTORE".equals(commitInfo.operation().orElse(null)));
     }
 
     /** The held added and removed data files, by first appearance of their path in the log. */

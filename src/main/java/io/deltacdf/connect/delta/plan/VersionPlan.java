@@ -15,6 +15,8 @@ import java.util.Optional;
  * @param newMetadata the metadata (schema included) this version installs, when it has any
  * @param inCommitTimestamp the commit's in-commit timestamp, when it has one
  * @param becomesCatalogManaged whether the version's protocol makes the table catalog-managed
+ * @param restores whether the commit is a RESTORE, whose rows Spark's change feed gives as they are
+ *     in the files it removes and adds (deletes and inserts, never paired)
  */
 public record VersionPlan(
     long version,
@@ -23,7 +25,8 @@ public record VersionPlan(
     boolean derivationNeedsDiff,
     Optional<TableMetadata> newMetadata,
     Optional<Long> inCommitTimestamp,
-    boolean becomesCatalogManaged)
+    boolean becomesCatalogManaged,
+    boolean restores)
     implements AutoCloseable {
 
   /** Releases both sets of files, the one read and the one not (it may hold temp files too). */
