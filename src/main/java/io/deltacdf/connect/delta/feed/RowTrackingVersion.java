@@ -20,9 +20,10 @@ import java.util.List;
  * The changes of one version of a table with row tracking that both removes and adds rows: a first
  * pass reads the stable row id and row commit version of every candidate row (rows of removed files
  * visible before the version, rows a deletion vector newly hides or un-hides, visible rows of added
- * files) into a {@link RowIdDiff}; cursors then read the files again and keep the rows the diff
- * calls changes. A decision depends on the row's id only, so a cursor opens anywhere without
- * replaying the rows before it.
+ * files) into a {@link RowIdDiff}, reading only the materialized row tracking columns of the files
+ * (none of the table's); cursors then read the files again and keep the rows the diff calls
+ * changes. A decision depends on the row's id only, so a cursor opens anywhere without replaying
+ * the rows before it.
  *
  * <p>The first pass reads every file of the version, also those of partitions the row filter
  * refuses: a row that moves into a read partition is then an update there, as in Spark's feed.
@@ -130,6 +131,12 @@ final class RowTrackingVersion implements DiffedVersion {
     @Override
     public List<String> hiddenColumns() {
       return hiddenColumns;
+    }
+
+    @Override
+    public boolean readsValues() {
+      // The first pass reads row ids and commit versions only.
+      return builder == null;
     }
 
     @Override

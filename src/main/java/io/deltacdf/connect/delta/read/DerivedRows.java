@@ -21,6 +21,14 @@ public interface DerivedRows {
     return List.of();
   }
 
+  /**
+   * Whether decisions read the rows' {@link Candidate#values()}; when they do not and {@link
+   * #hiddenColumns()} names some, only those are read from the files.
+   */
+  default boolean readsValues() {
+    return true;
+  }
+
   /** The candidate row being decided about; its values are decoded only when asked for. */
   interface Candidate {
 

@@ -53,6 +53,9 @@ public final class FileRowCursor implements Closeable {
 
   private final Candidate candidate = new Candidate();
 
+  /** False when only the hidden columns are read: the decisions need no values. */
+  private final boolean valuesRead;
+
   /** The physical row the cursor stops before. */
   private final long untilRow;
 
@@ -100,13 +103,14 @@ public final class FileRowCursor implements Closeable {
     this.location = TablePaths.resolve(context, version, file.path());
     this.schema = schema;
     this.partitionValues = PartitionValues.resolve(schema, file.partitionValues());
-    StructType readSchema = dataReadSchema();
+    List<String> hidden = derived == null ? List.of() : derived.hiddenColumns();
+    this.valuesRead = derived == null || derived.readsValues() || hidden.isEmpty();
+    StructType readSchema = valuesRead ? dataReadSchema() : new StructType();
     this.dataOrdinal = new int[schema.columnCount()];
     int next = 0;
     for (int i = 0; i < dataOrdinal.length; i++) {
-      dataOrdinal[i] = schema.isPartitionColumn(i) ? -1 : next++;
+      dataOrdinal[i] = schema.isPartitionColumn(i) || !valuesRead ? -1 : next++;
     }
-    List<String> hidden = derived == null ? List.of() : derived.hiddenColumns();
     this.hiddenOrdinal = new int[hidden.size()];
     for (int i = 0; i < hiddenOrdinal.length; i++) {
       readSchema = readSchema.add(hidden.get(i), LongType.LONG);
@@ -307,6 +311,9 @@ public final class FileRowCursor implements Closeable {
 
     @Override
     public Object[] values() {
+      if (!valuesRead) {
+        throw new IllegalStateException("Only the hidden columns of " + file.path() + " are read");
+      }
       if (pendingValues == null) {
         pendingValues = readValues(rowInBatch);
       }
