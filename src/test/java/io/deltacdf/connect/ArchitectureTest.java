@@ -158,14 +158,14 @@ class ArchitectureTest {
   /**
    * The layers of {@code delta}, each importing only those below it, in the order the change data
    * feed is computed: a table's context and schema, its log, which files carry a version's changes,
-   * the rows out of one file, the feed stepping through phases. {@code kernel}, {@code storage},
-   * {@code spill} (an external sort and spill files, for commits and diffs too large to hold),
-   * {@code errors} (Kernel's and the store's failures turned into errors a user can act on), {@code
-   * variant} (the variant encoding, and variant columns as Kernel's Parquet reader returns them,
-   * shredded or not) and {@code catalog} (Unity Catalog's tables and vended credentials) are
-   * leaves; {@code derived} (the diff of derived changes) stands on {@code spill}. The facade on
-   * top ({@code delta} itself) wires them; below it, only its error may be imported, which every
-   * layer throws to the callers.
+   * the rows out of one file, row tracking's settings, the feed stepping through phases. {@code
+   * kernel}, {@code storage}, {@code spill} (an external sort and spill files, for commits and
+   * diffs too large to hold), {@code errors} (Kernel's and the store's failures turned into errors
+   * a user can act on), {@code variant} (the variant encoding, and variant columns as Kernel's
+   * Parquet reader returns them, shredded or not) and {@code catalog} (Unity Catalog's tables and
+   * vended credentials) are leaves; {@code derived} (the diff of derived changes) stands on {@code
+   * spill}. The facade on top ({@code delta} itself) wires them; below it, only its error may be
+   * imported, which every layer throws to the callers.
    */
   private static final Map<String, Set<String>> DELTA_LAYERS =
       Map.ofEntries(
@@ -180,9 +180,19 @@ class ArchitectureTest {
           Map.entry("log", Set.of("kernel", "errors", "table", "catalog")),
           Map.entry("plan", Set.of("kernel", "errors", "spill", "table", "log")),
           Map.entry("read", Set.of("kernel", "errors", "table", "plan")),
+          Map.entry("rowtracking", Set.of("kernel", "plan")),
           Map.entry(
               "feed",
-              Set.of("kernel", "errors", "derived", "spill", "table", "log", "plan", "read")));
+              Set.of(
+                  "kernel",
+                  "errors",
+                  "derived",
+                  "spill",
+                  "table",
+                  "log",
+                  "plan",
+                  "read",
+                  "rowtracking")));
 
   private static final String FACADE_ERROR = "DeltaFeedException";
 

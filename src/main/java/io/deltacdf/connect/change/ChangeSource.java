@@ -6,6 +6,14 @@ public enum ChangeSource {
   CDF,
   /** Always derived from the data files each version removed and added; cdc files are ignored. */
   DERIVED,
-  /** The Change Data Feed where it was enabled, derived changes where it was not. */
+  /**
+   * Paired by row id from the removed and added data files of versions with row tracking enabled
+   * (cdc files ignored); derived like {@link #DERIVED} where a version's files carry no row ids.
+   */
+  ROW_TRACKING,
+  /**
+   * The Change Data Feed where it was enabled, else row tracking where the version has it, else
+   * derived.
+   */
   AUTO
 }

@@ -94,8 +94,12 @@ final class StartOptions {
             + " is an error); derived = derived from the data files each version removed and"
             + " added, for tables without Change Data Feed (an update that leaves a row identical"
             + " is invisible, without key columns an update is a delete plus an insert, and a"
-            + " rewrite costs reading the rewritten files twice); auto = the Change Data Feed for"
-            + " versions where it was enabled, derived changes before that or where it was off.",
+            + " rewrite costs reading the rewritten files twice); row-tracking = paired by row id"
+            + " from the files each version removed and added, on tables with row tracking"
+            + " (delta.enableRowTracking=true): exact like the Change Data Feed, update images"
+            + " included, even where the key changed; versions without row ids (before row"
+            + " tracking was enabled) are derived; auto = the Change Data Feed for versions where"
+            + " it was enabled, else row tracking where the version has it, else derived changes.",
         group,
         5,
         Width.SHORT,

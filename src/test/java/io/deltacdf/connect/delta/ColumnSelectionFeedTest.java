@@ -4,6 +4,7 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ColumnPatterns;
 import io.deltacdf.connect.change.ColumnSelection;
 import io.deltacdf.connect.change.FieldType;
@@ -67,6 +68,33 @@ class ColumnSelectionFeedTest {
     }
   }
 
+  /**
+   * Paired by row id (change.source=row-tracking, the cdc files deleted), an update of left-out
+   * columns only, and a MERGE that moves rows to another partition, still yield Spark's images.
+   */
+  @Test
+  void rowTrackingYieldsSparksRowsForTheSelectList() {
+    String path = dir.resolve("people").toString();
+    writePeople(path, ", 'delta.enableRowTracking' = 'true'");
+    ColumnSelection selection =
+        selection("people", List.of(), List.of("people:ssn.*", "people:address\\.zip"));
+    long latest = SparkOracle.latestVersion(path);
+    Map<Long, List<String>> expected =
+        SparkOracle.changesByVersion(
+            path, 0, latest, List.of("id", "name", ADDRESS_CITY, "notes", "part"));
+    assertThat(RowTrackingDifferentialTest.deleteChangeDataFiles(Path.of(path))).isPositive();
+    try (DeltaTable table =
+        DeltaTable.open(path, Map.of(), false)
+            .withChangeSource(ChangeSource.ROW_TRACKING, List.of("id"))
+            .withColumns(selection)) {
+      Map<Long, List<String>> actual =
+          FeedReads.byVersion(
+              FeedReads.readAll(table, ChangePosition.InVersion.start(0), 100),
+              FeedReads.schemaAt(table, latest));
+      assertThat(actual).isEqualTo(expected);
+    }
+  }
+
   @Test
   void columnsLeftOutAreNotRead() {
     Path path = dir.resolve("wide");
@@ -105,12 +133,17 @@ class ColumnSelectionFeedTest {
 
   /** Inserts, updates of kept and of left-out columns, a delete, a merge and an added column. */
   private static void writePeople(String path) {
+    writePeople(path, "");
+  }
+
+  /** As {@link #writePeople(String)}, with more table properties ({@code , 'k' = 'v'}). */
+  private static void writePeople(String path, String moreProperties) {
     sql(
         "CREATE TABLE delta.`%s` (id INT, name STRING, address STRUCT<city: STRING, zip: STRING>,"
             + " ssn STRING, notes STRING, part STRING) USING delta PARTITIONED BY (part)"
             + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true',"
-            + " 'delta.enableDeletionVectors' = 'true', 'delta.columnMapping.mode' = 'name')",
-        path);
+            + " 'delta.enableDeletionVectors' = 'true', 'delta.columnMapping.mode' = 'name'%s)",
+        path, moreProperties);
     sql(
         "INSERT INTO delta.`%s` SELECT CAST(id AS INT), concat('n', id),"
             + " IF(id %% 5 = 0, NULL, named_struct('city', concat('c', id %% 3), 'zip',"

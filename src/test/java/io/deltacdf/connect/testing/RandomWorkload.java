@@ -65,11 +65,13 @@ public final class RandomWorkload {
   private final List<String> partitionValues = new ArrayList<>();
   private final List<Step> steps = new ArrayList<>();
   private final String path;
+  private final Map<String, String> extraProperties;
   private long nextId = 1;
   private int addedColumns;
 
-  private RandomWorkload(long seed, Path baseDir) {
+  private RandomWorkload(long seed, Path baseDir, Map<String, String> extraProperties) {
     this.seed = seed;
+    this.extraProperties = extraProperties;
     // java.util.Random's first draws barely differ for nearby seeds (seeds 1..40 all chose DVs on).
     random = new Random(new SplittableRandom(seed).nextLong());
     path = baseDir.resolve("workload-" + seed).toAbsolutePath().toString();
@@ -87,7 +89,15 @@ public final class RandomWorkload {
 
   /** Creates table {@code baseDir/workload-<seed>} and applies 6 to 12 random commits to it. */
   public static Description run(long seed, Path baseDir) {
-    RandomWorkload workload = new RandomWorkload(seed, baseDir);
+    return run(seed, baseDir, Map.of());
+  }
+
+  /**
+   * As {@link #run(long, Path)}, the table created with {@code extraProperties} too (such as {@code
+   * delta.enableRowTracking}); the random choices are the same as without them.
+   */
+  public static Description run(long seed, Path baseDir, Map<String, String> extraProperties) {
+    RandomWorkload workload = new RandomWorkload(seed, baseDir, extraProperties);
     try {
       workload.create();
       workload.apply("INSERT", workload.insert(5 + workload.random.nextInt(4)));
@@ -181,6 +191,7 @@ public final class RandomWorkload {
     if (options.checkpointInterval() > 0) {
       props.add(prop("delta.checkpointInterval", options.checkpointInterval()));
     }
+    extraProperties.forEach((key, value) -> props.add(prop(key, value)));
     return String.join(", ", props);
   }
 

@@ -31,7 +31,7 @@ import java.util.stream.IntStream;
  * <p>A large version's diff spills to local temp files ({@link ChangeRules#diffSpill}); {@link
  * #close} deletes them.
  */
-public final class DerivedVersion implements DerivedRows, AutoCloseable {
+public final class DerivedVersion implements DerivedRows, DiffedVersion {
 
   private final FeedContext context;
   private final long version;
@@ -82,7 +82,7 @@ public final class DerivedVersion implements DerivedRows, AutoCloseable {
     return indexes;
   }
 
-  /** A cursor on file {@code fileIndex} from {@code fromRow} that yields only changed rows. */
+  @Override
   public FileRowCursor open(int fileIndex, long fromRow) {
     if (diff == null || decidedFiles > fileIndex) {
       close();
@@ -103,7 +103,8 @@ public final class DerivedVersion implements DerivedRows, AutoCloseable {
   }
 
   @Override
-  public ChangeType decide(ChangeType side, Object[] values) {
+  public ChangeType decide(ChangeType side, Candidate row) {
+    Object[] values = row.values();
     ChangeType change = diff.decide(side, fingerprints.of(values));
     if (change == null || keyColumns.length == 0) {
       return change;

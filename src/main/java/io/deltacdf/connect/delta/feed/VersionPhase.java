@@ -16,6 +16,7 @@ import io.deltacdf.connect.delta.plan.VersionPlan;
 import io.deltacdf.connect.delta.read.FileRowCursor;
 import io.deltacdf.connect.delta.read.OpenedFile;
 import io.deltacdf.connect.delta.read.PartitionFilter;
+import io.deltacdf.connect.delta.rowtracking.RowTracking;
 import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.ReadCompatibility;
@@ -26,6 +27,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The commit versions of a feed, in ascending order: lists the log ahead in runs of commits, plans
@@ -64,7 +66,9 @@ public final class VersionPhase implements Phase<ChangePosition.InVersion> {
   private ChangeFiles planFiles = ChangeFiles.NONE;
 
   /** The planned version's derived changes, when they need a diff. */
-  private DerivedVersion derivedVersion;
+  private DiffedVersion derivedVersion;
+
+  private final VersionSources sources;
 
   /** Where the file opened last starts being read. */
   private ChangePosition.InVersion opened;
@@ -86,6 +90,7 @@ public final class VersionPhase implements Phase<ChangePosition.InVersion> {
     this.rules = rules;
     this.schema = schema;
     this.timestamps = timestamps;
+    this.sources = new VersionSources(context.table());
   }
 
   /**
@@ -205,11 +210,47 @@ public final class VersionPhase implements Phase<ChangePosition.InVersion> {
       TableAccess.requireChangeDataFeed(context, schema, version);
     }
     planFiles = fromChangeData ? plan.files() : plan.dataFiles();
-    derivedVersion =
-        !fromChangeData && plan.derivationNeedsDiff()
-            ? new DerivedVersion(context, version, planFiles, schema, rules, partitions())
-            : null;
+    if (fromChangeData) {
+      sources.used(version, VersionSources.Source.CDF);
+    }
+    derivedVersion = fromChangeData ? null : diffedVersion(version);
     return true;
+  }
+
+  /**
+   * The diff a version read from its data files needs (none when it only adds or only removes
+   * rows): by row id where row tracking gives every file's rows one, else by row values. Logs the
+   * versions row tracking was wanted for but cannot pair.
+   */
+  private DiffedVersion diffedVersion(long version) {
+    Optional<RowTracking> tracking =
+        rules.pairsByRowId() ? RowTracking.of(schema.metadata()) : Optional.empty();
+    if (!plan.derivationNeedsDiff()) {
+      // Rows only enter or only leave: each is an insert or a delete, whichever pairs them.
+      sources.used(
+          version,
+          tracking.isPresent()
+              ? VersionSources.Source.ROW_TRACKING
+              : VersionSources.Source.DERIVED);
+      return null;
+    }
+    if (tracking.isPresent() && plan.restores()) {
+      // Spark's feed (no cdc files) gives a RESTORE's removed and added rows as they are; row
+      // ids would pair a restored row with the version it replaces.
+      sources.used(version, VersionSources.Source.ROW_TRACKING);
+      return null;
+    }
+    if (tracking.isPresent() && RowTracking.covers(planFiles)) {
+      sources.used(version, VersionSources.Source.ROW_TRACKING);
+      return new RowTrackingVersion(
+          context, version, planFiles, schema, tracking.get(), rules.diffSpill());
+    }
+    if (rules.pairsByRowId()) {
+      sources.fellBack(version, tracking.isPresent());
+    } else {
+      sources.used(version, VersionSources.Source.DERIVED);
+    }
+    return new DerivedVersion(context, version, planFiles, schema, rules, partitions());
   }
 
   /**

@@ -23,6 +23,8 @@ public sealed interface LogAction {
    * @param size the file's size in bytes, or -1 when a remove does not say
    * @param extendedFileMetadata whether a remove carries its file's partition values and size
    * @param deletionVector the rows the action hides, or null (always null for cdc files)
+   * @param rowIds the action's row tracking fields, or null when it has none (cdc files, files
+   *     written before row tracking was enabled)
    */
   record FileAction(
       Kind kind,
@@ -31,7 +33,8 @@ public sealed interface LogAction {
       long size,
       boolean dataChange,
       boolean extendedFileMetadata,
-      DeletionVector deletionVector)
+      DeletionVector deletionVector,
+      FileRowIds rowIds)
       implements LogAction {}
 
   /** A {@code metaData} action. */

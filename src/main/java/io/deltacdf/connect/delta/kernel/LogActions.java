@@ -26,12 +26,18 @@ public final class LogActions {
   private static final int ADD_SIZE = AddFile.FULL_SCHEMA.indexOf("size");
   private static final int ADD_DATA_CHANGE = AddFile.FULL_SCHEMA.indexOf("dataChange");
   private static final int ADD_DV = AddFile.FULL_SCHEMA.indexOf("deletionVector");
+  private static final int ADD_BASE_ROW_ID = AddFile.FULL_SCHEMA.indexOf("baseRowId");
+  private static final int ADD_COMMIT_VERSION =
+      AddFile.FULL_SCHEMA.indexOf("defaultRowCommitVersion");
   private static final int REMOVE_PATH = RemoveFile.FULL_SCHEMA.indexOf("path");
   private static final int REMOVE_PARTITIONS = RemoveFile.FULL_SCHEMA.indexOf("partitionValues");
   private static final int REMOVE_SIZE = RemoveFile.FULL_SCHEMA.indexOf("size");
   private static final int REMOVE_DATA_CHANGE = RemoveFile.FULL_SCHEMA.indexOf("dataChange");
   private static final int REMOVE_EXTENDED = RemoveFile.FULL_SCHEMA.indexOf("extendedFileMetadata");
   private static final int REMOVE_DV = RemoveFile.FULL_SCHEMA.indexOf("deletionVector");
+  private static final int REMOVE_BASE_ROW_ID = RemoveFile.FULL_SCHEMA.indexOf("baseRowId");
+  private static final int REMOVE_COMMIT_VERSION =
+      RemoveFile.FULL_SCHEMA.indexOf("defaultRowCommitVersion");
   private static final int CDC_PATH = AddCDCFile.FULL_SCHEMA.indexOf("path");
   private static final int CDC_PARTITIONS = AddCDCFile.FULL_SCHEMA.indexOf("partitionValues");
   private static final int CDC_SIZE = AddCDCFile.FULL_SCHEMA.indexOf("size");
@@ -91,7 +97,8 @@ public final class LogActions {
           adds.getChild(ADD_SIZE).getLong(row),
           adds.getChild(ADD_DATA_CHANGE).getBoolean(row),
           true,
-          DeletionVector.at(adds.getChild(ADD_DV), row));
+          DeletionVector.at(adds.getChild(ADD_DV), row),
+          FileRowIds.at(adds.getChild(ADD_BASE_ROW_ID), adds.getChild(ADD_COMMIT_VERSION), row));
     }
     if (isSet(removes, row)) {
       ColumnVector sizes = removes.getChild(REMOVE_SIZE);
@@ -103,7 +110,9 @@ public final class LogActions {
           sizes.isNullAt(row) ? -1 : sizes.getLong(row),
           removes.getChild(REMOVE_DATA_CHANGE).getBoolean(row),
           !extended.isNullAt(row) && extended.getBoolean(row),
-          DeletionVector.at(removes.getChild(REMOVE_DV), row));
+          DeletionVector.at(removes.getChild(REMOVE_DV), row),
+          FileRowIds.at(
+              removes.getChild(REMOVE_BASE_ROW_ID), removes.getChild(REMOVE_COMMIT_VERSION), row));
     }
     if (isSet(cdcs, row)) {
       return new LogAction.FileAction(
@@ -113,6 +122,7 @@ public final class LogActions {
           cdcs.getChild(CDC_SIZE).getLong(row),
           true,
           true,
+          null,
           null);
     }
     if (isSet(metadatas, row)) {

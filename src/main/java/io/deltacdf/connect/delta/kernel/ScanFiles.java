@@ -44,6 +44,7 @@ public final class ScanFiles {
         adds.getChild(SIZE).getLong(row),
         true,
         true,
-        DeletionVector.at(adds.getChild(DV), row));
+        DeletionVector.at(adds.getChild(DV), row),
+        null);
   }
 }

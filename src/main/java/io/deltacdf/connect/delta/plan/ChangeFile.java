@@ -1,6 +1,7 @@
 package io.deltacdf.connect.delta.plan;
 
 import io.deltacdf.connect.delta.kernel.DeletionVector;
+import io.deltacdf.connect.delta.kernel.FileRowIds;
 import io.deltacdf.connect.delta.kernel.LogAction;
 import java.util.Map;
 
@@ -11,6 +12,8 @@ import java.util.Map;
  * @param partitionValues partition values keyed by physical column name
  * @param addDv the deletion vector of the add action (rows hidden from readers), or null
  * @param removeDv the deletion vector of the remove action, or null
+ * @param rowIds the row tracking fields of the data file's action (of the add, for a deletion
+ *     vector update: both actions carry the same), or null when it has none or is a cdc file
  */
 public record ChangeFile(
     Kind kind,
@@ -18,7 +21,8 @@ public record ChangeFile(
     Map<String, String> partitionValues,
     long size,
     DeletionVector addDv,
-    DeletionVector removeDv) {
+    DeletionVector removeDv,
+    FileRowIds rowIds) {
 
   public enum Kind {
     /** A cdc file: every row is a change, typed by its own {@code _change_type} column. */
@@ -35,7 +39,7 @@ public record ChangeFile(
   }
 
   public static ChangeFile cdc(String path, Map<String, String> partitionValues, long size) {
-    return new ChangeFile(Kind.CDC, path, partitionValues, size, null, null);
+    return new ChangeFile(Kind.CDC, path, partitionValues, size, null, null, null);
   }
 
   /** An added or removed data file that is not half of a deletion vector update. */
@@ -47,14 +51,16 @@ public record ChangeFile(
             file.partitionValues(),
             file.size(),
             file.deletionVector(),
-            null)
+            null,
+            file.rowIds())
         : new ChangeFile(
             Kind.REMOVED,
             file.path(),
             file.partitionValues(),
             file.size(),
             null,
-            file.deletionVector());
+            file.deletionVector(),
+            file.rowIds());
   }
 
   /** A file removed and added again in one commit, with its new and its old deletion vector. */
@@ -65,6 +71,7 @@ public record ChangeFile(
         add.partitionValues(),
         add.size(),
         add.deletionVector(),
-        remove.deletionVector());
+        remove.deletionVector(),
+        add.rowIds());
   }
 }

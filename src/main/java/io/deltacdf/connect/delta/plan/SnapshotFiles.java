@@ -121,6 +121,7 @@ public final class SnapshotFiles {
         add.partitionValues(),
         add.size(),
         add.deletionVector(),
+        null,
         null);
   }
 }

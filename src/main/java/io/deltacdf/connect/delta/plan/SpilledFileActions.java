@@ -1,6 +1,7 @@
 package io.deltacdf.connect.delta.plan;
 
 import io.deltacdf.connect.delta.kernel.DeletionVector;
+import io.deltacdf.connect.delta.kernel.FileRowIds;
 import io.deltacdf.connect.delta.kernel.LogAction;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
@@ -128,6 +129,12 @@ public final class SpilledFileActions implements AutoCloseable {
       out.writeInt(dv.sizeInBytes());
       out.writeLong(dv.cardinality());
     }
+    FileRowIds rowIds = action.rowIds();
+    out.writeBoolean(rowIds != null);
+    if (rowIds != null) {
+      out.writeLong(rowIds.baseRowId());
+      out.writeLong(rowIds.defaultRowCommitVersion());
+    }
   }
 
   private static LogAction.FileAction read(DataInputStream in) throws IOException {
@@ -154,8 +161,9 @@ public final class SpilledFileActions implements AutoCloseable {
               in.readInt(),
               in.readLong());
     }
+    FileRowIds rowIds = in.readBoolean() ? new FileRowIds(in.readLong(), in.readLong()) : null;
     return new LogAction.FileAction(
-        kind, path, partitionValues, size, dataChange, extendedFileMetadata, dv);
+        kind, path, partitionValues, size, dataChange, extendedFileMetadata, dv, rowIds);
   }
 
   /** A string of any length (writeUTF stops at 64 KiB), or null (partition values may be). */

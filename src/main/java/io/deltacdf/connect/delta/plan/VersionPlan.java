@@ -28,6 +28,14 @@ public record VersionPlan(
     Optional<String> operation)
     implements AutoCloseable {
 
+  /**
+   * Whether the commit is a RESTORE, whose rows Spark's change feed gives as they are in the files
+   * it removes and adds (deletes and inserts, never paired).
+   */
+  public boolean restores() {
+    return operation.filter("RESTORE"::equals).isPresent();
+  }
+
   /** Releases both sets of files, the one read and the one not (it may hold temp files too). */
   @Override
   public void close() {

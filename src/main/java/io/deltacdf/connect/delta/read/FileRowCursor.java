@@ -3,6 +3,7 @@ package io.deltacdf.connect.delta.read;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.engine.FileReadResult;
+import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
@@ -19,6 +20,7 @@ import io.deltacdf.connect.delta.table.TablePaths;
 import io.deltacdf.connect.delta.table.TableSchema;
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 import org.apache.parquet.schema.MessageType;
 
@@ -45,6 +47,14 @@ public final class FileRowCursor implements Closeable {
 
   /** Decides which candidate rows of a diffed derived version are changes; null otherwise. */
   private final DerivedRows derived;
+
+  /** Where the columns {@link DerivedRows#hiddenColumns()} names are in the batches read. */
+  private final int[] hiddenOrdinal;
+
+  private final Candidate candidate = new Candidate();
+
+  /** False when only the hidden columns are read: the decisions need no values. */
+  private final boolean valuesRead;
 
   /** The physical row the cursor stops before. */
   private final long untilRow;
@@ -93,11 +103,18 @@ public final class FileRowCursor implements Closeable {
     this.location = TablePaths.resolve(context, version, file.path());
     this.schema = schema;
     this.partitionValues = PartitionValues.resolve(schema, file.partitionValues());
-    StructType readSchema = dataReadSchema();
+    List<String> hidden = derived == null ? List.of() : derived.hiddenColumns();
+    this.valuesRead = derived == null || derived.readsValues() || hidden.isEmpty();
+    StructType readSchema = valuesRead ? dataReadSchema() : new StructType();
     this.dataOrdinal = new int[schema.columnCount()];
     int next = 0;
     for (int i = 0; i < dataOrdinal.length; i++) {
-      dataOrdinal[i] = schema.isPartitionColumn(i) ? -1 : next++;
+      dataOrdinal[i] = schema.isPartitionColumn(i) || !valuesRead ? -1 : next++;
+    }
+    this.hiddenOrdinal = new int[hidden.size()];
+    for (int i = 0; i < hiddenOrdinal.length; i++) {
+      readSchema = readSchema.add(hidden.get(i), LongType.LONG);
+      hiddenOrdinal[i] = next++;
     }
     if (file.kind() == ChangeFile.Kind.CDC) {
       readSchema = readSchema.add(ChangeType.COLUMN, StringType.STRING);
@@ -193,8 +210,7 @@ public final class FileRowCursor implements Closeable {
       }
       pendingType = changeTypeOf(batchStartRow + rowInBatch, rowInBatch);
       if (pendingType != null && derived != null) {
-        pendingValues = readValues(rowInBatch);
-        pendingType = derived.decide(pendingType, pendingValues);
+        pendingType = derived.decide(pendingType, candidate);
       }
       if (pendingType != null) {
         return true;
@@ -287,6 +303,32 @@ public final class FileRowCursor implements Closeable {
     } catch (RuntimeException e) {
       String named = location != null ? location : "the inline deletion vector of " + file.path();
       throw KernelErrors.translate(context.table(), version, named, e);
+    }
+  }
+
+  /** The row {@link #advance} looks at, decoded as far as the decision needs it. */
+  private final class Candidate implements DerivedRows.Candidate {
+
+    @Override
+    public Object[] values() {
+      if (!valuesRead) {
+        throw new IllegalStateException("Only the hidden columns of " + file.path() + " are read");
+      }
+      if (pendingValues == null) {
+        pendingValues = readValues(rowInBatch);
+      }
+      return pendingValues;
+    }
+
+    @Override
+    public long physicalRow() {
+      return batchStartRow + rowInBatch;
+    }
+
+    @Override
+    public Long hidden(int index) {
+      ColumnVector vector = batch.getColumnVector(hiddenOrdinal[index]);
+      return vector.isNullAt(rowInBatch) ? null : vector.getLong(rowInBatch);
     }
   }
 

@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * How a feed turns versions into change rows.
  *
- * @param source whether rows come from the Change Data Feed, are derived, or either per version
+ * @param source whether rows come from the Change Data Feed, row tracking, are derived, or a mix
+ *     per version
  * @param keyColumns the key columns (logical names, possibly none) that pair a derived delete and
  *     insert of one key into an update
  * @param diffSpill when a derived version's diff leaves the heap for temp files
@@ -86,8 +87,16 @@ public record ChangeRules(
   public boolean readsChangeData(TableSchema schema) {
     return switch (source) {
       case CDF -> true;
-      case DERIVED -> false;
+      case DERIVED, ROW_TRACKING -> false;
       case AUTO -> schema.changeDataFeedEnabled();
     };
+  }
+
+  /**
+   * Whether a version not read from its change data pairs its rows by row id where the table has
+   * row tracking (else by their values).
+   */
+  public boolean pairsByRowId() {
+    return source == ChangeSource.ROW_TRACKING || source == ChangeSource.AUTO;
   }
 }

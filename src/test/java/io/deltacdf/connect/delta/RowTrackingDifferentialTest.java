@@ -1,0 +1,203 @@
+package io.deltacdf.connect.delta;
+
+import static io.deltacdf.connect.testing.SparkHarness.sql;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.ChangeSource;
+import io.deltacdf.connect.delta.spill.DiffSpill;
+import io.deltacdf.connect.delta.table.ChangeRules;
+import io.deltacdf.connect.delta.testing.FeedReads;
+import io.deltacdf.connect.testing.RandomWorkload;
+import io.deltacdf.connect.testing.SparkOracle;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Changes paired by row id (change.source=row-tracking) are Spark's change feed row for row: random
+ * workloads on tables with both the Change Data Feed and row tracking, then an update that sets the
+ * key to a new value and one that sets a column to itself; Spark's {@code table_changes} is read,
+ * every file a {@code cdc} action names is deleted, and each version's rows from row tracking must
+ * equal Spark's as a multiset, update images included. Replay a table with {@code
+ * -Drowtracking.seed=<seed> -Drowtracking.tables=1}; run more with {@code
+ * -Drowtracking.tables=100}.
+ */
+class RowTrackingDifferentialTest {
+
+  private static final long BASE_SEED = Long.getLong("rowtracking.seed", 20261206L);
+  private static final int TABLES = Integer.getInteger("rowtracking.tables", 4);
+
+  @TempDir static Path dir;
+
+  static LongStream seeds() {
+    return LongStream.range(BASE_SEED, BASE_SEED + TABLES);
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void rowTrackingChangesEqualSparksFeed(long seed) {
+    RandomWorkload.Description workload =
+        RandomWorkload.run(seed, dir, Map.of("delta.enableRowTracking", "true"));
+    String table = "delta.`" + workload.path() + "`";
+    sql("UPDATE %s SET `id` = `id` + 1000000 WHERE `id` %% 3 = 0", table);
+    sql("UPDATE %s SET `id` = `id` WHERE `id` %% 2 = 1", table);
+    long latest = SparkOracle.latestVersion(workload.path());
+    // Every other table spills each diff to temp files; every other pair reads each commit's
+    // files from its log as they are needed (their row ids pass through temp files).
+    int diffMemoryRows = seed % 2 == 0 ? 16 : DiffSpill.DEFAULT_MAX_RECORDS_IN_MEMORY;
+    int planMemoryFiles = seed % 4 >= 2 ? 0 : ChangeRules.HELD_FILE_ACTIONS;
+    System.out.println(
+        "RowTrackingDifferentialTest seed="
+            + seed
+            + " diffMemoryRows="
+            + diffMemoryRows
+            + " planMemoryFiles="
+            + planMemoryFiles
+            + " "
+            + workload.options());
+
+    Map<Long, List<String>> spark = SparkOracle.changesByVersion(workload.path(), 0, latest);
+    int deleted = deleteChangeDataFiles(Path.of(workload.path()));
+    Map<Long, List<String>> ours =
+        changes(
+            workload.path(), latest, ChangeSource.ROW_TRACKING, diffMemoryRows, planMemoryFiles);
+
+    assertThat(deleted).as("cdc files deleted").isPositive();
+    assertThat(ours).as("changes of workload:%n%s", workload).isEqualTo(spark);
+    System.out.println(
+        "RowTrackingDifferentialTest seed="
+            + seed
+            + " versions="
+            + (latest + 1)
+            + " rows="
+            + spark.values().stream().mapToInt(List::size).sum());
+  }
+
+  /**
+   * Versions before row tracking was enabled, and the commits that enable it on a table with data
+   * (a backfill gives every file row ids), are derived by key; the versions after are paired by row
+   * id. change.source=auto does the same on a twin table without the Change Data Feed.
+   */
+  @Test
+  void versionsBeforeRowTrackingAreDerived() {
+    String path = dir.resolve("enabled-later").toString();
+    String twin = dir.resolve("enabled-later-without-cdf").toString();
+    long latest = enableRowTrackingLater(path, true);
+    assertThat(enableRowTrackingLater(twin, false)).isEqualTo(latest);
+
+    Map<Long, List<String>> spark = SparkOracle.changesByVersion(path, 0, latest);
+    deleteChangeDataFiles(Path.of(path));
+    Map<Long, List<String>> ours =
+        changes(
+            path,
+            latest,
+            ChangeSource.ROW_TRACKING,
+            DiffSpill.DEFAULT_MAX_RECORDS_IN_MEMORY,
+            ChangeRules.HELD_FILE_ACTIONS);
+    Map<Long, List<String>> auto =
+        changes(
+            twin,
+            latest,
+            ChangeSource.AUTO,
+            DiffSpill.DEFAULT_MAX_RECORDS_IN_MEMORY,
+            ChangeRules.HELD_FILE_ACTIONS);
+
+    // The key diff gives the same rows here: no update before row tracking leaves a row as it was.
+    assertThat(ours).isEqualTo(spark);
+    // The twin's commits have their own times.
+    assertThat(withoutTimestamps(auto)).isEqualTo(withoutTimestamps(spark));
+  }
+
+  /**
+   * A table written without row tracking that enables it on its data, then updated (the key too, a
+   * column to itself), merged, optimized, restored and deleted from; returns its latest version.
+   */
+  private static long enableRowTrackingLater(String path, boolean changeDataFeed) {
+    String table = "delta.`" + path + "`";
+    sql(
+        "CREATE TABLE %s (id BIGINT, name STRING, amount INT) USING delta TBLPROPERTIES"
+            + " ('delta.enableChangeDataFeed'='%s', 'delta.enableDeletionVectors'='false')",
+        table, changeDataFeed);
+    sql("INSERT INTO %s SELECT id, concat('n', id), CAST(id AS INT) FROM range(0, 20)", table);
+    sql("UPDATE %s SET name = 'before' WHERE id %% 4 = 1", table);
+    sql("DELETE FROM %s WHERE id = 2", table);
+    long before = SparkOracle.latestVersion(path);
+    sql("ALTER TABLE %s SET TBLPROPERTIES ('delta.enableRowTracking'='true')", table);
+    assertThat(SparkOracle.latestVersion(path)).as("backfill commits").isGreaterThan(before);
+    sql("UPDATE %s SET id = id + 100 WHERE id %% 5 = 0", table);
+    long keysUpdated = SparkOracle.latestVersion(path);
+    sql("UPDATE %s SET amount = amount WHERE id %% 3 = 0", table);
+    sql(
+        "MERGE INTO %s t USING (SELECT id, 'merged' AS name, 7 AS amount FROM range(15, 25)) s"
+            + " ON t.id = s.id WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *",
+        table);
+    sql("OPTIMIZE %s", table);
+    // Rows updated since come back with their old commit versions: Spark's feed has no pairs.
+    sql("RESTORE TABLE %s TO VERSION AS OF %d", table, keysUpdated);
+    sql("DELETE FROM %s WHERE id = 7", table);
+    return SparkOracle.latestVersion(path);
+  }
+
+  /** Canonical rows {@code v<version> @<ms> <type> {...}} without their commit times. */
+  private static Map<Long, List<String>> withoutTimestamps(Map<Long, List<String>> byVersion) {
+    Map<Long, List<String>> stripped = new TreeMap<>();
+    byVersion.forEach(
+        (version, rows) ->
+            stripped.put(
+                version,
+                rows.stream().map(row -> row.replaceFirst(" @\\d+ ", " ")).sorted().toList()));
+    return stripped;
+  }
+
+  private static Map<Long, List<String>> changes(
+      String path,
+      long latest,
+      ChangeSource changeSource,
+      int diffMemoryRows,
+      int planMemoryFiles) {
+    DeltaTable source =
+        DeltaTable.open(path, Map.of(), false)
+            .withChangeSource(changeSource, List.of("id"))
+            .withDiffMemoryRows(diffMemoryRows)
+            .withPlanMemoryFiles(planMemoryFiles);
+    List<FeedReads.ReadRow> rows =
+        FeedReads.readAll(source, ChangePosition.InVersion.start(0), 1000);
+    return FeedReads.byVersion(rows, FeedReads.schemaAt(source, latest));
+  }
+
+  /** Deletes every file a {@code cdc} action of the log names; returns how many. */
+  static int deleteChangeDataFiles(Path table) {
+    ObjectMapper json = new ObjectMapper();
+    int deleted = 0;
+    try (Stream<Path> commits = Files.list(table.resolve("_delta_log"))) {
+      for (Path commit : commits.filter(f -> f.toString().endsWith(".json")).toList()) {
+        for (String line : Files.readAllLines(commit)) {
+          JsonNode cdc = json.readTree(line).get("cdc");
+          if (cdc != null) {
+            Path file = table.resolve(URI.create(cdc.get("path").asText()).getPath());
+            if (Files.deleteIfExists(file)) {
+              deleted++;
+            }
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return deleted;
+  }
+}
