@@ -8,7 +8,6 @@ import io.deltacdf.connect.convert.ColumnMasks;
 import io.deltacdf.connect.convert.RecordSettings;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -247,73 +246,9 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     return getBoolean(FILES_OUTSIDE_TABLE);
   }
 
-  /**
-   * The Hadoop file system settings: those the s3.*, azure.* and gcs.* settings stand for, then
-   * every {@code hadoop.*} key without the prefix (which wins, as the more specific setting).
-   */
-  public Map<String, String> hadoopSettings() {
-    Map<String, String> settings = new HashMap<>(StorageSettings.hadoopSettings(this));
-    settings.putAll(hadoopOverrides());
-    return settings;
-  }
-
-  /** The {@code hadoop.*} settings alone, without the prefix. */
-  public Map<String, String> hadoopOverrides() {
-    Map<String, String> overrides = new HashMap<>();
-    originalsWithPrefix(HADOOP_PREFIX).forEach((k, v) -> overrides.put(k, String.valueOf(v)));
-    return overrides;
-  }
-
-  /**
-   * {@link #hadoopSettings()} for a Unity Catalog table: without the store endpoints (s3.endpoint,
-   * azure.endpoint, gcs.endpoint, or hadoop.* endpoint keys), so that the credentials the catalog
-   * vends for a table go only to the store its location names. Only with {@code
-   * storage.insecure.http.allowed=true}, for a test catalog in front of an emulator, do they stay.
-   */
-  public Map<String, String> catalogTableHadoopSettings() {
-    return StoreEndpoints.forCatalogTables(this, hadoopSettings());
-  }
-
-  /**
-   * {@link #hadoopOverrides()} for a Unity Catalog table, as {@link #catalogTableHadoopSettings}.
-   */
-  public Map<String, String> catalogTableHadoopOverrides() {
-    return StoreEndpoints.forCatalogTables(this, hadoopOverrides());
-  }
-
-  /**
-   * The setting that holds the credential for the store of {@code tablePath} (e.g.
-   * s3.secret.access.key), or null for local tables: where an access-denied error belongs.
-   */
-  public String credentialSettingFor(String tablePath) {
-    if (isCatalogTable(tablePath)) {
-      return UnityCatalogSettings.credentialSetting(this);
-    }
-    return StorageSettings.credentialSettingFor(this, tablePath);
-  }
-
-  /** Where requests for the table go, for the log: e.g. https://minio.internal:9000. */
-  public String endpointOf(String tablePath) {
-    return StoreEndpoints.endpointOf(tablePath, hadoopSettings());
-  }
-
-  /**
-   * Fails when a store would be reached over plain HTTP without {@code
-   * storage.insecure.http.allowed}: checked where the tables are read, too, since a task may run
-   * with a configuration that was never validated.
-   */
-  public void requireTlsToStores() {
-    Map<String, List<String>> problems = new LinkedHashMap<>();
-    StoreEndpoints.crossFieldProblems(this, problems);
-    throwFirst(problems);
-  }
-
-  /** The endpoint setting of the table's store, when set (where connection errors belong). */
-  public String endpointSettingFor(String tablePath) {
-    if (isCatalogTable(tablePath)) {
-      return UnityCatalogSettings.URI_SETTING;
-    }
-    return StorageSettings.endpointSettingFor(this, tablePath);
+  /** The settings of the stores the tables are read from: file systems, endpoints, credentials. */
+  public StoreView stores() {
+    return new StoreView(this);
   }
 
   /**
@@ -350,7 +285,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     throwFirst(crossFieldProblems());
   }
 
-  private static void throwFirst(Map<String, List<String>> problems) {
+  static void throwFirst(Map<String, List<String>> problems) {
     problems.entrySet().stream()
         .findFirst()
         .ifPresent(

@@ -132,7 +132,7 @@ public final class ConnectorTables {
     List<String> withoutCommits = new ArrayList<>();
     for (String root : config.tableRoots()) {
       TableDiscovery.Found found =
-          TableDiscovery.under(root, config.hadoopSettings(), config.discoveryMaxDepth());
+          TableDiscovery.under(root, config.stores().hadoopSettings(), config.discoveryMaxDepth());
       listCalls += found.listCalls();
       List<String> candidates =
           found.tables().stream()
@@ -141,7 +141,8 @@ public final class ConnectorTables {
               .toList();
       // A table already streamed was a table when it was first listed; only newcomers are checked.
       List<String> newcomers = candidates.stream().filter(t -> !streaming.contains(t)).toList();
-      Set<String> notTables = TableLogs.withoutCommits(root, newcomers, config.hadoopSettings());
+      Set<String> notTables =
+          TableLogs.withoutCommits(root, newcomers, config.stores().hadoopSettings());
       listCalls += newcomers.size();
       withoutCommits.addAll(notTables);
       candidates.stream().filter(t -> !notTables.contains(t)).forEach(discovered::add);

@@ -42,10 +42,11 @@ public final class ConfiguredTables {
             ? catalog()
                 .open(
                     table,
-                    config.catalogTableHadoopSettings(),
-                    config.catalogTableHadoopOverrides(),
+                    config.stores().catalogTableHadoopSettings(),
+                    config.stores().catalogTableHadoopOverrides(),
                     config.filesOutsideTableAllowed())
-            : DeltaTable.open(table, config.hadoopSettings(), config.filesOutsideTableAllowed());
+            : DeltaTable.open(
+                table, config.stores().hadoopSettings(), config.filesOutsideTableAllowed());
     return opened
         .withChangeSource(config.changeSource(), config.keyColumnsFor(table))
         .withColumns(config.columnsFor(table).following(hidden))
@@ -60,14 +61,16 @@ public final class ConfiguredTables {
       catalog =
           connection.usesToken()
               ? CatalogTables.withToken(
-                  connection.uri(), connection.token(), config.catalogTableHadoopSettings())
+                  connection.uri(),
+                  connection.token(),
+                  config.stores().catalogTableHadoopSettings())
               : CatalogTables.withServicePrincipal(
                   connection.uri(),
                   connection.clientId(),
                   connection.clientSecret(),
                   connection.oauthTokenUri(),
                   connection.oauthScope(),
-                  config.catalogTableHadoopSettings());
+                  config.stores().catalogTableHadoopSettings());
     }
     return catalog;
   }

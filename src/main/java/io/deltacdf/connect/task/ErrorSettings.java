@@ -35,8 +35,8 @@ public final class ErrorSettings {
    */
   String storeSetting(DeltaFeedException error, String table) {
     return switch (error.kind()) {
-      case ACCESS_DENIED -> config.credentialSettingFor(table);
-      case TRANSIENT -> config.endpointSettingFor(table);
+      case ACCESS_DENIED -> config.stores().credentialSettingFor(table);
+      case TRANSIENT -> config.stores().endpointSettingFor(table);
       default -> null;
     };
   }

@@ -55,7 +55,8 @@ final class TableOpener {
    */
   TableStream.Opened open(TablePartition partition, TablePosition position) {
     String table = partition.table();
-    log.info("Table {} is read through {}", partition.describe(), config.endpointOf(table));
+    log.info(
+        "Table {} is read through {}", partition.describe(), config.stores().endpointOf(table));
     // The columns the stream's rules hid before stay hidden, whatever their names are now.
     DeltaTable deltaTable = tables.open(table, position.hidden());
     LatestSnapshot latest = deltaTable.latestSnapshot(); // one load for the whole open

@@ -44,7 +44,7 @@ public final class TaskLoop {
    */
   public TaskLoop(Map<String, String> settings, SourceTaskContext context, String version) {
     DeltaCdfSourceConfig config = new DeltaCdfSourceConfig(settings);
-    config.requireTlsToStores();
+    config.stores().requireTlsToStores();
     redaction = new Redaction(config);
     errorSettings = new ErrorSettings(config);
     batchMaxRows = config.batchMaxRows();

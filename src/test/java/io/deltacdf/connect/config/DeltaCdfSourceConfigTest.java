@@ -112,7 +112,7 @@ class DeltaCdfSourceConfigTest {
 
   @Test
   void hadoopSettingsLoseTheirPrefix() {
-    assertThat(config("hadoop.fs.s3a.endpoint", "http://127.0.0.1:9000").hadoopSettings())
+    assertThat(config("hadoop.fs.s3a.endpoint", "http://127.0.0.1:9000").stores().hadoopSettings())
         .containsEntry("fs.s3a.endpoint", "http://127.0.0.1:9000");
   }
 

@@ -160,6 +160,7 @@ class EntraTokenFlowTest {
                         "azure.oauth.authority",
                         "http://127.0.0.1:" + server.getAddress().getPort())
                     .build())
+            .stores()
             .hadoopSettings();
     return new ClientCredsTokenProvider(
         hadoop.get("fs.azure.account.oauth2.client.endpoint." + HOST),
@@ -191,6 +192,7 @@ class EntraTokenFlowTest {
                         "azure.oauth.authority",
                         "http://127.0.0.1:" + server.getAddress().getPort())
                     .build())
+            .stores()
             .hadoopSettings();
 
     AzureADToken token =
@@ -221,6 +223,7 @@ class EntraTokenFlowTest {
                         "hadoop.fs.azure.account.oauth2.msi.endpoint." + host,
                         "http://127.0.0.1:" + server.getAddress().getPort() + MSI_PATH)
                     .build())
+            .stores()
             .hadoopSettings();
     assertThat(hadoop)
         .containsEntry(

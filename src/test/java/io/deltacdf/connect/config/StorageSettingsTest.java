@@ -27,6 +27,7 @@ class StorageSettingsTest {
                 "s3.endpoint", "http://127.0.0.1:9000",
                 "s3.path.style.access", "true",
                 "s3.region", "eu-west-1")
+            .stores()
             .hadoopSettings();
     assertThat(hadoop)
         .containsEntry("fs.s3a.access.key", "AKIA")
@@ -44,6 +45,7 @@ class StorageSettingsTest {
   void assumedRoleAndTemporaryKeys() {
     assertThat(
             config("s3.credentials", "assumed-role", "s3.assumed.role.arn", "arn:aws:iam::1:role/r")
+                .stores()
                 .hadoopSettings())
         .containsEntry(
             "fs.s3a.aws.credentials.provider",
@@ -55,6 +57,7 @@ class StorageSettingsTest {
                     "s3.access.key.id", "ASIA",
                     "s3.secret.access.key", "s",
                     "s3.session.token", "tok")
+                .stores()
                 .hadoopSettings())
         .containsEntry(
             "fs.s3a.aws.credentials.provider",
@@ -83,6 +86,7 @@ class StorageSettingsTest {
                     .with("azure.oauth.tenant.id", "t1")
                     .with("azure.oauth.authority", "https://login.microsoftonline.us/")
                     .build())
+            .stores()
             .hadoopSettings();
 
     for (String host : List.of(onelake, gov, "eu.dfs.fabric.microsoft.com")) {
@@ -109,7 +113,10 @@ class StorageSettingsTest {
 
   @Test
   void everyAzureAuthenticationType() {
-    assertThat(config("azure.account.name", "lake", "azure.account.key", "a2V5").hadoopSettings())
+    assertThat(
+            config("azure.account.name", "lake", "azure.account.key", "a2V5")
+                .stores()
+                .hadoopSettings())
         .containsEntry("fs.azure.account.auth.type." + HOST, "SharedKey")
         .containsEntry("fs.azure.account.key." + HOST, "a2V5");
     assertThat(
@@ -120,6 +127,7 @@ class StorageSettingsTest {
                     "sas",
                     "azure.sas.token",
                     "sv=1")
+                .stores()
                 .hadoopSettings())
         .containsEntry("fs.azure.account.auth.type." + HOST, "SAS")
         .containsEntry("fs.azure.sas.fixed.token." + HOST, "sv=1");
@@ -130,6 +138,7 @@ class StorageSettingsTest {
                     "azure.oauth.client.id", "app",
                     "azure.oauth.client.secret", "pw",
                     "azure.oauth.tenant.id", "t1")
+                .stores()
                 .hadoopSettings())
         .containsEntry("fs.azure.account.auth.type." + HOST, "OAuth")
         .containsEntry(
@@ -141,6 +150,7 @@ class StorageSettingsTest {
         .containsEntry("fs.azure.account.oauth2.client.secret." + HOST, "pw");
     assertThat(
             config("azure.account.name", "lake", "azure.auth.type", "managed-identity")
+                .stores()
                 .hadoopSettings())
         .containsEntry(
             "fs.azure.account.oauth.provider.type." + HOST,
@@ -152,6 +162,7 @@ class StorageSettingsTest {
                     "azure.oauth.client.id", "app",
                     "azure.oauth.tenant.id", "t1",
                     "azure.workload.identity.token.file", "/var/run/token")
+                .stores()
                 .hadoopSettings())
         .containsEntry(
             "fs.azure.account.oauth.provider.type." + HOST,
@@ -166,6 +177,7 @@ class StorageSettingsTest {
                     "azure.account.name", "lake",
                     "azure.account.key", "k3y!",
                     "azure.endpoint", "http://127.0.0.1:10000")
+                .stores()
                 .hadoopSettings())
         .containsEntry("fs.azure.abfs.endpoint", "127.0.0.1:10000")
         .containsEntry("fs.azure.always.use.https", "false")
@@ -179,6 +191,7 @@ class StorageSettingsTest {
                 "gcs.auth.type", "service-account-keyfile",
                 "gcs.keyfile.path", "/etc/gcs.json",
                 "hadoop.fs.gs.project.id", "p1")
+            .stores()
             .hadoopSettings();
     assertThat(hadoop)
         .containsEntry("fs.gs.auth.type", "SERVICE_ACCOUNT_JSON_KEYFILE")
@@ -221,10 +234,10 @@ class StorageSettingsTest {
                     "topic.check.admin.security.protocol", "SASL_SSL")
                 .secretValues())
         .containsExactly("ScramLoginModule password=\"pw1\";");
-    assertThat(config.credentialSettingFor("abfss://c@lake.dfs.core.windows.net/t"))
+    assertThat(config.stores().credentialSettingFor("abfss://c@lake.dfs.core.windows.net/t"))
         .isEqualTo("azure.account.key");
-    assertThat(config.credentialSettingFor("s3a://b/t")).isEqualTo("s3.credentials");
-    assertThat(config.credentialSettingFor("/local/t")).isNull();
+    assertThat(config.stores().credentialSettingFor("s3a://b/t")).isEqualTo("s3.credentials");
+    assertThat(config.stores().credentialSettingFor("/local/t")).isNull();
   }
 
   @Test
@@ -238,7 +251,7 @@ class StorageSettingsTest {
             "azure.oauth.tenant.id", "t",
             "azure.account.keys", "lake:" + key + "; onelake.dfs.fabric.microsoft.com:" + key,
             "azure.sas.tokens", "archive:sv=2020-12-06&sp=rl&sig=abc%3D");
-    Map<String, String> hadoop = config.hadoopSettings();
+    Map<String, String> hadoop = config.stores().hadoopSettings();
     assertThat(hadoop)
         .containsEntry("fs.azure.account.auth.type." + HOST, "SharedKey")
         .containsEntry("fs.azure.account.key." + HOST, key)
@@ -247,11 +260,11 @@ class StorageSettingsTest {
         .containsEntry(
             "fs.azure.sas.fixed.token.archive.dfs.core.windows.net",
             "sv=2020-12-06&sp=rl&sig=abc%3D");
-    assertThat(config.credentialSettingFor("abfss://c@lake.dfs.core.windows.net/t"))
+    assertThat(config.stores().credentialSettingFor("abfss://c@lake.dfs.core.windows.net/t"))
         .isEqualTo("azure.account.keys");
-    assertThat(config.credentialSettingFor("abfss://c@archive.dfs.core.windows.net/t"))
+    assertThat(config.stores().credentialSettingFor("abfss://c@archive.dfs.core.windows.net/t"))
         .isEqualTo("azure.sas.tokens");
-    assertThat(config.credentialSettingFor("abfss://c@other.dfs.core.windows.net/t"))
+    assertThat(config.stores().credentialSettingFor("abfss://c@other.dfs.core.windows.net/t"))
         .isEqualTo("azure.oauth.client.secret");
     assertThat(config.secretValues()).contains(key, "sv=2020-12-06&sp=rl&sig=abc%3D");
     assertThat(config.crossFieldProblems()).isEmpty();

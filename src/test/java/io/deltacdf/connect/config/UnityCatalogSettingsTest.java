@@ -78,9 +78,9 @@ class UnityCatalogSettingsTest {
             "gcs.endpoint", "https://gcs.internal",
             "hadoop.fs.s3a.bucket.lake.endpoint", "https://other.internal",
             "hadoop.fs.unitycatalog.renewal.leadTimeMillis", "2000");
-    assertThat(config.hadoopSettings())
+    assertThat(config.stores().hadoopSettings())
         .containsKeys("fs.s3a.endpoint", "fs.azure.abfs.endpoint", "fs.gs.storage.root.url");
-    assertThat(config.catalogTableHadoopSettings())
+    assertThat(config.stores().catalogTableHadoopSettings())
         .doesNotContainKeys(
             "fs.s3a.endpoint",
             "fs.s3a.connection.ssl.enabled",
@@ -88,7 +88,7 @@ class UnityCatalogSettingsTest {
             "fs.azure.abfs.endpoint",
             "fs.gs.storage.root.url")
         .containsEntry("fs.unitycatalog.renewal.leadTimeMillis", "2000");
-    assertThat(config.catalogTableHadoopOverrides())
+    assertThat(config.stores().catalogTableHadoopOverrides())
         .doesNotContainKey("fs.s3a.bucket.lake.endpoint")
         .containsKey("fs.unitycatalog.renewal.leadTimeMillis");
     // A test catalog in front of an emulator: only with the insecure switch.
@@ -96,7 +96,7 @@ class UnityCatalogSettingsTest {
         config(
             "s3.endpoint", "http://127.0.0.1:9090",
             "storage.insecure.http.allowed", "true");
-    assertThat(test.catalogTableHadoopSettings())
+    assertThat(test.stores().catalogTableHadoopSettings())
         .containsEntry("fs.s3a.endpoint", "http://127.0.0.1:9090");
   }
 
@@ -105,14 +105,16 @@ class UnityCatalogSettingsTest {
     DeltaCdfSourceConfig config = config();
     assertThat(config.tableSettingFor("main.sales.orders")).isEqualTo("unity.catalog.tables");
     assertThat(config.tableSettingFor("s3a://bucket/lake/orders")).isEqualTo("delta.table.paths");
-    assertThat(config.credentialSettingFor("main.sales.orders")).isEqualTo("unity.catalog.token");
-    assertThat(config.endpointSettingFor("main.sales.orders")).isEqualTo("unity.catalog.uri");
+    assertThat(config.stores().credentialSettingFor("main.sales.orders"))
+        .isEqualTo("unity.catalog.token");
+    assertThat(config.stores().endpointSettingFor("main.sales.orders"))
+        .isEqualTo("unity.catalog.uri");
     DeltaCdfSourceConfig oauth =
         config(
             "unity.catalog.token", "",
             "unity.catalog.oauth.client.id", "sp-1",
             "unity.catalog.oauth.client.secret", "s3cr3t");
-    assertThat(oauth.credentialSettingFor("main.sales.orders"))
+    assertThat(oauth.stores().credentialSettingFor("main.sales.orders"))
         .isEqualTo("unity.catalog.oauth.client.secret");
     assertThat(oauth.unityCatalog().oauthTokenUri())
         .isEqualTo("https://adb-1.2.azuredatabricks.net/oidc/v1/token");

@@ -94,7 +94,7 @@ class AzureHostsIT {
 
   private static long rows(DeltaCdfSourceConfig config, String table) {
     long rows = 0;
-    try (DeltaTable deltaTable = DeltaTable.open(table, config.hadoopSettings(), false);
+    try (DeltaTable deltaTable = DeltaTable.open(table, config.stores().hadoopSettings(), false);
         DeltaChangeFeed feed = deltaTable.openFeed(ChangePosition.InVersion.start(0))) {
       ChangeBatch batch;
       while ((batch = feed.next(100)) != null) {

@@ -398,8 +398,9 @@ class UnityCatalogIT {
 
   private static DeltaTable open(String table) {
     var settings = new io.deltacdf.connect.config.DeltaCdfSourceConfig(config(table));
-    return CatalogTables.withToken(catalog.uri(), TOKEN, settings.hadoopSettings())
-        .open(table, settings.hadoopSettings(), settings.hadoopOverrides(), false);
+    return CatalogTables.withToken(catalog.uri(), TOKEN, settings.stores().hadoopSettings())
+        .open(
+            table, settings.stores().hadoopSettings(), settings.stores().hadoopOverrides(), false);
   }
 
   /** An empty table with change data feed and in-commit timestamps (which stores need). */
