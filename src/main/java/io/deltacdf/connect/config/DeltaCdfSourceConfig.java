@@ -2,6 +2,7 @@ package io.deltacdf.connect.config;
 
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ColumnSelection;
+import io.deltacdf.connect.change.EndSpec;
 import io.deltacdf.connect.change.RowFilter;
 import io.deltacdf.connect.change.StartSpec;
 import io.deltacdf.connect.convert.ColumnMasks;
@@ -12,6 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
@@ -31,6 +33,8 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   public static final String START_MODE = "start.mode";
   public static final String START_VERSION = "start.version";
   public static final String START_TIMESTAMP = "start.timestamp";
+  public static final String END_VERSION = "end.version";
+  public static final String END_TIMESTAMP = "end.timestamp";
   public static final String POLL_INTERVAL_MS = "poll.interval.ms";
   public static final String BATCH_MAX_ROWS = "batch.max.rows";
   public static final String TRANSACTION_MAX_ROWS = "transaction.max.rows";
@@ -201,6 +205,11 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   /** Where a table without stored offset starts: start.mode with its version or timestamp. */
   public StartSpec start() {
     return StartOptions.start(this);
+  }
+
+  /** Where a bounded run ends (end.version or end.timestamp); empty when the run is unbounded. */
+  public Optional<EndSpec> end() {
+    return StartOptions.end(this);
   }
 
   public Duration pollInterval() {

@@ -88,6 +88,9 @@ public final class DeltaChangeFeed implements AutoCloseable {
 
   private long bytesRead;
 
+  /** The last version read: a bounded run's end, else {@link Long#MAX_VALUE}. */
+  private final long lastVersion;
+
   /**
    * A feed from {@code start} on, of {@code slice} of the snapshot when {@code start} is in one;
    * reads nothing before the first call of {@link #next}.
@@ -97,8 +100,10 @@ public final class DeltaChangeFeed implements AutoCloseable {
       ChangePosition start,
       SnapshotSlice slice,
       int snapshotWindowSize,
-      ChangeRules rules) {
+      ChangeRules rules,
+      long lastVersion) {
     this.context = context;
+    this.lastVersion = lastVersion;
     this.log = new DeltaLog(context);
     this.rules = rules;
     this.position = start;
@@ -125,6 +130,14 @@ public final class DeltaChangeFeed implements AutoCloseable {
   /** Where reading continues: every row before it has been returned. */
   public ChangePosition position() {
     return position;
+  }
+
+  /**
+   * Whether the feed has read every version up to its last one (a bounded run's end) and reads no
+   * more: {@link #next} returns null from here on, without looking at the log.
+   */
+  public boolean ended() {
+    return !position.inSnapshot() && position.version() > lastVersion;
   }
 
   /**
@@ -227,7 +240,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
   private Opening openNextFile(long deadline) {
     while (true) {
       ChangePosition before = position;
-      if (snapshotOnly && !position.inSnapshot()) {
+      if ((snapshotOnly && !position.inSnapshot()) || ended()) {
         return Opening.CAUGHT_UP;
       }
       // The snapshot reads inside it, the versions once the snapshot (if any) is behind.
