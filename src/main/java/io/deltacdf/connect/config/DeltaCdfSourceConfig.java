@@ -38,6 +38,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   public static final String POLL_INTERVAL_MS = "poll.interval.ms";
   public static final String BATCH_MAX_ROWS = "batch.max.rows";
   public static final String TRANSACTION_MAX_ROWS = "transaction.max.rows";
+  public static final String MAX_ROWS_PER_SECOND = "max.rows.per.second";
   public static final String ON_HISTORY_MISSING = "on.history.missing";
   public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
   public static final String HEARTBEAT_TOPIC = "heartbeat.topic";
@@ -222,6 +223,11 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
 
   public int transactionMaxRows() {
     return getInt(TRANSACTION_MAX_ROWS);
+  }
+
+  /** How many change records a task hands to Connect per second at most; 0 = no limit. */
+  public int maxRowsPerSecond() {
+    return getInt(MAX_ROWS_PER_SECOND);
   }
 
   /** How often heartbeats may be sent; zero when they are off. */

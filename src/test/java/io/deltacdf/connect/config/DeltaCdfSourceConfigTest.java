@@ -112,6 +112,14 @@ class DeltaCdfSourceConfigTest {
   }
 
   @Test
+  void theRateLimitIsOffByDefaultAndNeverNegative() {
+    assertThat(config().maxRowsPerSecond()).isZero();
+    assertThat(config("max.rows.per.second", "200").maxRowsPerSecond()).isEqualTo(200);
+    assertThatThrownBy(() -> config("max.rows.per.second", "-1"))
+        .hasMessageContaining("max.rows.per.second");
+  }
+
+  @Test
   void singleSettingErrorsSayWhatIsValid() {
     assertThatThrownBy(() -> config("start.mode", "yesterday"))
         .isInstanceOf(ConfigException.class)
