@@ -47,6 +47,9 @@ import java.util.List;
  * slice's files and ends with the snapshot: at version + 1 it has caught up for good, as the
  * versions after the snapshot are read by another feed once every slice is complete.
  *
+ * <p><b>Bounded.</b> A feed given a last version (a bounded run's end) reads no version after it:
+ * past it, it has caught up for good ({@link #ended}), whatever later commits hold.
+ *
  * <p><b>Phases.</b> A {@link SnapshotPhase} knows the snapshot's files and a {@link VersionPhase}
  * the versions' plans, both behind {@link Phase}; the phase that opened the file being read says
  * where its rows and its end leave the feed. This class owns the position, the open file and where
