@@ -288,6 +288,19 @@ final class TableStream implements AutoCloseable {
       try {
         DeltaTable deltaTable = opened.table();
         LatestSnapshot latest = deltaTable.latestSnapshot();
+        if (latest.version() > opened.lastVersion()) {
+          throw new ConnectException(
+              redaction.redact(
+                  e.getMessage()
+                      + ". on.history.missing=resnapshot would start table "
+                      + table
+                      + " over from a snapshot at version "
+                      + latest.version()
+                      + ", after the bounded run's last version "
+                      + opened.lastVersion()
+                      + " (end.version / end.timestamp): that snapshot holds later changes."
+                      + " Replay from a start whose history is still there, or end later"));
+        }
         ChangePosition start = resnapshots.startOver(table, deltaTable, latest, e);
         // A replaced table (CREATE OR REPLACE) has another id from here on.
         position.startsOver(start, deltaTable.identity(latest));

@@ -6,7 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.deltacdf.connect.task.testing.SimulatedWorker;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.lang.management.ManagementFactory;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.BeforeAll;
@@ -68,6 +73,40 @@ class RunEndTest {
       MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
       assertThat(jmx.getAttribute(metrics, "EndVersion")).isEqualTo(3L);
       assertThat(jmx.getAttribute(metrics, "EndReached")).isEqualTo(true);
+    } finally {
+      worker.stop();
+    }
+  }
+
+  @Test
+  void aBoundedRunDoesNotStartOverFromASnapshotAfterItsEnd() throws Exception {
+    Path table = dir.resolve("vacuumed");
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+        table);
+    for (int i = 1; i <= 3; i++) {
+      sql("INSERT INTO delta.`%s` VALUES (%d)", table, i);
+    }
+    // Version 2's data file is gone, as VACUUM leaves a reader that fell behind.
+    String commit = Files.readString(table.resolve("_delta_log/00000000000000000002.json"));
+    Matcher added = Pattern.compile("\\{\"add\":\\{\"path\":\"([^\"]+)\"").matcher(commit);
+    assertThat(added.find()).isTrue();
+    Files.delete(table.resolve(URLDecoder.decode(added.group(1), StandardCharsets.UTF_8)));
+
+    SimulatedWorker worker = new SimulatedWorker(false);
+    worker.start(
+        ConnectorConfig.forTables(table.toString())
+            .name("vacuumed")
+            .with(
+                "start.mode", "version",
+                "start.version", "1",
+                "end.version", "2",
+                "on.history.missing", "resnapshot")
+            .buildTask());
+    try {
+      assertThat(worker.pollUntilFailed(5).getMessage())
+          .contains("snapshot at version 3", "last version 2");
     } finally {
       worker.stop();
     }
