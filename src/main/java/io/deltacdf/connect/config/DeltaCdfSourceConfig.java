@@ -2,6 +2,7 @@ package io.deltacdf.connect.config;
 
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ColumnSelection;
+import io.deltacdf.connect.change.EndSpec;
 import io.deltacdf.connect.change.RowFilter;
 import io.deltacdf.connect.change.StartSpec;
 import io.deltacdf.connect.convert.ColumnMasks;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
@@ -30,9 +32,12 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   public static final String START_MODE = "start.mode";
   public static final String START_VERSION = "start.version";
   public static final String START_TIMESTAMP = "start.timestamp";
+  public static final String END_VERSION = "end.version";
+  public static final String END_TIMESTAMP = "end.timestamp";
   public static final String POLL_INTERVAL_MS = "poll.interval.ms";
   public static final String BATCH_MAX_ROWS = "batch.max.rows";
   public static final String TRANSACTION_MAX_ROWS = "transaction.max.rows";
+  public static final String MAX_ROWS_PER_SECOND = "max.rows.per.second";
   public static final String ON_HISTORY_MISSING = "on.history.missing";
   public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
   public static final String HEARTBEAT_TOPIC = "heartbeat.topic";
@@ -204,6 +209,11 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     return StartOptions.start(this);
   }
 
+  /** Where a bounded run ends (end.version or end.timestamp); empty when the run is unbounded. */
+  public Optional<EndSpec> end() {
+    return StartOptions.end(this);
+  }
+
   public Duration pollInterval() {
     return Duration.ofMillis(getLong(POLL_INTERVAL_MS));
   }
@@ -214,6 +224,11 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
 
   public int transactionMaxRows() {
     return getInt(TRANSACTION_MAX_ROWS);
+  }
+
+  /** How many change records a task hands to Connect per second at most; 0 = no limit. */
+  public int maxRowsPerSecond() {
+    return getInt(MAX_ROWS_PER_SECOND);
   }
 
   /** How often heartbeats may be sent; zero when they are off. */

@@ -3,6 +3,7 @@ package io.deltacdf.connect.config;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.BATCH_MAX_ROWS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.HEARTBEAT_INTERVAL_MS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.HEARTBEAT_TOPIC;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.MAX_ROWS_PER_SECOND;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.POLL_INTERVAL_MS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.PROVIDE_TRANSACTION_METADATA;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TRANSACTION_MAX_ROWS;
@@ -57,6 +58,22 @@ final class PollingOptions {
         ++order,
         Width.SHORT,
         "Transaction size bound (rows)");
+    def.define(
+        MAX_ROWS_PER_SECOND,
+        Type.INT,
+        0,
+        ConfigDef.Range.atLeast(0),
+        Importance.LOW,
+        "The most change records each task hands to Connect per second (heartbeats are not"
+            + " counted and still go out); a connector with several tasks may send this many per"
+            + " task. Over the budget, a poll returns fewer or no records and waits briefly. With"
+            + " exactly-once a version's transaction stays whole and open while the limit holds"
+            + " its rows back: keep the producer's transaction.timeout.ms above the time the"
+            + " largest version takes at this rate. 0 = no limit.",
+        group,
+        ++order,
+        Width.SHORT,
+        "Rate limit (records/s)");
     def.define(
         HEARTBEAT_INTERVAL_MS,
         Type.LONG,

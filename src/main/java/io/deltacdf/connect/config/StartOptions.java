@@ -2,6 +2,8 @@ package io.deltacdf.connect.config;
 
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.CHANGE_SOURCE;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.DERIVED_DIFF_MEMORY_ROWS;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.END_TIMESTAMP;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.END_VERSION;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.ON_HISTORY_MISSING;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.SNAPSHOT_MAX_TASKS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.START_MODE;
@@ -9,6 +11,7 @@ import static io.deltacdf.connect.config.DeltaCdfSourceConfig.START_TIMESTAMP;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.START_VERSION;
 
 import io.deltacdf.connect.change.ChangeSource;
+import io.deltacdf.connect.change.EndSpec;
 import io.deltacdf.connect.change.StartSpec;
 import java.time.Instant;
 import java.util.List;
@@ -139,6 +142,52 @@ final class StartOptions {
         7,
         Width.SHORT,
         "Snapshot tasks per table");
+    def.define(
+        END_VERSION,
+        Type.LONG,
+        null,
+        Validators.nonNegativeOrNull(),
+        Importance.MEDIUM,
+        "Makes the run bounded: each table is read up to and including this commit version,"
+            + " then reads no more (its task idles, heartbeats still store its final position,"
+            + " and the table's EndReached metric turns true). For backfills and replays. With a"
+            + " snapshot start, the snapshot is taken at the version the start resolves to, which"
+            + " must not be after end.version. Unset = unbounded.",
+        group,
+        8,
+        Width.SHORT,
+        "End version");
+    def.define(
+        END_TIMESTAMP,
+        Type.STRING,
+        null,
+        Validators.timestamp(),
+        Importance.MEDIUM,
+        "Makes the run bounded as end.version does, at the last version committed at or before"
+            + " this instant, resolved per table when its task opens it. Same formats as"
+            + " start.timestamp. An instant after the table's latest commit must have passed"
+            + " already (a commit still to come could fall before it). Use either end.version or"
+            + " end.timestamp.",
+        group,
+        9,
+        Width.MEDIUM,
+        "End timestamp");
+  }
+
+  /** Where a bounded run ends; empty when neither end.version nor end.timestamp is set. */
+  static Optional<EndSpec> end(DeltaCdfSourceConfig config) {
+    Long version = config.getLong(END_VERSION);
+    if (version != null) {
+      return Optional.of(new EndSpec.AtVersion(version));
+    }
+    return endTimestamp(config).map(at -> new EndSpec.AtTimestamp(at.toEpochMilli()));
+  }
+
+  private static Optional<Instant> endTimestamp(DeltaCdfSourceConfig config) {
+    String value = config.getString(END_TIMESTAMP);
+    return value == null || value.isBlank()
+        ? Optional.empty()
+        : Optional.of(Validators.parseTimestamp(value));
   }
 
   /**
@@ -198,6 +247,44 @@ final class StartOptions {
           "start.timestamp is only used with start.mode=timestamp, but start.mode is "
               + EnumSettings.valueOf(mode)
               + ": remove start.timestamp or set start.mode=timestamp");
+    }
+    endProblems(config, problems);
+  }
+
+  /** An end set twice, or before the start when both are given as the same kind of value. */
+  private static void endProblems(DeltaCdfSourceConfig config, Map<String, List<String>> problems) {
+    Long endVersion = config.getLong(END_VERSION);
+    Optional<Instant> endTimestamp = endTimestamp(config);
+    if (endVersion != null && endTimestamp.isPresent()) {
+      DeltaCdfSourceConfig.add(
+          problems,
+          END_TIMESTAMP,
+          "end.version and end.timestamp are both set: a bounded run has one end; remove one");
+      return;
+    }
+    OptionalLong startVersion = startVersion(config);
+    if (endVersion != null && startVersion.isPresent() && endVersion < startVersion.getAsLong()) {
+      DeltaCdfSourceConfig.add(
+          problems,
+          END_VERSION,
+          "end.version="
+              + endVersion
+              + " is before start.version="
+              + startVersion.getAsLong()
+              + ": the run would read nothing; set end.version at or after start.version");
+    }
+    Optional<Instant> startTimestamp = startTimestamp(config);
+    if (endTimestamp.isPresent()
+        && startTimestamp.isPresent()
+        && endTimestamp.get().isBefore(startTimestamp.get())) {
+      DeltaCdfSourceConfig.add(
+          problems,
+          END_TIMESTAMP,
+          "end.timestamp="
+              + endTimestamp.get()
+              + " is before start.timestamp="
+              + startTimestamp.get()
+              + ": the run would read nothing; set end.timestamp at or after start.timestamp");
     }
   }
 }

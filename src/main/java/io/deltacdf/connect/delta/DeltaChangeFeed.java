@@ -47,6 +47,9 @@ import java.util.List;
  * slice's files and ends with the snapshot: at version + 1 it has caught up for good, as the
  * versions after the snapshot are read by another feed once every slice is complete.
  *
+ * <p><b>Bounded.</b> A feed given a last version (a bounded run's end) reads no version after it:
+ * past it, it has caught up for good ({@link #ended}), whatever later commits hold.
+ *
  * <p><b>Phases.</b> A {@link SnapshotPhase} knows the snapshot's files and a {@link VersionPhase}
  * the versions' plans, both behind {@link Phase}; the phase that opened the file being read says
  * where its rows and its end leave the feed. This class owns the position, the open file and where
@@ -91,6 +94,9 @@ public final class DeltaChangeFeed implements AutoCloseable {
 
   private long bytesRead;
 
+  /** The last version read: a bounded run's end, else {@link Long#MAX_VALUE}. */
+  private final long lastVersion;
+
   /**
    * A feed from {@code start} on, of {@code slice} of the snapshot when {@code start} is in one;
    * reads nothing before the first call of {@link #next}.
@@ -100,8 +106,10 @@ public final class DeltaChangeFeed implements AutoCloseable {
       ChangePosition start,
       SnapshotSlice slice,
       int snapshotWindowSize,
-      ChangeRules rules) {
+      ChangeRules rules,
+      long lastVersion) {
     this.context = context;
+    this.lastVersion = lastVersion;
     this.log = new DeltaLog(context);
     this.rules = rules;
     this.position = start;
@@ -128,6 +136,14 @@ public final class DeltaChangeFeed implements AutoCloseable {
   /** Where reading continues: every row before it has been returned. */
   public ChangePosition position() {
     return position;
+  }
+
+  /**
+   * Whether the feed has read every version up to its last one (a bounded run's end) and reads no
+   * more: {@link #next} returns null from here on, without looking at the log.
+   */
+  public boolean ended() {
+    return !position.inSnapshot() && position.version() > lastVersion;
   }
 
   /**
@@ -239,7 +255,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
   private Opening openNextFile(long deadline) {
     while (true) {
       ChangePosition before = position;
-      if (snapshotOnly && !position.inSnapshot()) {
+      if ((snapshotOnly && !position.inSnapshot()) || ended()) {
         return Opening.CAUGHT_UP;
       }
       // The snapshot reads inside it, the versions once the snapshot (if any) is behind.

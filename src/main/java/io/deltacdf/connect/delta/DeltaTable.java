@@ -6,6 +6,7 @@ import io.delta.kernel.engine.Engine;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ColumnSelection;
+import io.deltacdf.connect.change.EndSpec;
 import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.change.RowFilter;
 import io.deltacdf.connect.change.SnapshotSlice;
@@ -302,11 +303,20 @@ public final class DeltaTable implements AutoCloseable {
   }
 
   /**
+   * As {@link #openFeed(ChangePosition, SnapshotSlice)}, reading no version after {@code
+   * lastVersion}: once past it, the feed has caught up for good (see {@link
+   * DeltaChangeFeed#ended}).
+   */
+  public DeltaChangeFeed openFeed(ChangePosition position, SnapshotSlice slice, long lastVersion) {
+    return new DeltaChangeFeed(context, position, slice, snapshotWindow, rules, lastVersion);
+  }
+
+  /**
    * Opens a feed of {@code slice} of the snapshot {@code position} is in, from there to the
    * snapshot's end; with the whole snapshot, or a position after it, every change after it.
    */
   public DeltaChangeFeed openFeed(ChangePosition position, SnapshotSlice slice) {
-    return new DeltaChangeFeed(context, position, slice, snapshotWindow, rules);
+    return openFeed(position, slice, Long.MAX_VALUE);
   }
 
   /**
@@ -327,6 +337,14 @@ public final class DeltaTable implements AutoCloseable {
    */
   public ChangePosition resolveStart(StartSpec start) {
     return resolveStart(start, latestSnapshot());
+  }
+
+  /**
+   * The last version a bounded run ending at {@code end} reads (see {@link
+   * StartResolver#resolveEnd}).
+   */
+  public long resolveEnd(EndSpec end, LatestSnapshot latest) {
+    return starts.resolveEnd(end, latest::get, System::currentTimeMillis);
   }
 
   /** {@link #resolveStart(StartSpec)} from {@code latest}, already loaded or not. */

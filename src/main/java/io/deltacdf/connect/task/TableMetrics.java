@@ -41,6 +41,8 @@ public final class TableMetrics implements TableMetricsMBean, AutoCloseable {
   private final AtomicLong deleted = new AtomicLong();
   private final AtomicLong resnapshots = new AtomicLong();
   private final AtomicLong anotherTableStarts = new AtomicLong();
+  private volatile long endVersion = -1;
+  private volatile boolean endReached;
 
   /**
    * @param position the table's position, read here from the metrics' thread
@@ -164,6 +166,25 @@ public final class TableMetrics implements TableMetricsMBean, AutoCloseable {
 
   void recordAnotherTable() {
     anotherTableStarts.incrementAndGet();
+  }
+
+  @Override
+  public long getEndVersion() {
+    return endVersion;
+  }
+
+  /** The table was opened by a bounded run that reads up to {@code lastVersion}. */
+  void recordEnd(long lastVersion) {
+    endVersion = lastVersion == RunEnd.UNBOUNDED ? -1 : lastVersion;
+  }
+
+  @Override
+  public boolean isEndReached() {
+    return endReached;
+  }
+
+  void recordEndReached() {
+    endReached = true;
   }
 
   private void register() {

@@ -43,4 +43,17 @@ public interface TableMetricsMBean {
    * start.mode.
    */
   long getAnotherTableStarts();
+
+  /**
+   * The last version a bounded run (end.version or end.timestamp) reads of the table, once the
+   * table is opened; -1 when the run is unbounded.
+   */
+  long getEndVersion();
+
+  /**
+   * Whether a bounded run has read the table up to and including {@link #getEndVersion()} and reads
+   * no more: the table is done. Connect's status stays RUNNING; this attribute and a log line say
+   * it.
+   */
+  boolean isEndReached();
 }

@@ -26,6 +26,7 @@ final class TableOpener {
   private final TableConverters converters;
   private final Resnapshots resnapshots;
   private final Redaction redaction;
+  private final RunEnd runEnd;
 
   TableOpener(
       DeltaCdfSourceConfig config,
@@ -38,6 +39,7 @@ final class TableOpener {
     this.converters = converters;
     this.resnapshots = resnapshots;
     this.redaction = redaction;
+    this.runEnd = new RunEnd(config.end());
   }
 
   /** See {@link ConfiguredTables#discoveredAndGone}. */
@@ -89,11 +91,18 @@ final class TableOpener {
             config.getString(DeltaCdfSourceConfig.START_MODE),
             start);
       }
+      long lastVersion =
+          runEnd.lastVersion(
+              partition.describe(),
+              deltaTable,
+              latest,
+              start,
+              kind == TableStream.StartKind.RESUMED);
       RecordConverter converter =
           converters.checked(partition, deltaTable, start, latest, position.hidden());
       converter.offsetsBy(position::offsetOf);
       position.opened(identity, start, kind == TableStream.StartKind.RESUMED);
-      return new TableStream.Opened(deltaTable, start, kind, converter);
+      return new TableStream.Opened(deltaTable, start, kind, converter, lastVersion);
     } catch (DeltaFeedException e) {
       deltaTable.close();
       throw e;

@@ -4,6 +4,7 @@ import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.convert.Converted;
 import io.deltacdf.connect.convert.HeartbeatRecords;
 import io.deltacdf.connect.convert.RecordConverter;
@@ -43,9 +44,16 @@ final class TableStream implements AutoCloseable {
     ANOTHER_TABLE
   }
 
-  /** An opened table, the position its feed starts at, how that was found, and its converter. */
+  /**
+   * An opened table, the position its feed starts at, how that was found, its converter, and the
+   * last version it reads ({@link RunEnd#UNBOUNDED} unless the run is bounded).
+   */
   record Opened(
-      DeltaTable table, ChangePosition start, StartKind kind, RecordConverter converter) {}
+      DeltaTable table,
+      ChangePosition start,
+      StartKind kind,
+      RecordConverter converter,
+      long lastVersion) {}
 
   private final String table;
 
@@ -134,6 +142,7 @@ final class TableStream implements AutoCloseable {
     try {
       if (opened == null) {
         opened = opener.open(partition, position);
+        metrics.recordEnd(opened.lastVersion());
         switch (opened.kind()) {
           case RESNAPSHOT -> metrics.recordResnapshot();
           case ANOTHER_TABLE -> metrics.recordAnotherTable();
@@ -141,10 +150,8 @@ final class TableStream implements AutoCloseable {
         }
       }
       if (feed == null) {
-        feed =
-            partition.slice() == null
-                ? opened.table().openFeed(position.read())
-                : opened.table().openFeed(position.read(), partition.slice());
+        SnapshotSlice slice = slice() ? partition.slice() : SnapshotSlice.WHOLE;
+        feed = opened.table().openFeed(position.read(), slice, opened.lastVersion());
       }
       ChangeBatch batch = feed.next(maxRows);
       position.readTo(feed.position());
@@ -155,7 +162,7 @@ final class TableStream implements AutoCloseable {
         transientFailures = 0;
       }
       if (batch == null) {
-        idleUntilMs = nowMs + pollIntervalMs;
+        idleUntilMs = feed.ended() && !slice() ? endReached() : nowMs + pollIntervalMs;
         return null;
       }
       if (!batch.rows().isEmpty()) {
@@ -172,6 +179,20 @@ final class TableStream implements AutoCloseable {
       closeFeed();
       return recover(e, nowMs);
     }
+  }
+
+  /**
+   * A bounded run has read the table's last version: the stream reads no more, while heartbeats
+   * still store its final position, so a restart resumes there and is done at once.
+   */
+  private long endReached() {
+    log.info(
+        "Table {} is done: the bounded run read it up to and including version {}, and reads no"
+            + " more (end.version / end.timestamp)",
+        table,
+        opened.lastVersion());
+    metrics.recordEndReached();
+    return Long.MAX_VALUE;
   }
 
   /**
@@ -284,6 +305,19 @@ final class TableStream implements AutoCloseable {
       try {
         DeltaTable deltaTable = opened.table();
         LatestSnapshot latest = deltaTable.latestSnapshot();
+        if (latest.version() > opened.lastVersion()) {
+          throw new ConnectException(
+              redaction.redact(
+                  e.getMessage()
+                      + ". on.history.missing=resnapshot would start table "
+                      + table
+                      + " over from a snapshot at version "
+                      + latest.version()
+                      + ", after the bounded run's last version "
+                      + opened.lastVersion()
+                      + " (end.version / end.timestamp): that snapshot holds later changes."
+                      + " Replay from a start whose history is still there, or end later"));
+        }
         ChangePosition start = resnapshots.startOver(table, deltaTable, latest, e);
         // A replaced table (CREATE OR REPLACE) has another id from here on.
         position.startsOver(start, deltaTable.identity(latest));

@@ -37,6 +37,7 @@ public final class TaskLoop {
   private final TopicCheck topicCheck;
   private final ErrorSettings errorSettings;
   private final Redaction redaction;
+  private final RecordRateLimit rateLimit;
 
   /**
    * The loop over the tables of a task's settings, each resuming from the offset Connect stored for
@@ -49,6 +50,7 @@ public final class TaskLoop {
     errorSettings = new ErrorSettings(config);
     batchMaxRows = config.batchMaxRows();
     pollIntervalMs = config.pollInterval().toMillis();
+    rateLimit = RecordRateLimit.perSecond(config.maxRowsPerSecond());
     String connectorName = settings.getOrDefault("name", "delta-cdf");
     String heartbeatTopic = config.heartbeatTopic(connectorName);
     heartbeats =
@@ -96,8 +98,9 @@ public final class TaskLoop {
         transactions.commit(records);
       }
     }
-    Thread.sleep(
-        Math.max(0, Math.min(MAX_IDLE_WAIT_MS, earliestDue() - System.currentTimeMillis())));
+    // At its rate limit a task waits for its next chunk, however due its tables are.
+    long waitMs = Math.max(earliestDue() - System.currentTimeMillis(), rateLimit.waitMs());
+    Thread.sleep(Math.max(0, Math.min(MAX_IDLE_WAIT_MS, waitMs)));
     return null;
   }
 
@@ -106,18 +109,22 @@ public final class TaskLoop {
    * exactly-once, a table whose version is half read and that must wait (storage backs off) gives
    * up its open transaction (see {@link #abortTransaction}), so that the transaction takes no other
    * table's rows and does not outlive the producer's transaction timeout.
+   *
+   * <p>At the rate limit (max.rows.per.second) the read stops where it is, even in the middle of a
+   * version: the version's transaction stays open, and the next polls go on with the same table.
    */
   private List<SourceRecord> read(long now) {
     List<SourceRecord> records = new ArrayList<>();
     int tried = 0;
     while (records.size() < batchMaxRows && tried < streams.size()) {
+      int room = Math.min(batchMaxRows - records.size(), rateLimit.allowance());
+      if (room == 0) {
+        break;
+      }
       TableStream stream = streams.get(current);
       ChangeBatch batch;
       try {
-        batch =
-            stream.due(now)
-                ? stream.next(batchMaxRows - records.size(), now, pollIntervalMs)
-                : null;
+        batch = stream.due(now) ? stream.next(room, now, pollIntervalMs) : null;
       } catch (DeltaFeedException e) {
         throw errorSettings.taskFailure(stream.table(), e, redaction);
       }
@@ -134,7 +141,10 @@ public final class TaskLoop {
         break; // out of time while passing over versions without rows: go on next poll
       }
       tried = 0;
-      if (stream.emit(batch, transactions, records, now)) {
+      int before = records.size();
+      boolean endPoll = stream.emit(batch, transactions, records, now);
+      rateLimit.spent(records.size() - before);
+      if (endPoll) {
         break;
       }
       if (batch.endsVersion()) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.deltacdf.connect.change.ChangeType;
+import io.deltacdf.connect.change.EndSpec;
 import io.deltacdf.connect.convert.FieldNameAdjustment;
 import io.deltacdf.connect.convert.RecordFormat;
 import io.deltacdf.connect.convert.RecordSettings;
@@ -92,6 +93,49 @@ class DeltaCdfSourceConfigTest {
             config(on, "true", topic, "beats.${connector}", "heartbeat.topic", "beats.${connector}")
                 .crossFieldProblems())
         .containsOnlyKeys(topic);
+  }
+
+  @Test
+  void aBoundedRunHasOneEndNotBeforeItsStart() {
+    assertThat(config().end()).isEmpty();
+    assertThat(config("end.version", "7").end()).contains(new EndSpec.AtVersion(7));
+    assertThat(config("end.timestamp", "2024-05-01").end())
+        .contains(new EndSpec.AtTimestamp(Instant.parse("2024-05-01T00:00:00Z").toEpochMilli()));
+    assertThat(config("end.version", "7", "end.timestamp", "2024-05-01").crossFieldProblems())
+        .containsOnlyKeys(DeltaCdfSourceConfig.END_TIMESTAMP);
+    assertThat(
+            config("start.mode", "version", "start.version", "5", "end.version", "4")
+                .crossFieldProblems()
+                .get(DeltaCdfSourceConfig.END_VERSION))
+        .singleElement()
+        .asString()
+        .contains("end.version=4", "start.version=5");
+    assertThat(
+            config("start.mode", "version", "start.version", "5", "end.version", "5")
+                .crossFieldProblems())
+        .as("a run of one version")
+        .isEmpty();
+    assertThat(
+            config(
+                    "start.mode", "timestamp",
+                    "start.timestamp", "2024-05-02",
+                    "end.timestamp", "2024-05-01")
+                .crossFieldProblems()
+                .get(DeltaCdfSourceConfig.END_TIMESTAMP))
+        .singleElement()
+        .asString()
+        .contains("end.timestamp=2024-05-01T00:00:00Z", "start.timestamp=2024-05-02T00:00:00Z");
+    assertThatThrownBy(() -> config("end.version", "-1"))
+        .hasMessageContaining("end.version")
+        .hasMessageContaining("Commit versions start at 0");
+  }
+
+  @Test
+  void theRateLimitIsOffByDefaultAndNeverNegative() {
+    assertThat(config().maxRowsPerSecond()).isZero();
+    assertThat(config("max.rows.per.second", "200").maxRowsPerSecond()).isEqualTo(200);
+    assertThatThrownBy(() -> config("max.rows.per.second", "-1"))
+        .hasMessageContaining("max.rows.per.second");
   }
 
   @Test

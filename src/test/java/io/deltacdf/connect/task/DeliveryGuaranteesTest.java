@@ -494,6 +494,51 @@ class DeliveryGuaranteesTest {
     worker.assertTransactionsHoldOneVersionEach("__delta-cdf-heartbeat.overwrite");
   }
 
+  /**
+   * At its rate limit a task stops reading in the middle of a version: the version's transaction
+   * stays open across the polls that wait, and still holds the whole version and nothing else.
+   */
+  @Test
+  void aRateLimitDelaysAVersionWithoutSplittingItsTransaction() throws Exception {
+    String path = dir.resolve("limited").toString();
+    createTable(path);
+    for (int version = 1; version <= 2; version++) {
+      String values =
+          Stream.iterate(1, id -> id + 1)
+              .limit(60)
+              .map(id -> "(" + id + ", 'n')")
+              .reduce((a, b) -> a + ", " + b)
+              .orElseThrow();
+      sql("INSERT INTO delta.`%s` VALUES %s", path, values); // v1, v2: 60 rows each
+    }
+    SimulatedWorker worker = new SimulatedWorker(true);
+    worker.start(settings("limited", path, "start.mode", "earliest", "max.rows.per.second", "100"));
+    List<Integer> recordsPerPoll = new ArrayList<>();
+    long firstNanos = 0;
+    int delivered = 0;
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (delivered < 120 && System.nanoTime() < deadline) {
+      int records = onTopic(worker.poll(), "limited").size();
+      if (records > 0 && delivered == 0) {
+        firstNanos = System.nanoTime();
+      }
+      delivered += records;
+      recordsPerPoll.add(records);
+    }
+    double seconds = (System.nanoTime() - firstNanos) / 1e9;
+    worker.stop();
+
+    assertThat(delivered).isEqualTo(120);
+    // 10 records free, then 110 at 100 a second.
+    assertThat(seconds).as("seconds from the first record to the last").isBetween(1.0, 1.5);
+    assertThat(recordsPerPoll).as("polls that waited for the limit").contains(0);
+    worker.assertTransactionsHoldOneVersionEach("__delta-cdf-heartbeat.limited");
+    assertThat(worker.transactions())
+        .extracting(t -> onTopic(t, "limited").size())
+        .filteredOn(n -> n > 0)
+        .containsExactly(60, 60);
+  }
+
   @Test
   void anEmptyLastFileStillEndsItsVersionAndTheSnapshot() throws Exception {
     Path table = dir.resolve("emptylast");

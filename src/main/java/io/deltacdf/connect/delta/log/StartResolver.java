@@ -5,11 +5,14 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.exceptions.KernelException;
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.EndSpec;
 import io.deltacdf.connect.change.StartSpec;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.kernel.TableMetadata;
 import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.TableAccess;
+import java.time.Instant;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -127,6 +130,49 @@ public final class StartResolver {
           checkedStart(versionAtOrAfter(at.epochMillis(), latest), latestVersion));
     }
     return ChangePosition.InVersion.start(history.earliestReadable(latestVersion));
+  }
+
+  /**
+   * The last version a bounded run reads: end.version as it is, or for end.timestamp the last
+   * version committed at or before it. An end.timestamp at or after the latest commit resolves to
+   * the latest version only when it has passed (per {@code nowMs}): before that, a commit still to
+   * come may fall before it, and the end is refused rather than guessed.
+   */
+  public long resolveEnd(EndSpec end, Supplier<Snapshot> latestSnapshot, LongSupplier nowMs) {
+    if (end instanceof EndSpec.AtVersion at) {
+      return at.version();
+    }
+    long endMillis = ((EndSpec.AtTimestamp) end).epochMillis();
+    Snapshot latest = latestSnapshot.get();
+    long latestCommitMillis = latest.getTimestamp(context.engine());
+    if (endMillis >= latestCommitMillis) {
+      if (endMillis >= nowMs.getAsLong()) {
+        throw new DeltaFeedException(
+            DeltaFeedException.Kind.INVALID_START,
+            "end.timestamp="
+                + Instant.ofEpochMilli(endMillis)
+                + " has not passed yet, and table "
+                + context.table()
+                + " committed its latest version "
+                + latest.getVersion()
+                + " at "
+                + Instant.ofEpochMilli(latestCommitMillis)
+                + ": a commit still to come may fall before the end, so it cannot be resolved to"
+                + " a version. Set end.timestamp to an instant that has passed, or end.version");
+      }
+      return latest.getVersion();
+    }
+    long last = versionAtOrAfter(endMillis + 1, latest) - 1;
+    if (last < 0) {
+      throw new DeltaFeedException(
+          DeltaFeedException.Kind.INVALID_START,
+          "No version of table "
+              + context.table()
+              + " was committed at or before end.timestamp="
+              + Instant.ofEpochMilli(endMillis)
+              + ": set end.timestamp after its first commit");
+    }
+    return last;
   }
 
   private long checkedStart(long version, long latestVersion) {

@@ -38,6 +38,17 @@ public final class ChangeDescriptions {
     return sparkFeed(path, fromVersion).stream().map(row -> ofSparkRow(row, columns)).toList();
   }
 
+  /**
+   * Spark's change feed of the table from {@code fromVersion} up to and including {@code toVersion}
+   * (its endingVersion), without tombstones.
+   */
+  public static List<String> ofSparkFeedWithoutTombstones(
+      String path, long fromVersion, long toVersion, String... columns) {
+    return sparkFeed(path, fromVersion, toVersion).stream()
+        .map(row -> ofSparkRow(row, columns))
+        .toList();
+  }
+
   private static String ofRecord(ConsumerRecord<byte[], byte[]> record, String... columns) {
     if (record.value() == null) {
       return Tombstones.describe(record);
@@ -76,6 +87,17 @@ public final class ChangeDescriptions {
         .format("delta")
         .option("readChangeFeed", "true")
         .option("startingVersion", fromVersion)
+        .load(path)
+        .collectAsList();
+  }
+
+  private static List<Row> sparkFeed(String path, long fromVersion, long toVersion) {
+    return spark()
+        .read()
+        .format("delta")
+        .option("readChangeFeed", "true")
+        .option("startingVersion", fromVersion)
+        .option("endingVersion", toVersion)
         .load(path)
         .collectAsList();
   }
