@@ -158,7 +158,8 @@ class RecordBytesTest {
 
   @Test
   void recordsKeepTheirBytes() throws IOException {
-    String output = render();
+    // An envelope's own ts_ms is the time it was made: the one value that is not the feed's.
+    String output = render().replaceAll("(\"op\":\"[a-z]\",\"ts_ms\":)\\d+", "$1<now>");
     if (Boolean.getBoolean("record.bytes.update")) {
       Files.createDirectories(GOLDEN.getParent());
       Files.writeString(GOLDEN, output, StandardCharsets.UTF_8);
