@@ -1,5 +1,6 @@
 package io.deltacdf.connect.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
@@ -26,9 +27,9 @@ import org.apache.kafka.connect.storage.SimpleHeaderConverter;
  * The work between our reader and the producer, in one thread and without Kafka: the table's change
  * rows, read once into memory, are converted by our {@link RecordConverter} into source records,
  * whose key, value and headers then go through Connect's JsonConverter and SimpleHeaderConverter as
- * a worker's task thread sends them. Prints the thread's CPU per million rows for our conversion
- * alone and for both, per pass; run it under JFR ({@code
- * -XX:StartFlightRecording=settings=profile}) to see where the CPU goes.
+ * a worker's task thread sends them. Prints the CPU per million rows, of the thread and of the
+ * whole JVM (its collector's threads included), for our conversion alone and for both, per pass;
+ * run it under JFR ({@code -XX:StartFlightRecording=settings=profile}) to see where the CPU goes.
  *
  * <pre>
  * java -cp target/test-classes:target/classes:$(cat target/benchmark-test.classpath) \
@@ -48,17 +49,28 @@ public final class ConvertPath {
     long rows = batches.stream().mapToLong(batch -> batch.rows().size()).sum();
     System.out.printf("%,d change rows in %,d batches%n", rows, batches.size());
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    OperatingSystemMXBean process =
+        (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     for (int pass = 1; pass <= passes; pass++) {
       long start = threads.getCurrentThreadCpuTime();
+      long startProcess = process.getProcessCpuTime();
       long records = convert(table, config, batches, false);
       long ours = threads.getCurrentThreadCpuTime() - start;
+      long oursProcess = process.getProcessCpuTime() - startProcess;
       start = threads.getCurrentThreadCpuTime();
+      startProcess = process.getProcessCpuTime();
       convert(table, config, batches, true);
       long both = threads.getCurrentThreadCpuTime() - start;
+      long bothProcess = process.getProcessCpuTime() - startProcess;
       System.out.printf(
-          "pass %d: %,d records; ours %.2f CPU-s per million rows; ours + Connect's converters"
-              + " %.2f%n",
-          pass, records, ours / 1e3 / rows, both / 1e3 / rows);
+          "pass %d: %,d records; CPU-s per million rows (thread | whole JVM, GC included):"
+              + " ours %.2f | %.2f; ours + Connect's converters %.2f | %.2f%n",
+          pass,
+          records,
+          ours / 1e3 / rows,
+          oursProcess / 1e3 / rows,
+          both / 1e3 / rows,
+          bothProcess / 1e3 / rows);
     }
   }
 
