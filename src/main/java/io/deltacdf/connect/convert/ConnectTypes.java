@@ -113,9 +113,11 @@ final class ConnectTypes {
         value -> {
           Object[] values = (Object[]) value;
           Struct out = new Struct(schema);
+          Object[] slots = StructSlots.of(out);
           for (int i = 0; i < values.length; i++) {
             if (values[i] != null) {
-              out.put(schema.fields().get(i), converters.get(i).apply(values[i]));
+              StructSlots.put(
+                  out, slots, schema.fields().get(i), converters.get(i).apply(values[i]));
             }
           }
           return out;
