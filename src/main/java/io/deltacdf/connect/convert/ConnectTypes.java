@@ -113,11 +113,9 @@ final class ConnectTypes {
         value -> {
           Object[] values = (Object[]) value;
           Struct out = new Struct(schema);
-          Object[] slots = StructSlots.of(out);
           for (int i = 0; i < values.length; i++) {
             if (values[i] != null) {
-              StructSlots.put(
-                  out, slots, schema.fields().get(i), converters.get(i).apply(values[i]));
+              out.put(schema.fields().get(i), converters.get(i).apply(values[i]));
             }
           }
           return out;

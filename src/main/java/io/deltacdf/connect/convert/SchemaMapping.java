@@ -73,19 +73,16 @@ final class SchemaMapping {
   Struct row(ChangeRow change) {
     Object[] values = change.values();
     Struct out = new Struct(rowSchema);
-    Object[] slots = StructSlots.of(out);
     List<Field> fields = rowSchema.fields();
     for (int i = 0; i < values.length; i++) {
       if (values[i] != null) {
-        StructSlots.put(out, slots, fields.get(i), converters.get(i).apply(values[i]));
+        out.put(fields.get(i), converters.get(i).apply(values[i]));
       }
     }
     if (metadataFields) {
-      int first = fields.size() - 3;
-      StructSlots.put(out, slots, fields.get(first), change.label());
-      StructSlots.put(out, slots, fields.get(first + 1), change.version());
-      StructSlots.put(
-          out, slots, fields.get(first + 2), new java.util.Date(change.commitTimestampMs()));
+      out.put(ChangeType.COLUMN, change.label());
+      out.put(COMMIT_VERSION_FIELD, change.version());
+      out.put(COMMIT_TIMESTAMP_FIELD, new java.util.Date(change.commitTimestampMs()));
     }
     return out;
   }
@@ -96,9 +93,8 @@ final class SchemaMapping {
       return null;
     }
     Struct key = new Struct(keySchema);
-    Object[] slots = StructSlots.of(key);
     for (int i = 0; i < keySources.length; i++) {
-      StructSlots.put(key, slots, keySchema.fields().get(i), row.get(keySources[i]));
+      key.put(keySchema.fields().get(i), row.get(keySources[i]));
     }
     return key;
   }
