@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.table;
 
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -7,6 +7,7 @@ import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ColumnPatterns;
 import io.deltacdf.connect.change.ColumnSelection;
 import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.testing.CountingFileSystem;
 import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.testing.SparkOracle;

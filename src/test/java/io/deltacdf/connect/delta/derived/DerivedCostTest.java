@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.derived;
 
 import static io.deltacdf.connect.testing.SparkHarness.spark;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
@@ -9,6 +9,8 @@ import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ChangeType;
+import io.deltacdf.connect.delta.DeltaChangeFeed;
+import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.testing.ChildProcess;
 import java.io.IOException;
