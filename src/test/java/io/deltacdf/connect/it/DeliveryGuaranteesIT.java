@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.deltacdf.connect.it.testing.ChangeDescriptions;
 import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.LogCleanup;
 import io.deltacdf.connect.it.testing.SharedCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.CdfTables;
@@ -70,18 +71,7 @@ class DeliveryGuaranteesIT {
                 "200"),
             WAIT);
     read("filtered", 1);
-    for (int i = 0; i < 4; i++) {
-      sql("UPDATE delta.`%s` SET name = 'u%d' WHERE id = 1", path, i); // v2..v5, filtered out
-    }
-    cluster.get().rest().awaitStoredVersion("filtered", path, 6, WAIT);
-
-    cluster.get().stopWorker();
-    Path log = Path.of(path, "_delta_log");
-    for (int version = 0; version < 4; version++) {
-      Files.delete(log.resolve(String.format("%020d.json", version))); // checkpoint at 4 stays
-    }
-    sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path); // v6
-    cluster.get().startWorker();
+    LogCleanup.afterFilteredUpdates(cluster.get(), "filtered", path, WAIT);
     cluster.get().rest().awaitRunning("filtered", 1, WAIT);
 
     List<ConsumerRecord<byte[], byte[]>> records = read("filtered", 2);

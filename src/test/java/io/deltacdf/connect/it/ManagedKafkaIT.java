@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.it.testing.ChangeDescriptions;
 import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.LogCleanup;
 import io.deltacdf.connect.it.testing.SharedCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.CdfTables;
@@ -108,18 +109,7 @@ class ManagedKafkaIT {
                 .build(),
             WAIT);
     read("inserts", 1);
-    for (int i = 0; i < 4; i++) {
-      sql("UPDATE delta.`%s` SET name = 'u%d' WHERE id = 1", path, i); // v2..v5, filtered out
-    }
-    cluster.get().rest().awaitStoredVersion("inserts", path, 6, WAIT);
-
-    cluster.get().stopWorker();
-    Path log = Path.of(path, "_delta_log");
-    for (int version = 0; version < 4; version++) {
-      Files.delete(log.resolve(String.format("%020d.json", version))); // checkpoint at 4 stays
-    }
-    sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path); // v6
-    cluster.get().startWorker();
+    LogCleanup.afterFilteredUpdates(cluster.get(), "inserts", path, WAIT);
 
     assertThat(read("inserts", 2))
         .extracting(r -> TopicReader.longHeader(r, "_commit_version"))
