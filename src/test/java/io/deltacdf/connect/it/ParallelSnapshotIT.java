@@ -57,10 +57,7 @@ class ParallelSnapshotIT {
         ChangingTable table = new ChangingTable(dir.resolve("big").toString(), 15L, 2_000)) {
       KafkaCluster.AdditionalWorker second = cluster.startAdditionalWorker();
       table.write(3);
-      sql(
-          "INSERT INTO delta.`%s` SELECT /*+ REPARTITION(16) */ id, CAST(id %% 4 AS INT), id * 10,"
-              + " concat('n', id) FROM range(%d, %d)",
-          table.path(), BULK_IDS, BULK_IDS + ROWS);
+      insertBulkRows(table.path(), ROWS, 16);
       long snapshotVersion = table.latestVersion();
 
       Map<String, String> config =
@@ -148,10 +145,7 @@ class ParallelSnapshotIT {
             KafkaCluster.builder().workerProperty("offset.flush.interval.ms", "15000").start();
         ChangingTable table = new ChangingTable(dir.resolve("recut").toString(), 16L, 500)) {
       table.write(3);
-      sql(
-          "INSERT INTO delta.`%s` SELECT /*+ REPARTITION(12) */ id, CAST(id %% 4 AS INT), id * 10,"
-              + " concat('n', id) FROM range(%d, %d)",
-          table.path(), BULK_IDS, BULK_IDS + RECUT_ROWS);
+      insertBulkRows(table.path(), RECUT_ROWS, 12);
       long snapshotVersion = table.latestVersion();
 
       cluster.rest().putConfig(name, slicedConfig(table.path(), name, 3));
@@ -186,6 +180,14 @@ class ParallelSnapshotIT {
           .isEmpty();
       assertThat(keysWithChangesBeforeTheirSnapshotRow(records, snapshotVersion)).isEmpty();
     }
+  }
+
+  /** One commit of {@code rows} rows of ids from {@link #BULK_IDS} on, in {@code files} files. */
+  private static void insertBulkRows(String path, long rows, int files) {
+    sql(
+        "INSERT INTO delta.`%s` SELECT /*+ REPARTITION(%d) */ id, CAST(id %% 4 AS INT), id * 10,"
+            + " concat('n', id) FROM range(%d, %d)",
+        path, files, BULK_IDS, BULK_IDS + rows);
   }
 
   private static Map<String, String> slicedConfig(String path, String topic, int snapshotTasks) {
