@@ -11,6 +11,7 @@ import io.deltacdf.connect.config.TableNames;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaTable;
+import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -100,7 +101,8 @@ public final class ConvertPath {
             new TablePartition(table).toMap(),
             settings.keyColumnsFor(table),
             settings.recordSettings("convert-path", "benchmark"));
-    converter.belongsTo(new TableIdentity("bench-table-id", null));
+    TableIdentity identity = new TableIdentity("bench-table-id", null);
+    converter.offsetsBy(position -> OffsetCodec.toMap(position, identity, ""));
     JsonConverter keys = new JsonConverter();
     keys.configure(Map.of("schemas.enable", "false"), true);
     JsonConverter values = new JsonConverter();

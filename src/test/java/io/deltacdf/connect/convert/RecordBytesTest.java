@@ -9,6 +9,7 @@ import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.FieldType.PrimitiveKind;
 import io.deltacdf.connect.change.TableIdentity;
+import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -194,7 +195,8 @@ class RecordBytesTest {
             List.of("id"),
             settings);
     if (withIdentity) {
-      converter.belongsTo(new TableIdentity("4f1c-table", null));
+      TableIdentity identity = new TableIdentity("4f1c-table", null);
+      converter.offsetsBy(position -> OffsetCodec.toMap(position, identity, ""));
     }
     ConvertedFeed feed = new ConvertedFeed(converter, InSnapshot.start(3));
     List<SourceRecord> records = new ArrayList<>();

@@ -8,6 +8,7 @@ import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.delta.spill.DiffSpill;
 import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.testing.FeedReads;
+import io.deltacdf.connect.testing.CanonicalRows;
 import io.deltacdf.connect.testing.RandomWorkload;
 import io.deltacdf.connect.testing.SparkOracle;
 import java.nio.file.Path;
@@ -75,29 +76,13 @@ class DerivedDifferentialTest {
         FeedReads.byVersion(rows, FeedReads.schemaAt(table, workload.latestVersion()));
 
     for (long version = 0; version <= workload.latestVersion(); version++) {
-      assertThat(net(derived.getOrDefault(version, List.of())))
+      assertThat(CanonicalRows.net(derived.getOrDefault(version, List.of())))
           .as("net changes of version %d of workload:%n%s", version, workload)
-          .isEqualTo(net(spark.getOrDefault(version, List.of())));
+          .isEqualTo(CanonicalRows.net(spark.getOrDefault(version, List.of())));
     }
     if (!keys.isEmpty()) {
       assertUpdatePairsShareKeys(rows);
     }
-  }
-
-  /**
-   * Net count per row (with its version and commit time) of canonical rows {@code v<version> @<ms>
-   * <type> {...}}; rows whose changes cancel out are left out.
-   */
-  static Map<String, Integer> net(List<String> canonicalRows) {
-    Map<String, Integer> net = new TreeMap<>();
-    for (String row : canonicalRows) {
-      String[] parts = row.split(" ", 4);
-      ChangeType type = ChangeType.fromLabel(parts[2]);
-      int sign = type == ChangeType.INSERT || type == ChangeType.UPDATE_POSTIMAGE ? 1 : -1;
-      net.merge(parts[0] + " " + parts[1] + " " + parts[3], sign, Integer::sum);
-    }
-    net.values().removeIf(count -> count == 0);
-    return net;
   }
 
   /** Per version, the keys of the pre-images are the keys of the post-images. */

@@ -9,6 +9,7 @@ import io.deltacdf.connect.change.ColumnSelection;
 import io.deltacdf.connect.change.RowFilter;
 import io.deltacdf.connect.config.RowFilterParser;
 import io.deltacdf.connect.delta.testing.FeedReads;
+import io.deltacdf.connect.testing.CanonicalRows;
 import io.deltacdf.connect.testing.RandomWorkload;
 import io.deltacdf.connect.testing.SparkHarness;
 import io.deltacdf.connect.testing.SparkOracle;
@@ -87,9 +88,9 @@ class LakehouseDifferentialTest {
                 .as("version %d of workload:%n%s", version, workload)
                 .isEqualTo(expected);
           } else {
-            assertThat(DerivedDifferentialTest.net(actual))
+            assertThat(CanonicalRows.net(actual))
                 .as("net changes of version %d of workload:%n%s", version, workload)
-                .isEqualTo(DerivedDifferentialTest.net(expected));
+                .isEqualTo(CanonicalRows.net(expected));
           }
         }
       }

@@ -3,25 +3,19 @@ package io.deltacdf.connect.delta;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.delta.spill.DiffSpill;
 import io.deltacdf.connect.delta.table.ChangeRules;
+import io.deltacdf.connect.delta.testing.ChangeDataFiles;
 import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.testing.RandomWorkload;
 import io.deltacdf.connect.testing.SparkOracle;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.LongStream;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -71,7 +65,7 @@ class RowTrackingDifferentialTest {
             + workload.options());
 
     Map<Long, List<String>> spark = SparkOracle.changesByVersion(workload.path(), 0, latest);
-    int deleted = deleteChangeDataFiles(Path.of(workload.path()));
+    int deleted = ChangeDataFiles.deleteAll(Path.of(workload.path()));
     Map<Long, List<String>> ours =
         changes(
             workload.path(), latest, ChangeSource.ROW_TRACKING, diffMemoryRows, planMemoryFiles);
@@ -100,7 +94,7 @@ class RowTrackingDifferentialTest {
     assertThat(enableRowTrackingLater(twin, false)).isEqualTo(latest);
 
     Map<Long, List<String>> spark = SparkOracle.changesByVersion(path, 0, latest);
-    deleteChangeDataFiles(Path.of(path));
+    ChangeDataFiles.deleteAll(Path.of(path));
     Map<Long, List<String>> ours =
         changes(
             path,
@@ -177,27 +171,5 @@ class RowTrackingDifferentialTest {
     List<FeedReads.ReadRow> rows =
         FeedReads.readAll(source, ChangePosition.InVersion.start(0), 1000);
     return FeedReads.byVersion(rows, FeedReads.schemaAt(source, latest));
-  }
-
-  /** Deletes every file a {@code cdc} action of the log names; returns how many. */
-  static int deleteChangeDataFiles(Path table) {
-    ObjectMapper json = new ObjectMapper();
-    int deleted = 0;
-    try (Stream<Path> commits = Files.list(table.resolve("_delta_log"))) {
-      for (Path commit : commits.filter(f -> f.toString().endsWith(".json")).toList()) {
-        for (String line : Files.readAllLines(commit)) {
-          JsonNode cdc = json.readTree(line).get("cdc");
-          if (cdc != null) {
-            Path file = table.resolve(URI.create(cdc.get("path").asText()).getPath());
-            if (Files.deleteIfExists(file)) {
-              deleted++;
-            }
-          }
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return deleted;
   }
 }

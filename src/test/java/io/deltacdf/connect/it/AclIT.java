@@ -10,6 +10,7 @@ import io.deltacdf.connect.it.testing.ConnectRest;
 import io.deltacdf.connect.it.testing.KafkaCluster;
 import io.deltacdf.connect.it.testing.SecuredBroker;
 import io.deltacdf.connect.it.testing.TopicReader;
+import io.deltacdf.connect.testing.CdfTables;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -193,10 +194,7 @@ class AclIT {
    */
   private static List<String> writeTable(String name) {
     String path = dir.resolve(name).toString();
-    sql(
-        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
-            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
-        path);
+    CdfTables.keyed(path);
     sql("INSERT INTO delta.`%s` VALUES (1, 'a'), (2, 'b'), (3, 'c')", path);
     sql("UPDATE delta.`%s` SET name = 'bb' WHERE id = 2", path);
     sql("DELETE FROM delta.`%s` WHERE id = 3", path);

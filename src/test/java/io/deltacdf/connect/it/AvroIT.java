@@ -11,6 +11,7 @@ import io.deltacdf.connect.it.testing.ConfluentAvroDecoder.Decoded;
 import io.deltacdf.connect.it.testing.KafkaCluster;
 import io.deltacdf.connect.it.testing.TestPlugins;
 import io.deltacdf.connect.it.testing.TopicReader;
+import io.deltacdf.connect.testing.Closing;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.SparkOracle;
 import java.nio.ByteBuffer;
@@ -64,15 +65,7 @@ class AvroIT {
 
   @AfterAll
   static void stop() {
-    try {
-      if (cluster != null) {
-        cluster.close();
-      }
-    } finally {
-      if (registry != null) {
-        registry.close();
-      }
-    }
+    Closing.inOrder(cluster, registry);
   }
 
   @Test

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.it.testing.ConnectRest;
 import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.SharedCluster;
+import io.deltacdf.connect.testing.CdfTables;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,8 +14,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,14 +34,11 @@ class BadConfigCatalogueIT {
   private static final String ODD_NAMES = DIR.resolve("odd-names").toString();
   private static final String ORDERS = DIR.resolve("orders").toString();
   private static final String PLAIN_FOLDER = DIR.resolve("plain-folder").toString();
-  private static KafkaCluster cluster;
+  @RegisterExtension static final SharedCluster cluster = new SharedCluster(KafkaCluster.builder());
 
   @BeforeAll
   static void setUp() throws Exception {
-    sql(
-        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
-            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
-        GOOD);
+    CdfTables.keyed(GOOD);
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", GOOD);
     sql(
         "CREATE TABLE delta.`%s` (id BIGINT, `a-b` STRING, `a.b` STRING) USING delta"
@@ -55,14 +54,6 @@ class BadConfigCatalogueIT {
     sql("ALTER TABLE delta.`%s` SET TBLPROPERTIES ('delta.enableChangeDataFeed'='true')", LATE_CDF);
     Files.createDirectories(Path.of(PLAIN_FOLDER));
     Files.writeString(Path.of(PLAIN_FOLDER, "data.csv"), "id\n1\n");
-    cluster = KafkaCluster.builder().start();
-  }
-
-  @AfterAll
-  static void tearDown() {
-    if (cluster != null) {
-      cluster.close();
-    }
   }
 
   static Stream<Arguments> badConfigs() {
@@ -418,12 +409,12 @@ class BadConfigCatalogueIT {
     config.put("name", "catalogue");
 
     Map<String, List<String>> errors =
-        ConnectRest.errorsByKey(cluster.rest().validate("DeltaCdfSourceConnector", config));
+        ConnectRest.errorsByKey(cluster.get().rest().validate("DeltaCdfSourceConnector", config));
     assertThat(errors).as("%s: %s", problem, errors).containsKey(key);
     assertThat(String.join(" | ", errors.get(key))).as(problem).contains(message);
 
     config.remove("name");
-    ConnectRest.Response created = cluster.rest().tryPutConfig("catalogue", config);
+    ConnectRest.Response created = cluster.get().rest().tryPutConfig("catalogue", config);
     assertThat(created.status()).as("%s: %s", problem, created).isEqualTo(400);
     assertThat(created.body().toString()).as(problem).contains(message);
   }

@@ -4,7 +4,9 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.SharedCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
+import io.deltacdf.connect.testing.CdfTables;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,9 +15,8 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,26 +32,14 @@ class CorruptFilesIT {
   private static final Duration FAILS_WITHIN = Duration.ofSeconds(30);
 
   @TempDir static Path dir;
-  private static KafkaCluster cluster;
-
-  @BeforeAll
-  static void startCluster() {
-    cluster = KafkaCluster.builder().start();
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension static final SharedCluster cluster = new SharedCluster(KafkaCluster.builder());
 
   @Test
   void aCommitFileThatCannotBeParsedFailsTheTaskNamingTheFile() throws IOException {
-    String path = table("commits", "'delta.enableChangeDataFeed'='true'");
+    String path = CdfTables.keyed(dir.resolve("commits"));
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
-    cluster.rest().deploy("commits", config(path, "start.mode", "earliest"), WAIT);
-    TopicReader.readExactly(cluster.bootstrapServers(), "commits", 1, WAIT);
+    cluster.get().rest().deploy("commits", config(path, "start.mode", "earliest"), WAIT);
+    TopicReader.readExactly(cluster.get().bootstrapServers(), "commits", 1, WAIT);
 
     Path commit = Path.of(path, "_delta_log", "00000000000000000002.json");
     Files.writeString(commit, "{\"add\":{\"path\":\"part-00000.parquet\",\"partitionVal");
@@ -65,6 +54,7 @@ class CorruptFilesIT {
 
     // A snapshot of version 2 lists its files from the checkpoint.
     cluster
+        .get()
         .rest()
         .putConfig("checksummed", config(tablePath(checkpoint), "start.mode", "snapshot"));
 
@@ -77,6 +67,7 @@ class CorruptFilesIT {
     overwriteWithGarbage(checkpoint, false);
 
     cluster
+        .get()
         .rest()
         .putConfig("checkpointed", config(tablePath(checkpoint), "start.mode", "snapshot"));
 
@@ -85,25 +76,25 @@ class CorruptFilesIT {
 
   @Test
   void anUndecodableChangeFileOfANewVersionFailsTheTaskNamingTheFile() throws IOException {
-    String path = table("changes", "'delta.enableChangeDataFeed'='true'");
+    String path = CdfTables.keyed(dir.resolve("changes"));
     sql("INSERT INTO delta.`%s` VALUES (1, 'a'), (2, 'b')", path); // v1
-    cluster.rest().deploy("changes", config(path, "start.mode", "earliest"), WAIT);
-    TopicReader.readExactly(cluster.bootstrapServers(), "changes", 2, WAIT);
+    cluster.get().rest().deploy("changes", config(path, "start.mode", "earliest"), WAIT);
+    TopicReader.readExactly(cluster.get().bootstrapServers(), "changes", 2, WAIT);
 
     // Stopped so that the file is broken before the task first reads it.
-    cluster.rest().stop("changes");
-    cluster.rest().awaitStopped("changes", WAIT);
+    cluster.get().rest().stop("changes");
+    cluster.get().rest().awaitStopped("changes", WAIT);
     sql("UPDATE delta.`%s` SET name = 'z' WHERE id = 1", path); // v2, with a cdc file
     Path cdcFile = onlyParquetFileIn(Path.of(path, "_change_data"));
     truncate(cdcFile);
-    cluster.rest().resume("changes");
+    cluster.get().rest().resume("changes");
 
     assertFailureNames("changes", cdcFile);
   }
 
   private static void assertFailureNames(String connector, Path file) {
     long start = System.nanoTime();
-    String trace = cluster.rest().awaitTaskFailed(connector, FAILS_WITHIN);
+    String trace = cluster.get().rest().awaitTaskFailed(connector, FAILS_WITHIN);
     System.out.printf(
         "CorruptFilesIT %s: task FAILED after %d ms: %s%n",
         connector, (System.nanoTime() - start) / 1_000_000, trace.lines().findFirst().orElse(""));
@@ -115,8 +106,7 @@ class CorruptFilesIT {
 
   /** A table with a checkpoint at version 2; returns the checkpoint file. */
   private static Path checkpointedTable(String name) {
-    String path =
-        table(name, "'delta.enableChangeDataFeed'='true', 'delta.checkpointInterval'='2'");
+    String path = CdfTables.keyed(dir.resolve(name), "delta.checkpointInterval", "2");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
     sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path); // v2
     return Path.of(path, "_delta_log", "00000000000000000002.checkpoint.parquet");
@@ -157,14 +147,6 @@ class CorruptFilesIT {
           .findFirst()
           .orElseThrow(() -> new AssertionError("No Parquet file in " + folder));
     }
-  }
-
-  private static String table(String name, String properties) {
-    String path = dir.resolve(name).toString();
-    sql(
-        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta TBLPROPERTIES (%s)",
-        path, properties);
-    return path;
   }
 
   private static Map<String, String> config(String path, String... extra) {

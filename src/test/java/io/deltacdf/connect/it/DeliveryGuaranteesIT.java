@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.deltacdf.connect.it.testing.ChangeDescriptions;
 import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.LogCleanup;
+import io.deltacdf.connect.it.testing.SharedCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
+import io.deltacdf.connect.testing.CdfTables;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.TestSupport;
 import java.nio.file.Files;
@@ -15,9 +18,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,32 +32,20 @@ class DeliveryGuaranteesIT {
   private static final Duration WAIT = Duration.ofSeconds(90);
 
   @TempDir static Path dir;
-  private static KafkaCluster cluster;
-
-  @BeforeAll
-  static void startCluster() {
-    cluster = KafkaCluster.builder().start();
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension static final SharedCluster cluster = new SharedCluster(KafkaCluster.builder());
 
   @Test
   void anIdleLatestConnectorLosesNothingCommittedWhileTheWorkerWasDown() {
     String path = table("idle");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
-    cluster.rest().deploy("idle", config(path, "start.mode", "latest"), WAIT);
-    cluster.rest().awaitStoredVersion("idle", path, 2, WAIT);
+    cluster.get().rest().deploy("idle", config(path, "start.mode", "latest"), WAIT);
+    cluster.get().rest().awaitStoredVersion("idle", path, 2, WAIT);
 
-    cluster.stopWorker();
+    cluster.get().stopWorker();
     sql("INSERT INTO delta.`%s` VALUES (2, 'b'), (3, 'c')", path); // v2
     sql("UPDATE delta.`%s` SET name = 'z' WHERE id = 1", path); // v3
-    cluster.startWorker();
-    cluster.rest().awaitRunning("idle", 1, WAIT);
+    cluster.get().startWorker();
+    cluster.get().rest().awaitRunning("idle", 1, WAIT);
 
     assertThat(ChangeDescriptions.ofRecords(read("idle", 4), "id", "name"))
         .containsExactlyInAnyOrderElementsOf(
@@ -67,6 +57,7 @@ class DeliveryGuaranteesIT {
     String path = table("filtered");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
     cluster
+        .get()
         .rest()
         .deploy(
             "filtered",
@@ -80,25 +71,14 @@ class DeliveryGuaranteesIT {
                 "200"),
             WAIT);
     read("filtered", 1);
-    for (int i = 0; i < 4; i++) {
-      sql("UPDATE delta.`%s` SET name = 'u%d' WHERE id = 1", path, i); // v2..v5, filtered out
-    }
-    cluster.rest().awaitStoredVersion("filtered", path, 6, WAIT);
-
-    cluster.stopWorker();
-    Path log = Path.of(path, "_delta_log");
-    for (int version = 0; version < 4; version++) {
-      Files.delete(log.resolve(String.format("%020d.json", version))); // checkpoint at 4 stays
-    }
-    sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path); // v6
-    cluster.startWorker();
-    cluster.rest().awaitRunning("filtered", 1, WAIT);
+    LogCleanup.afterFilteredUpdates(cluster.get(), "filtered", path, WAIT);
+    cluster.get().rest().awaitRunning("filtered", 1, WAIT);
 
     List<ConsumerRecord<byte[], byte[]>> records = read("filtered", 2);
     assertThat(records)
         .extracting(r -> TopicReader.longHeader(r, "_commit_version"))
         .containsExactly(1L, 6L);
-    cluster.rest().awaitRunning("filtered", 1, WAIT);
+    cluster.get().rest().awaitRunning("filtered", 1, WAIT);
   }
 
   @Test
@@ -106,25 +86,26 @@ class DeliveryGuaranteesIT {
     String path = table("quiet");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
     cluster
+        .get()
         .rest()
         .deploy(
             "quiet", config(path, "start.mode", "earliest", "heartbeat.interval.ms", "100"), WAIT);
     read("quiet", 1);
-    cluster.rest().awaitStoredVersion("quiet", path, 2, WAIT);
+    cluster.get().rest().awaitStoredVersion("quiet", path, 2, WAIT);
 
-    cluster.stopWorker();
+    cluster.get().stopWorker();
     // Long enough that offsets are flushed (every 500 ms) while the run is read: the lazy log
     // listing reads 4,000 such versions within one flush interval.
     int quietVersions = 20_000;
     writeCommitsWithoutData(Path.of(path), 2, quietVersions);
     long end = 2 + quietVersions;
-    cluster.startWorker();
+    cluster.get().startWorker();
     long reached = awaitStoredVersionAbove("quiet", path, 2);
     assertThat(reached).as("a position stored in the middle of the run").isLessThan(end);
 
-    cluster.stopWorker();
+    cluster.get().stopWorker();
     sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path); // the version after the run
-    cluster.startWorker();
+    cluster.get().startWorker();
     long lowest = Long.MAX_VALUE;
     long deadline = System.nanoTime() + WAIT.toNanos();
     long stored = -1;
@@ -167,7 +148,7 @@ class DeliveryGuaranteesIT {
 
   /** The version of the table's stored offset, or -1 when it has none. */
   private static long storedVersion(String connector, String path) {
-    for (JsonNode entry : cluster.rest().offsets(connector).path("offsets")) {
+    for (JsonNode entry : cluster.get().rest().offsets(connector).path("offsets")) {
       if (entry.path("partition").path("table").asText().equals(path)) {
         return entry.path("offset").path("version").asLong();
       }
@@ -177,12 +158,7 @@ class DeliveryGuaranteesIT {
 
   /** Waits until Connect has stored {@code version} as the table's offset (a heartbeat's). */
   private static String table(String name) {
-    String path = dir.resolve(name).toString();
-    sql(
-        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta TBLPROPERTIES"
-            + " ('delta.enableChangeDataFeed'='true', 'delta.checkpointInterval'='2')",
-        path);
-    return path;
+    return CdfTables.keyed(dir.resolve(name), "delta.checkpointInterval", "2");
   }
 
   private static Map<String, String> config(String path, String... extra) {
@@ -195,6 +171,6 @@ class DeliveryGuaranteesIT {
   }
 
   private static List<ConsumerRecord<byte[], byte[]>> read(String topic, int count) {
-    return TopicReader.readExactly(cluster.bootstrapServers(), topic, count, WAIT);
+    return TopicReader.readExactly(cluster.get().bootstrapServers(), topic, count, WAIT);
   }
 }

@@ -9,7 +9,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deltacdf.connect.it.testing.ChangeDescriptions;
 import io.deltacdf.connect.it.testing.ConnectRest;
 import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.SharedCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
+import io.deltacdf.connect.testing.CdfTables;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.Folders;
 import java.nio.charset.StandardCharsets;
@@ -24,9 +26,8 @@ import java.util.Set;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -40,23 +41,11 @@ class DeltaCdfConnectorIT {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir static Path dir;
-  private static KafkaCluster cluster;
-
-  @BeforeAll
-  static void startCluster() {
-    cluster = KafkaCluster.builder().start();
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension static final SharedCluster cluster = new SharedCluster(KafkaCluster.builder());
 
   @Test
   void snapshotThenLiveChangesMatchSpark() {
-    String path = table("customers");
+    String path = CdfTables.keyed(dir.resolve("customers"));
     sql("INSERT INTO delta.`%s` VALUES (1, 'ann'), (2, 'bob'), (3, 'cy')", path);
     deploy("snapshot-live", config(path, "snapshot-live.${table}"));
 
@@ -92,7 +81,7 @@ class DeltaCdfConnectorIT {
 
   @Test
   void tableWhosePathHasASpaceStreams() {
-    String path = table("my lake/spaced");
+    String path = CdfTables.keyed(dir.resolve("my lake/spaced"));
     sql("INSERT INTO delta.`%s` VALUES (1, 'ann'), (2, 'bob')", path);
     deploy("spaced", config(path, "spaced.${table}"));
     assertThat(read("spaced.spaced", 2))
@@ -105,12 +94,12 @@ class DeltaCdfConnectorIT {
     assertThat(expected).hasSize(2 + 2 + 1 + 1);
     assertThat(ChangeDescriptions.ofRecords(read("spaced.spaced", expected.size()), "id", "name"))
         .containsExactlyInAnyOrderElementsOf(expected);
-    cluster.rest().delete("spaced");
+    cluster.get().rest().delete("spaced");
   }
 
   @Test
   void everyStartModeStartsWhereItSays() throws InterruptedException {
-    String path = table("modes");
+    String path = CdfTables.keyed(dir.resolve("modes"));
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path);
     sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path);
     Thread.sleep(50);
@@ -145,13 +134,13 @@ class DeltaCdfConnectorIT {
   void manyTablesSpreadOverTwoTasks() {
     List<String> paths = new ArrayList<>();
     for (String name : List.of("alpha", "beta", "gamma")) {
-      String path = table(name);
+      String path = CdfTables.keyed(dir.resolve(name));
       sql("INSERT INTO delta.`%s` VALUES (1, '%s'), (2, '%s')", path, name, name);
       paths.add(path);
     }
     Map<String, String> config = config(String.join(",", paths), "many.${table}");
     config.put("tasks.max", "2");
-    cluster.rest().deploy("many", config, 2, WAIT);
+    cluster.get().rest().deploy("many", config, 2, WAIT);
 
     for (String name : List.of("alpha", "beta", "gamma")) {
       List<ConsumerRecord<byte[], byte[]>> records = read("many." + name, 2);
@@ -159,12 +148,12 @@ class DeltaCdfConnectorIT {
           .extracting(r -> TopicReader.jsonValue(r.value()).get("name").asText())
           .containsOnly(name);
     }
-    assertThat(cluster.rest().offsets("many").get("offsets")).hasSize(3);
+    assertThat(cluster.get().rest().offsets("many").get("offsets")).hasSize(3);
   }
 
   @Test
   void workerRestartInsideALargeVersionLosesNothing() {
-    String path = table("large");
+    String path = CdfTables.keyed(dir.resolve("large"));
     int rows = 20_000;
     spark()
         .range(0, rows, 1, 4)
@@ -178,13 +167,13 @@ class DeltaCdfConnectorIT {
     deploy("restart", config);
 
     List<ConsumerRecord<byte[], byte[]>> beforeStop =
-        TopicReader.readAll(cluster.bootstrapServers(), "restart.large", 2_000, WAIT, false);
-    cluster.stopWorker();
-    cluster.startWorker();
-    cluster.rest().awaitRunning("restart", 1, WAIT);
+        TopicReader.readAll(cluster.get().bootstrapServers(), "restart.large", 2_000, WAIT, false);
+    cluster.get().stopWorker();
+    cluster.get().startWorker();
+    cluster.get().rest().awaitRunning("restart", 1, WAIT);
     List<ConsumerRecord<byte[], byte[]>> all =
         TopicReader.readUntilQuiet(
-            cluster.bootstrapServers(), "restart.large", Duration.ofSeconds(5), WAIT, false);
+            cluster.get().bootstrapServers(), "restart.large", Duration.ofSeconds(5), WAIT, false);
 
     Set<Long> ids = new HashSet<>();
     all.forEach(r -> ids.add(TopicReader.jsonValue(r.value()).get("id").asLong()));
@@ -197,32 +186,32 @@ class DeltaCdfConnectorIT {
 
   @Test
   void offsetsCanBeMovedToAVersionAndReset() {
-    String path = table("movable");
+    String path = CdfTables.keyed(dir.resolve("movable"));
     for (int i = 1; i <= 3; i++) {
       sql("INSERT INTO delta.`%s` VALUES (%d, 'v%d')", path, i, i);
     }
     deploy("movable", config(path, "movable.${table}", "start.mode", "earliest"));
     assertThat(versions(read("movable.movable", 3))).containsExactly(1L, 2L, 3L);
 
-    cluster.rest().stop("movable");
-    cluster.rest().awaitStopped("movable", WAIT);
+    cluster.get().rest().stop("movable");
+    cluster.get().rest().awaitStopped("movable", WAIT);
     ConnectRest.Response malformed =
-        cluster.rest().patchOffsets("movable", offsetsBody(path, Map.of("version", "two")));
+        cluster.get().rest().patchOffsets("movable", offsetsBody(path, Map.of("version", "two")));
     assertThat(malformed.status()).isGreaterThanOrEqualTo(400);
     assertThat(malformed.body().toString()).contains("'version' must be a whole number");
 
     ConnectRest.Response moved =
-        cluster.rest().patchOffsets("movable", offsetsBody(path, Map.of("version", 2)));
+        cluster.get().rest().patchOffsets("movable", offsetsBody(path, Map.of("version", 2)));
     assertThat(moved.status()).as(moved.body().toString()).isEqualTo(200);
-    cluster.rest().resume("movable");
-    cluster.rest().awaitRunning("movable", 1, WAIT);
+    cluster.get().rest().resume("movable");
+    cluster.get().rest().awaitRunning("movable", 1, WAIT);
     assertThat(versions(read("movable.movable", 5))).containsExactly(1L, 2L, 3L, 2L, 3L);
 
-    cluster.rest().stop("movable");
-    cluster.rest().awaitStopped("movable", WAIT);
-    assertThat(cluster.rest().deleteOffsets("movable").status()).isEqualTo(200);
-    cluster.rest().resume("movable");
-    cluster.rest().awaitRunning("movable", 1, WAIT);
+    cluster.get().rest().stop("movable");
+    cluster.get().rest().awaitStopped("movable", WAIT);
+    assertThat(cluster.get().rest().deleteOffsets("movable").status()).isEqualTo(200);
+    cluster.get().rest().resume("movable");
+    cluster.get().rest().awaitRunning("movable", 1, WAIT);
     assertThat(versions(read("movable.movable", 8))).endsWith(1L, 2L, 3L);
   }
 
@@ -233,8 +222,8 @@ class DeltaCdfConnectorIT {
    */
   @Test
   void aTableCreatedAgainAtItsPathIsANewTable() {
-    String lenient = table("recreated");
-    String strict = table("recreated-strict");
+    String lenient = CdfTables.keyed(dir.resolve("recreated"));
+    String strict = CdfTables.keyed(dir.resolve("recreated-strict"));
     for (String path : List.of(lenient, strict)) {
       for (int i = 1; i <= 4; i++) {
         sql("INSERT INTO delta.`%s` VALUES (%d, 'old%d')", path, i, i);
@@ -257,27 +246,27 @@ class DeltaCdfConnectorIT {
     String oldId = tableId(strict);
     for (String name : List.of("recreated", "recreated-strict")) {
       String path = name.equals("recreated") ? lenient : strict;
-      cluster.rest().awaitStoredVersion(name, path, 5, WAIT);
-      cluster.rest().stop(name);
-      cluster.rest().awaitStopped(name, WAIT);
+      cluster.get().rest().awaitStoredVersion(name, path, 5, WAIT);
+      cluster.get().rest().stop(name);
+      cluster.get().rest().awaitStopped(name, WAIT);
     }
 
     for (String path : List.of(lenient, strict)) {
       Folders.deleteRecursively(Path.of(path));
-      table(Path.of(path).getFileName().toString());
+      CdfTables.keyed(path);
       for (int i = 1; i <= 4; i++) {
         sql("INSERT INTO delta.`%s` VALUES (%d, 'new%d')", path, 10 + i, i);
       }
     }
-    cluster.rest().resume("recreated");
-    cluster.rest().resume("recreated-strict");
+    cluster.get().rest().resume("recreated");
+    cluster.get().rest().resume("recreated-strict");
 
     List<ConsumerRecord<byte[], byte[]>> all = read("recreated.recreated", 8);
     assertThat(versions(all.subList(4, 8))).containsExactly(1L, 2L, 3L, 4L);
     assertThat(all.subList(4, 8))
         .extracting(r -> new String(r.value()))
         .allSatisfy(value -> assertThat(value).contains("new"));
-    String trace = cluster.rest().awaitTaskFailed("recreated-strict", WAIT);
+    String trace = cluster.get().rest().awaitTaskFailed("recreated-strict", WAIT);
     assertThat(trace)
         .contains("table id " + oldId)
         .contains("table id " + tableId(strict))
@@ -319,11 +308,11 @@ class DeltaCdfConnectorIT {
     assertThat(renamed.has("remarks")).isFalse();
 
     long version = spark().sql("DESCRIBE HISTORY delta.`" + path + "`").count();
-    cluster.rest().awaitStoredVersion("masked", path, version, WAIT);
-    cluster.rest().stop("masked");
-    cluster.rest().awaitStopped("masked", WAIT);
+    cluster.get().rest().awaitStoredVersion("masked", path, version, WAIT);
+    cluster.get().rest().stop("masked");
+    cluster.get().rest().awaitStopped("masked", WAIT);
     sql("INSERT INTO delta.`%s` VALUES (3, '333-33-3333', 'secret 3')", path);
-    cluster.rest().resume("masked");
+    cluster.get().rest().resume("masked");
 
     List<ConsumerRecord<byte[], byte[]>> all = read("masked.people", 3);
     JsonNode afterRestart = TopicReader.jsonValue(all.get(2).value());
@@ -343,31 +332,31 @@ class DeltaCdfConnectorIT {
 
   @Test
   void offsetsOfATableRemovedFromTheConfigurationCanBeReset() {
-    String kept = table("kept");
-    String removed = table("removed");
+    String kept = CdfTables.keyed(dir.resolve("kept"));
+    String removed = CdfTables.keyed(dir.resolve("removed"));
     sql("INSERT INTO delta.`%s` VALUES (1, 'k')", kept);
     sql("INSERT INTO delta.`%s` VALUES (1, 'r')", removed);
     deploy(
         "shrinking", config(kept + "," + removed, "shrinking.${table}", "start.mode", "earliest"));
     read("shrinking.kept", 1);
     read("shrinking.removed", 1);
-    assertThat(cluster.rest().offsets("shrinking").get("offsets")).hasSize(2);
+    assertThat(cluster.get().rest().offsets("shrinking").get("offsets")).hasSize(2);
 
     deploy("shrinking", config(kept, "shrinking.${table}", "start.mode", "earliest"));
-    cluster.rest().stop("shrinking");
-    cluster.rest().awaitStopped("shrinking", WAIT);
-    ConnectRest.Response reset = cluster.rest().deleteOffsets("shrinking");
+    cluster.get().rest().stop("shrinking");
+    cluster.get().rest().awaitStopped("shrinking", WAIT);
+    ConnectRest.Response reset = cluster.get().rest().deleteOffsets("shrinking");
 
     assertThat(reset.status()).as(reset.body().toString()).isEqualTo(200);
-    assertThat(cluster.rest().offsets("shrinking").get("offsets")).isEmpty();
-    cluster.rest().resume("shrinking");
-    cluster.rest().awaitRunning("shrinking", 1, WAIT);
+    assertThat(cluster.get().rest().offsets("shrinking").get("offsets")).isEmpty();
+    cluster.get().rest().resume("shrinking");
+    cluster.get().rest().awaitRunning("shrinking", 1, WAIT);
     assertThat(versions(read("shrinking.kept", 2))).containsExactly(1L, 1L);
   }
 
   @Test
   void validateReportsEachProblemOnItsKey() {
-    String good = table("valid");
+    String good = CdfTables.keyed(dir.resolve("valid"));
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", good);
     String noCdf = dir.resolve("no-cdf").toString();
     sql("CREATE TABLE delta.`%s` (id BIGINT) USING delta", noCdf);
@@ -417,15 +406,6 @@ class DeltaCdfConnectorIT {
     return spark().sql("DESCRIBE DETAIL delta.`" + path + "`").first().getAs("id");
   }
 
-  private static String table(String name) {
-    String path = dir.resolve(name).toString();
-    sql(
-        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
-            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
-        path);
-    return path;
-  }
-
   private static Map<String, String> config(String paths, String topicTemplate, String... extra) {
     return ConnectorConfig.forTables(paths)
         .topicTemplate(topicTemplate)
@@ -436,17 +416,17 @@ class DeltaCdfConnectorIT {
   }
 
   private static void deploy(String name, Map<String, String> config) {
-    cluster.rest().deploy(name, config, WAIT);
+    cluster.get().rest().deploy(name, config, WAIT);
   }
 
   /** A latest-mode task resolves "latest" when it starts; give it that moment. */
   private static void awaitFirstPoll(String name) throws InterruptedException {
-    cluster.rest().awaitRunning(name, 1, WAIT);
+    cluster.get().rest().awaitRunning(name, 1, WAIT);
     Thread.sleep(1_000);
   }
 
   private static List<ConsumerRecord<byte[], byte[]>> read(String topic, int count) {
-    return TopicReader.readExactly(cluster.bootstrapServers(), topic, count, WAIT);
+    return TopicReader.readExactly(cluster.get().bootstrapServers(), topic, count, WAIT);
   }
 
   private static List<Long> versions(List<ConsumerRecord<byte[], byte[]>> records) {
@@ -459,7 +439,10 @@ class DeltaCdfConnectorIT {
   }
 
   private static JsonNode validate(ConnectorConfig config) {
-    return cluster.rest().validate("DeltaCdfSourceConnector", config.name("validated").build());
+    return cluster
+        .get()
+        .rest()
+        .validate("DeltaCdfSourceConnector", config.name("validated").build());
   }
 
   private static void assertError(ConnectorConfig config, String key, String message) {

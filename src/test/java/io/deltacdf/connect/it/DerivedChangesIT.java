@@ -12,6 +12,7 @@ import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.it.testing.ChangeDescriptions;
 import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.SharedCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
@@ -20,9 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,19 +38,9 @@ class DerivedChangesIT {
   private static final int ROWS = 30_000;
 
   @TempDir static Path dir;
-  private static KafkaCluster cluster;
 
-  @BeforeAll
-  static void startCluster() {
-    cluster = KafkaCluster.builder().exactlyOnce(true).start();
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension
+  static final SharedCluster cluster = new SharedCluster(KafkaCluster.builder().exactlyOnce(true));
 
   @Test
   void tableWithoutChangeDataFeedStreamsExactlyOnceAcrossAKilledWorker() {
@@ -76,8 +66,8 @@ class DerivedChangesIT {
             .with("derived.diff.memory.rows", "10000")
             .exactlyOnce()
             .build();
-    cluster.rest().deploy("derived", config, WAIT);
-    TopicReader.readAll(cluster.bootstrapServers(), "accounts", ROWS, WAIT, true);
+    cluster.get().rest().deploy("derived", config, WAIT);
+    TopicReader.readAll(cluster.get().bootstrapServers(), "accounts", ROWS, WAIT, true);
 
     // v2: half the rows change, every file is rewritten; v3, v4: a delete and a merge.
     sql("UPDATE delta.`%s` SET amount = amount + 1 WHERE id %% 2 = 0", path);
@@ -90,14 +80,14 @@ class DerivedChangesIT {
     List<String> expected = derivedFeed(path);
 
     // The snapshot and part of v2's 30,000 update images.
-    TopicReader.readAll(cluster.bootstrapServers(), "accounts", ROWS + 8_000, WAIT, false);
-    cluster.killWorker();
-    cluster.startWorker();
-    cluster.rest().awaitRunning("derived", 1, WAIT);
+    TopicReader.readAll(cluster.get().bootstrapServers(), "accounts", ROWS + 8_000, WAIT, false);
+    cluster.get().killWorker();
+    cluster.get().startWorker();
+    cluster.get().rest().awaitRunning("derived", 1, WAIT);
 
     List<ConsumerRecord<byte[], byte[]>> committed =
         TopicReader.readUntilQuiet(
-            cluster.bootstrapServers(), "accounts", Duration.ofSeconds(8), WAIT, true);
+            cluster.get().bootstrapServers(), "accounts", Duration.ofSeconds(8), WAIT, true);
     List<String> actual = ChangeDescriptions.ofRecords(committed, "id", "amount");
     System.out.printf(
         "derived: %d committed records, %d expected%n", actual.size(), expected.size());

@@ -6,16 +6,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.it.testing.ChangeDescriptions;
 import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.SharedCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
+import io.deltacdf.connect.testing.CdfTables;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,19 +29,9 @@ class ExactlyOnceIT {
   private static final Duration WAIT = Duration.ofSeconds(120);
 
   @TempDir static Path dir;
-  private static KafkaCluster cluster;
 
-  @BeforeAll
-  static void startCluster() {
-    cluster = KafkaCluster.builder().exactlyOnce(true).start();
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension
+  static final SharedCluster cluster = new SharedCluster(KafkaCluster.builder().exactlyOnce(true));
 
   @Test
   void killedWorkerLeavesNoDuplicatesAndNoGaps() {
@@ -69,17 +60,17 @@ class ExactlyOnceIT {
             .with("batch.max.rows", "200")
             .exactlyOnce()
             .build();
-    cluster.rest().deploy("eos", config, WAIT);
+    cluster.get().rest().deploy("eos", config, WAIT);
 
     List<ConsumerRecord<byte[], byte[]>> beforeKill =
-        TopicReader.readAll(cluster.bootstrapServers(), "orders", 8_000, WAIT, false);
-    cluster.killWorker();
-    cluster.startWorker();
-    cluster.rest().awaitRunning("eos", 1, WAIT);
+        TopicReader.readAll(cluster.get().bootstrapServers(), "orders", 8_000, WAIT, false);
+    cluster.get().killWorker();
+    cluster.get().startWorker();
+    cluster.get().rest().awaitRunning("eos", 1, WAIT);
 
     List<ConsumerRecord<byte[], byte[]>> committed =
         TopicReader.readUntilQuiet(
-            cluster.bootstrapServers(), "orders", Duration.ofSeconds(8), WAIT, true);
+            cluster.get().bootstrapServers(), "orders", Duration.ofSeconds(8), WAIT, true);
     List<String> actual = ChangeDescriptions.ofRecords(committed, "id", "amount");
     System.out.printf(
         "exactly-once: %d records seen before the kill, %d committed, %d expected%n",
@@ -99,10 +90,7 @@ class ExactlyOnceIT {
     String overwritten = dir.resolve("overwritten").toString();
     String updated = dir.resolve("updated").toString();
     for (String path : List.of(overwritten, updated)) {
-      sql(
-          "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
-              + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
-          path);
+      CdfTables.keyed(path);
       sql("INSERT INTO delta.`%s` SELECT id, 'a' FROM range(0, 6)", path); // v1
     }
     sql("INSERT OVERWRITE delta.`%s` SELECT id, 'b' FROM range(3, 9)", overwritten); // v2
@@ -114,15 +102,15 @@ class ExactlyOnceIT {
     filtered.put("change.types", "insert");
     filtered.put("tombstones.on.delete", "false");
     filtered.put("batch.max.rows", "2");
-    cluster.rest().putConfig("filtered", filtered);
+    cluster.get().rest().putConfig("filtered", filtered);
     Map<String, String> envelope = transactional(overwritten + "," + updated, "envelope-");
     envelope.put("topic.template", "envelope-${table}");
     envelope.put("record.format", "envelope");
     envelope.put("tombstones.on.delete", "false");
     envelope.put("batch.max.rows", "3");
-    cluster.rest().putConfig("envelope", envelope);
-    cluster.rest().awaitRunning("filtered", 1, WAIT);
-    cluster.rest().awaitRunning("envelope", 1, WAIT);
+    cluster.get().rest().putConfig("envelope", envelope);
+    cluster.get().rest().awaitRunning("filtered", 1, WAIT);
+    cluster.get().rest().awaitRunning("envelope", 1, WAIT);
 
     assertOneVersionPerTransaction("filtered", 6 + 6 + 1);
     assertOneVersionPerTransaction("envelope-overwritten", 6 + 12 + 1);
@@ -141,7 +129,7 @@ class ExactlyOnceIT {
   /** Groups the topic's records (one partition) into transactions by the markers between them. */
   private static void assertOneVersionPerTransaction(String topic, int records) {
     List<ConsumerRecord<byte[], byte[]>> committed =
-        TopicReader.readAll(cluster.bootstrapServers(), topic, records, WAIT, true);
+        TopicReader.readAll(cluster.get().bootstrapServers(), topic, records, WAIT, true);
     assertThat(committed).as("records on %s", topic).hasSize(records);
     List<java.util.Set<Long>> transactions = TopicReader.commitVersionsPerTransaction(committed);
     System.out.printf("%s: versions per transaction %s%n", topic, transactions);

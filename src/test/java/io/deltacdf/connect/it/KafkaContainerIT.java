@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.it.testing.KafkaCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
+import io.deltacdf.connect.testing.CdfTables;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,10 +31,7 @@ class KafkaContainerIT {
   @Test
   void streamsATableThroughAContainerizedBroker() {
     String path = dir.resolve("boxed").toString();
-    sql(
-        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
-            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
-        path);
+    CdfTables.keyed(path);
     sql("INSERT INTO delta.`%s` VALUES (1, 'a'), (2, 'b')", path);
     try (KafkaCluster cluster =
         KafkaCluster.builder().externalBroker(KAFKA.getBootstrapServers()).start()) {

@@ -4,7 +4,9 @@ import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.SharedCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
+import io.deltacdf.connect.testing.CdfTables;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.TestSupport;
 import java.io.IOException;
@@ -22,9 +24,8 @@ import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,32 +40,19 @@ class KafkaRetentionIT {
   private static final Duration COMMIT_AGE = Duration.ofDays(30);
 
   @TempDir static Path dir;
-  private static KafkaCluster cluster;
 
-  @BeforeAll
-  static void startCluster() {
-    cluster =
-        KafkaCluster.builder()
-            .brokerProperty("log.retention.check.interval.ms", String.valueOf(RETENTION_CHECK_MS))
-            .brokerProperty("log.initial.task.delay.ms", "0")
-            .start();
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension
+  static final SharedCluster cluster =
+      new SharedCluster(
+          KafkaCluster.builder()
+              .brokerProperty("log.retention.check.interval.ms", String.valueOf(RETENTION_CHECK_MS))
+              .brokerProperty("log.initial.task.delay.ms", "0"));
 
   @Test
   void aLateConsumerReadsEveryRecordOfATableUntouchedForLongerThanTheRetention()
       throws IOException {
     String path = dir.resolve("dormant").toString();
-    sql(
-        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
-            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
-        path);
+    CdfTables.keyed(path);
     sql("INSERT INTO delta.`%s` VALUES (1, 'ann'), (2, 'bob'), (3, 'cy')", path);
     sql("UPDATE delta.`%s` SET name = 'bobby' WHERE id = 2", path);
     ageCommits(Path.of(path, "_delta_log"));
@@ -116,14 +104,15 @@ class KafkaRetentionIT {
             .startMode(startMode)
             .pollIntervalMs(200)
             .build();
-    cluster.rest().deploy(name, config, WAIT);
+    cluster.get().rest().deploy(name, config, WAIT);
   }
 
   /** Waits until the broker has taken {@code count} records on {@code topic}, read or not. */
   private static void awaitProduced(String topic, long count) {
     long deadline = System.nanoTime() + WAIT.toNanos();
     long produced = 0;
-    try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+    try (Admin admin =
+        Admin.create(Map.of("bootstrap.servers", cluster.get().bootstrapServers()))) {
       while (System.nanoTime() < deadline) {
         produced = endOffset(admin, topic);
         if (produced >= count) {
@@ -152,6 +141,6 @@ class KafkaRetentionIT {
 
   private static List<ConsumerRecord<byte[], byte[]>> read(String topic, int count) {
     return TopicReader.readExactly(
-        cluster.bootstrapServers(), topic, count, Duration.ofSeconds(15));
+        cluster.get().bootstrapServers(), topic, count, Duration.ofSeconds(15));
   }
 }

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.it.testing.ChangeDescriptions;
 import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.LogCleanup;
+import io.deltacdf.connect.it.testing.SharedCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
+import io.deltacdf.connect.testing.CdfTables;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,9 +17,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,38 +36,29 @@ class ManagedKafkaIT {
   private static final Duration FAILS_WITHIN = Duration.ofSeconds(60);
 
   @TempDir static Path dir;
-  private static KafkaCluster cluster;
-
-  @BeforeAll
-  static void startCluster() {
-    // A worker JVM of its own: its log file is where a user reads what the task logged.
-    cluster = KafkaCluster.builder().start();
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  // A worker JVM of its own: its log file is where a user reads what the task logged.
+  @RegisterExtension static final SharedCluster cluster = new SharedCluster(KafkaCluster.builder());
 
   @Test
   void aLatestStartOnAnIdleTableKeepsWhatWasCommittedWhileTheWorkerWasDown() throws IOException {
     String path = table("idle");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
-    cluster.createTopic("idle", 1);
-    cluster.rest().deploy("idle", example(path, "idle", "start.mode", "latest").build(), WAIT);
-    cluster.rest().awaitStoredVersion("idle", path, 2, WAIT);
+    cluster.get().createTopic("idle", 1);
+    cluster
+        .get()
+        .rest()
+        .deploy("idle", example(path, "idle", "start.mode", "latest").build(), WAIT);
+    cluster.get().rest().awaitStoredVersion("idle", path, 2, WAIT);
 
-    cluster.stopWorker();
+    cluster.get().stopWorker();
     sql("INSERT INTO delta.`%s` VALUES (2, 'b'), (3, 'c')", path); // v2
     sql("UPDATE delta.`%s` SET name = 'z' WHERE id = 1", path); // v3
-    cluster.startWorker();
+    cluster.get().startWorker();
 
     assertThat(ChangeDescriptions.ofRecords(read("idle", 4), "id", "name"))
         .containsExactlyInAnyOrderElementsOf(
             ChangeDescriptions.ofSparkFeedWithoutTombstones(path, 2, "id", "name"));
-    assertThat(cluster.topicExists("__delta-cdf-heartbeat.idle"))
+    assertThat(cluster.get().topicExists("__delta-cdf-heartbeat.idle"))
         .as("the heartbeat topic, created by Connect as the example asks")
         .isTrue();
   }
@@ -75,8 +68,9 @@ class ManagedKafkaIT {
     String path = table("optimized");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
     sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path); // v2
-    cluster.createTopic("optimized", 1);
+    cluster.get().createTopic("optimized", 1);
     cluster
+        .get()
         .rest()
         .deploy(
             "optimized",
@@ -85,7 +79,7 @@ class ManagedKafkaIT {
             WAIT);
     read("optimized", 2);
     sql("OPTIMIZE delta.`%s`", path); // v3: rewrites files, no change rows
-    cluster.rest().awaitStoredVersion("optimized", path, 4, WAIT);
+    cluster.get().rest().awaitStoredVersion("optimized", path, 4, WAIT);
     sql("INSERT INTO delta.`%s` VALUES (3, 'c')", path); // v4
 
     assertThat(read("optimized", 3))
@@ -97,8 +91,9 @@ class ManagedKafkaIT {
   void filteredUpdatesMoveTheStoredPositionSoARestartAfterLogCleanupResumes() throws Exception {
     String path = table("inserts");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
-    cluster.createTopic("inserts", 1);
+    cluster.get().createTopic("inserts", 1);
     cluster
+        .get()
         .rest()
         .deploy(
             "inserts",
@@ -114,23 +109,12 @@ class ManagedKafkaIT {
                 .build(),
             WAIT);
     read("inserts", 1);
-    for (int i = 0; i < 4; i++) {
-      sql("UPDATE delta.`%s` SET name = 'u%d' WHERE id = 1", path, i); // v2..v5, filtered out
-    }
-    cluster.rest().awaitStoredVersion("inserts", path, 6, WAIT);
-
-    cluster.stopWorker();
-    Path log = Path.of(path, "_delta_log");
-    for (int version = 0; version < 4; version++) {
-      Files.delete(log.resolve(String.format("%020d.json", version))); // checkpoint at 4 stays
-    }
-    sql("INSERT INTO delta.`%s` VALUES (2, 'b')", path); // v6
-    cluster.startWorker();
+    LogCleanup.afterFilteredUpdates(cluster.get(), "inserts", path, WAIT);
 
     assertThat(read("inserts", 2))
         .extracting(r -> TopicReader.longHeader(r, "_commit_version"))
         .containsExactly(1L, 6L);
-    cluster.rest().awaitRunning("inserts", 1, WAIT);
+    cluster.get().rest().awaitRunning("inserts", 1, WAIT);
   }
 
   /**
@@ -142,16 +126,16 @@ class ManagedKafkaIT {
   void withoutTheHeartbeatTopicTheTaskFailsAndItsLogNamesTheTopicAndBothFixes() throws IOException {
     String path = table("nocreation");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
-    cluster.createTopic("nocreation", 1);
+    cluster.get().createTopic("nocreation", 1);
     Map<String, String> config =
         example(path, "nocreation", "start.mode", "latest").withoutTopicCreation().build();
     long started = System.nanoTime();
-    cluster.rest().deploy("nocreation", config, WAIT);
+    cluster.get().rest().deploy("nocreation", config, WAIT);
 
-    String trace = cluster.rest().awaitTaskFailed("nocreation", FAILS_WITHIN);
+    String trace = cluster.get().rest().awaitTaskFailed("nocreation", FAILS_WITHIN);
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(FAILS_WITHIN);
     assertThat(trace).contains("Unrecoverable exception trying to send");
-    assertThat(Files.readString(cluster.workerLog()))
+    assertThat(Files.readString(cluster.get().workerLog()))
         .contains(
             "Heartbeat topic '__delta-cdf-heartbeat.nocreation' (setting heartbeat.topic) has"
                 + " taken none of this task's records")
@@ -168,7 +152,7 @@ class ManagedKafkaIT {
   void withTheTopicCheckTheTaskStatusNamesTheMissingTopicAndBothFixes() throws IOException {
     String path = table("checked");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
-    cluster.createTopic("checked", 1);
+    cluster.get().createTopic("checked", 1);
     Map<String, String> config =
         example(
                 path,
@@ -176,13 +160,13 @@ class ManagedKafkaIT {
                 "start.mode",
                 "latest",
                 "topic.check.bootstrap.servers",
-                cluster.bootstrapServers())
+                cluster.get().bootstrapServers())
             .withoutTopicCreation()
             .build();
     long started = System.nanoTime();
-    cluster.rest().deploy("checked", config, WAIT);
+    cluster.get().rest().deploy("checked", config, WAIT);
 
-    String trace = cluster.rest().awaitTaskFailed("checked", FAILS_WITHIN);
+    String trace = cluster.get().rest().awaitTaskFailed("checked", FAILS_WITHIN);
     assertThat(Duration.ofNanos(System.nanoTime() - started))
         .as("fails at its first send, not after the producer's wait")
         .isLessThan(Duration.ofSeconds(25));
@@ -199,12 +183,12 @@ class ManagedKafkaIT {
   void withoutTheChangeTopicTheTaskFailsAndItsLogNamesIt() throws IOException {
     String path = table("nodata");
     sql("INSERT INTO delta.`%s` VALUES (1, 'a')", path); // v1
-    cluster.createTopic("__delta-cdf-heartbeat.nodata", 1);
+    cluster.get().createTopic("__delta-cdf-heartbeat.nodata", 1);
     Map<String, String> config = example(path, "nodata").withoutTopicCreation().build();
-    cluster.rest().deploy("nodata", config, WAIT);
+    cluster.get().rest().deploy("nodata", config, WAIT);
 
-    cluster.rest().awaitTaskFailed("nodata", FAILS_WITHIN);
-    assertThat(Files.readString(cluster.workerLog()))
+    cluster.get().rest().awaitTaskFailed("nodata", FAILS_WITHIN);
+    assertThat(Files.readString(cluster.get().workerLog()))
         .contains("Topic 'nodata' has taken none of this task's records");
   }
 
@@ -220,9 +204,9 @@ class ManagedKafkaIT {
         example(path, "blocked", "producer.override.max.block.ms", "3000")
             .withoutTopicCreation()
             .build();
-    cluster.rest().deploy("blocked", config, WAIT);
+    cluster.get().rest().deploy("blocked", config, WAIT);
 
-    assertThat(cluster.rest().awaitTaskFailed("blocked", WAIT))
+    assertThat(cluster.get().rest().awaitTaskFailed("blocked", WAIT))
         .contains("Topic blocked not present in metadata after 3000 ms");
   }
 
@@ -238,15 +222,10 @@ class ManagedKafkaIT {
 
   /** Waits until Connect has stored {@code version} as the table's offset (a heartbeat's). */
   private static String table(String name) {
-    String path = dir.resolve(name).toString();
-    sql(
-        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta TBLPROPERTIES"
-            + " ('delta.enableChangeDataFeed'='true', 'delta.checkpointInterval'='2')",
-        path);
-    return path;
+    return CdfTables.keyed(dir.resolve(name), "delta.checkpointInterval", "2");
   }
 
   private static List<ConsumerRecord<byte[], byte[]>> read(String topic, int count) {
-    return TopicReader.readExactly(cluster.bootstrapServers(), topic, count, WAIT);
+    return TopicReader.readExactly(cluster.get().bootstrapServers(), topic, count, WAIT);
   }
 }

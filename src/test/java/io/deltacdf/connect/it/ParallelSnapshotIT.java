@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,9 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
  * killed with SIGKILL in the middle of the snapshot; its slices move to the survivor and resume
  * from their last committed offsets. Once every slice is done, one task reads the changes. The
  * topic must hold Spark's snapshot of the pinned version and Spark's table_changes after it:
- * nothing lost, nothing unexpected, and per key the snapshot row before its changes.
+ * nothing lost, nothing unexpected, and per key the snapshot row before its changes. A second case
+ * changes the slice count before the first offset flush.
  *
- * <p>Size: {@code -Dparallel.snapshot.rows=3000000} for the full size; CI reads 200,000 rows.
+ * <p>Size: {@code -Dparallel.snapshot.rows=3000000} for the full size; CI reads 200,000 rows (and
+ * 20,000 in the second case, {@code -Dparallel.snapshot.recut.rows}).
  */
 class ParallelSnapshotIT {
 
@@ -35,6 +38,9 @@ class ParallelSnapshotIT {
 
   /** Ids of the bulk rows start here, away from those the background writer makes. */
   private static final long BULK_IDS = 1_000_000_000_000L;
+
+  /** Rows of the snapshot whose slice count changes before the first offset flush. */
+  private static final long RECUT_ROWS = Long.getLong("parallel.snapshot.recut.rows", 20_000);
 
   private static final Duration WAIT = Duration.ofSeconds(Math.max(180, ROWS / 10_000));
   private static final String NAME = "parallel-snapshot";
@@ -51,10 +57,7 @@ class ParallelSnapshotIT {
         ChangingTable table = new ChangingTable(dir.resolve("big").toString(), 15L, 2_000)) {
       KafkaCluster.AdditionalWorker second = cluster.startAdditionalWorker();
       table.write(3);
-      sql(
-          "INSERT INTO delta.`%s` SELECT /*+ REPARTITION(16) */ id, CAST(id %% 4 AS INT), id * 10,"
-              + " concat('n', id) FROM range(%d, %d)",
-          table.path(), BULK_IDS, BULK_IDS + ROWS);
+      insertBulkRows(table.path(), ROWS, 16);
       long snapshotVersion = table.latestVersion();
 
       Map<String, String> config =
@@ -124,6 +127,79 @@ class ParallelSnapshotIT {
       assertThat(check.unexpected).as(check.summary()).isZero();
       assertThat(outOfOrder).isEmpty();
     }
+  }
+
+  /**
+   * snapshot.max.tasks=3 and tasks.max=3, then the config PUT again with snapshot.max.tasks=2
+   * before any slice stored an offset: the connector plans 2 slices, and then the 3 stopped tasks
+   * flush their offsets. The stored cut (3 slices) wins: the whole snapshot arrives, then the
+   * changes written after it. Only snapshot rows may arrive twice (docs/start-and-offsets.md: "rows
+   * the losing slices sent arrive twice"); every change arrives once, after its key's snapshot row.
+   */
+  @Test
+  void aSliceCountChangedBeforeTheFirstOffsetFlushEndsInTheSnapshotAndItsChanges()
+      throws Exception {
+    String name = "recut-snapshot";
+    // A flush far off: the second PUT surely comes before it.
+    try (KafkaCluster cluster =
+            KafkaCluster.builder().workerProperty("offset.flush.interval.ms", "15000").start();
+        ChangingTable table = new ChangingTable(dir.resolve("recut").toString(), 16L, 500)) {
+      table.write(3);
+      insertBulkRows(table.path(), RECUT_ROWS, 12);
+      long snapshotVersion = table.latestVersion();
+
+      cluster.rest().putConfig(name, slicedConfig(table.path(), name, 3));
+      TopicReader.readUntil(
+          cluster.bootstrapServers(), name, batch -> true, Duration.ZERO, WAIT, false);
+      assertThat(cluster.rest().offsets(name).path("offsets"))
+          .as("no offset flushed before the slice count changes")
+          .isEmpty();
+      cluster.rest().putConfig(name, slicedConfig(table.path(), name, 2));
+
+      cluster.rest().awaitRunning(name, 1, WAIT); // the changes' task, after every slice
+      assertThat(cluster.rest().offsets(name).toString())
+          .as("offsets of the 3-slice tasks, stored after the 2-slice plan was made")
+          .containsPattern("\"slice\":\"[0-2]/3\"");
+      table.write(5);
+      List<String> expected = table.sparkSnapshotThenChanges(snapshotVersion);
+      List<ConsumerRecord<byte[], byte[]>> records =
+          ChangingTable.readEveryChange(
+              cluster.bootstrapServers(), name, expected, Duration.ofSeconds(3), WAIT, false);
+      FeedCheck check = new FeedCheck(expected, records);
+      assertThat(check.lost).as(check.summary()).isZero();
+      assertThat(check.unexpected).as(check.summary()).isZero();
+      String snapshotRow = "v" + snapshotVersion + " insert ";
+      assertThat(
+              records.stream()
+                  .collect(Collectors.groupingBy(ChangingTable::describe, Collectors.counting()))
+                  .entrySet()
+                  .stream()
+                  .filter(e -> e.getValue() > 1 && !e.getKey().startsWith(snapshotRow))
+                  .map(Map.Entry::getKey))
+          .as("only snapshot rows arrive twice")
+          .isEmpty();
+      assertThat(keysWithChangesBeforeTheirSnapshotRow(records, snapshotVersion)).isEmpty();
+    }
+  }
+
+  /** One commit of {@code rows} rows of ids from {@link #BULK_IDS} on, in {@code files} files. */
+  private static void insertBulkRows(String path, long rows, int files) {
+    sql(
+        "INSERT INTO delta.`%s` SELECT /*+ REPARTITION(%d) */ id, CAST(id %% 4 AS INT), id * 10,"
+            + " concat('n', id) FROM range(%d, %d)",
+        path, files, BULK_IDS, BULK_IDS + rows);
+  }
+
+  private static Map<String, String> slicedConfig(String path, String topic, int snapshotTasks) {
+    return ConnectorConfig.forTables(path)
+        .tasksMax(3)
+        .with("snapshot.max.tasks", Integer.toString(snapshotTasks))
+        .topicTemplate(topic)
+        .startMode("snapshot")
+        .keyColumns("id")
+        .pollIntervalMs(200)
+        .with("batch.max.rows", "500")
+        .build();
   }
 
   /** Waits until the connector's four slice tasks are RUNNING, on both workers. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.SharedCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.nio.file.Path;
@@ -15,9 +16,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.spark.sql.Row;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,12 +37,11 @@ class RecordFormatsIT {
   private static final String JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter";
 
   @TempDir static Path dir;
-  private static KafkaCluster cluster;
+  @RegisterExtension static final SharedCluster cluster = new SharedCluster(KafkaCluster.builder());
   private static String path;
 
   @BeforeAll
   static void startClusterAndWriteTable() {
-    cluster = KafkaCluster.builder().start();
     path = dir.resolve("people").toString();
     sql(
         "CREATE TABLE delta.`%s` (id BIGINT, name STRING, `home city` STRING, seen TIMESTAMP,"
@@ -55,13 +55,6 @@ class RecordFormatsIT {
             + " timestamp'2024-05-01 12:00:00.123456',"
             + " parse_json(concat('{\"tags\": [\"a\"], \"id\": ', id, '}')) FROM range(1, 21)",
         path);
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
   }
 
   /** Live changes after both connectors have taken their snapshot. */
@@ -262,10 +255,10 @@ class RecordFormatsIT {
             .pollIntervalMs(200)
             .with(settings)
             .build();
-    cluster.rest().deploy(name, config, WAIT);
+    cluster.get().rest().deploy(name, config, WAIT);
   }
 
   private static List<ConsumerRecord<byte[], byte[]>> read(String topic) {
-    return TopicReader.readUntilQuiet(cluster.bootstrapServers(), topic, QUIET, WAIT, false);
+    return TopicReader.readUntilQuiet(cluster.get().bootstrapServers(), topic, QUIET, WAIT, false);
   }
 }

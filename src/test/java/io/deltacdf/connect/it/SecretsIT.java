@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.deltacdf.connect.it.testing.ConnectRest;
 import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.SharedCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
+import io.deltacdf.connect.testing.CdfTables;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.Folders;
 import io.deltacdf.connect.testing.Ports;
@@ -25,9 +27,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import org.apache.kafka.common.config.provider.FileConfigProvider;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -58,24 +59,14 @@ class SecretsIT {
           "column.mask.hash.salt");
 
   @TempDir static Path dir;
-  private static KafkaCluster cluster;
 
-  @BeforeAll
-  static void startCluster() {
-    cluster =
-        KafkaCluster.builder()
-            .workerLogLevel("INFO")
-            .workerProperty("config.providers", "file")
-            .workerProperty("config.providers.file.class", FileConfigProvider.class.getName())
-            .start();
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension
+  static final SharedCluster cluster =
+      new SharedCluster(
+          KafkaCluster.builder()
+              .workerLogLevel("INFO")
+              .workerProperty("config.providers", "file")
+              .workerProperty("config.providers.file.class", FileConfigProvider.class.getName()));
 
   @Test
   void secretsAppearOnlyWhereConnectEchoesTheSubmittedConfig() throws Exception {
@@ -95,26 +86,30 @@ class SecretsIT {
     scan.rest("validate (unreachable S3)", validateFailing(unreachableS3(secrets), null));
     ConnectRest.Response refused =
         cluster
+            .get()
             .rest()
             .tryPutConfig("secret-missing", config(dir.resolve("missing").toString(), secrets));
     assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
     scan.rest("PUT config (missing path)", refused.body());
 
     // A running connector.
-    cluster.rest().deploy("secret-ok", config(good, secrets), WAIT);
-    assertThat(TopicReader.readAll(cluster.bootstrapServers(), "secret-good", 2, WAIT, false))
+    cluster.get().rest().deploy("secret-ok", config(good, secrets), WAIT);
+    assertThat(TopicReader.readAll(cluster.get().bootstrapServers(), "secret-good", 2, WAIT, false))
         .hasSize(2);
     scanConnector(scan, "secret-ok");
 
     // A connector whose task fails at run time, then again at start.
     String doomed = table("secret-doomed");
-    cluster.rest().deploy("secret-fail", config(doomed, secrets), WAIT);
+    cluster.get().rest().deploy("secret-fail", config(doomed, secrets), WAIT);
     Folders.deleteRecursively(Path.of(doomed));
-    String runtimeTrace = cluster.rest().awaitTaskFailed("secret-fail", WAIT);
+    String runtimeTrace = cluster.get().rest().awaitTaskFailed("secret-fail", WAIT);
     scan.text("task trace (failed while running)", runtimeTrace);
     scanConnector(scan, "secret-fail");
     ConnectRest.Response restart =
-        cluster.rest().post("/connectors/secret-fail/restart?includeTasks=true&onlyFailed=true");
+        cluster
+            .get()
+            .rest()
+            .post("/connectors/secret-fail/restart?includeTasks=true&onlyFailed=true");
     assertThat(restart.status()).as(restart.toString()).isLessThan(300);
     scan.rest("POST restart", restart.body());
     String startTrace = awaitNewTrace("secret-fail", runtimeTrace);
@@ -124,10 +119,10 @@ class SecretsIT {
         "SecretsIT: failures seen%n  at run time: %s%n  at start: %s%n",
         firstLine(runtimeTrace), firstLine(startTrace));
 
-    scan.log(cluster.workerLog());
+    scan.log(cluster.get().workerLog());
     System.out.println("SecretsIT (raw secrets): " + scan.report());
     // The log did see the connector's configuration, at INFO, secrets hidden.
-    String log = Files.readString(cluster.workerLog());
+    String log = Files.readString(cluster.get().workerLog());
     assertThat(log)
         .contains(
             "DeltaCdfSourceConfig values:",
@@ -150,7 +145,7 @@ class SecretsIT {
         .as(scan.report())
         .containsAll(
             Set.of("GET /connectors/secret-ok/config", "GET /connectors/secret-ok .config"));
-    JsonNode echoed = cluster.rest().get("/connectors/secret-ok/config").body();
+    JsonNode echoed = cluster.get().rest().get("/connectors/secret-ok/config").body();
     secrets.forEach((key, value) -> assertThat(echoed.path(key).asText()).isEqualTo(value));
     // Still no leak in the values the connector never needed to show.
     assertThat(scan.logLines).isEmpty();
@@ -179,10 +174,10 @@ class SecretsIT {
             config(dir.resolve("missing-too").toString(), references), "delta.table.paths"));
     scan.rest("validate (unreachable S3)", validateFailing(unreachableS3(references), null));
 
-    cluster.rest().deploy("provided-ok", config(good, references), WAIT);
+    cluster.get().rest().deploy("provided-ok", config(good, references), WAIT);
     List<String> names = new ArrayList<>();
     for (var record :
-        TopicReader.readAll(cluster.bootstrapServers(), "provided-good", 2, WAIT, false)) {
+        TopicReader.readAll(cluster.get().bootstrapServers(), "provided-good", 2, WAIT, false)) {
       names.add(TopicReader.jsonValue(record.value()).path("name").asText());
     }
     // The names were hashed with the salt the provider resolved.
@@ -191,16 +186,16 @@ class SecretsIT {
             hmacHex(marker + "-column.mask.hash.salt", "a"),
             hmacHex(marker + "-column.mask.hash.salt", "b"));
     scanConnector(scan, "provided-ok");
-    JsonNode echoed = cluster.rest().get("/connectors/provided-ok/config").body();
+    JsonNode echoed = cluster.get().rest().get("/connectors/provided-ok/config").body();
     references.forEach((key, value) -> assertThat(echoed.path(key).asText()).isEqualTo(value));
 
     String doomed = table("provided-doomed");
-    cluster.rest().deploy("provided-fail", config(doomed, references), WAIT);
+    cluster.get().rest().deploy("provided-fail", config(doomed, references), WAIT);
     Folders.deleteRecursively(Path.of(doomed));
-    scan.text("task trace", cluster.rest().awaitTaskFailed("provided-fail", WAIT));
+    scan.text("task trace", cluster.get().rest().awaitTaskFailed("provided-fail", WAIT));
     scanConnector(scan, "provided-fail");
 
-    scan.log(cluster.workerLog());
+    scan.log(cluster.get().workerLog());
     System.out.println("SecretsIT (config provider): " + scan.report());
     assertThat(scan.found).as(scan.report()).isEmpty();
   }
@@ -225,7 +220,7 @@ class SecretsIT {
   }
 
   private static JsonNode get(String path) {
-    ConnectRest.Response response = cluster.rest().get(path);
+    ConnectRest.Response response = cluster.get().rest().get(path);
     assertThat(response.ok()).as("GET %s: %s", path, response).isTrue();
     return response.body();
   }
@@ -343,7 +338,7 @@ class SecretsIT {
   private static JsonNode validate(Map<String, String> config) {
     Map<String, String> named = new HashMap<>(config);
     named.put("name", "secret-validation");
-    return cluster.rest().validate("DeltaCdfSourceConnector", named);
+    return cluster.get().rest().validate("DeltaCdfSourceConnector", named);
   }
 
   /** Validates a configuration that must fail; prints the errors (on {@code key} if given). */
@@ -359,11 +354,7 @@ class SecretsIT {
   }
 
   private static String table(String name) {
-    String path = dir.resolve(name).toString();
-    sql(
-        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
-            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
-        path);
+    String path = CdfTables.keyed(dir.resolve(name));
     sql("INSERT INTO delta.`%s` VALUES (1, 'a'), (2, 'b')", path);
     return path;
   }

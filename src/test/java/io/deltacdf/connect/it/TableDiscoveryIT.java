@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.deltacdf.connect.connector.TableDiscoveryMetrics;
 import io.deltacdf.connect.it.testing.KafkaCluster;
+import io.deltacdf.connect.it.testing.SharedCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
+import io.deltacdf.connect.testing.CdfTables;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.Folders;
 import java.io.IOException;
@@ -23,9 +25,8 @@ import java.util.TreeSet;
 import java.util.function.Predicate;
 import javax.management.JMException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -44,26 +45,10 @@ class TableDiscoveryIT {
   private static final Duration QUIET = Duration.ofSeconds(4);
 
   @TempDir static Path lake;
-  private static KafkaCluster cluster;
-
-  @BeforeAll
-  static void startCluster() {
-    cluster = KafkaCluster.builder().start();
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @RegisterExtension static final SharedCluster cluster = new SharedCluster(KafkaCluster.builder());
 
   private static String table(String relative, int rows) {
-    String path = lake.resolve(relative).toString();
-    sql(
-        "CREATE TABLE delta.`%s` (id INT, name STRING) USING delta"
-            + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')",
-        path);
+    String path = CdfTables.create(lake.resolve(relative).toString(), "id INT, name STRING");
     insert(path, 0, rows);
     return path;
   }
@@ -110,6 +95,7 @@ class TableDiscoveryIT {
   private static Object discovery(String connector, String attribute) {
     try {
       return cluster
+          .get()
           .workerMBeans()
           .getAttribute(TableDiscoveryMetrics.objectName(connector), attribute);
     } catch (JMException e) {
@@ -133,7 +119,7 @@ class TableDiscoveryIT {
 
   private static Set<Integer> ids(String topic) {
     Set<Integer> ids = new TreeSet<>();
-    TopicReader.readUntilQuiet(cluster.bootstrapServers(), topic, QUIET, WAIT, false)
+    TopicReader.readUntilQuiet(cluster.get().bootstrapServers(), topic, QUIET, WAIT, false)
         .forEach(r -> ids.add(TopicReader.jsonValue(r.value()).get("id").asInt()));
     return ids;
   }
@@ -154,14 +140,11 @@ class TableDiscoveryIT {
   @Test
   void aTopicStaysWithTheTableThatHasItAcrossARescanAndARestart() throws Exception {
     String sales = table("owners/sales/orders", 3);
-    cluster.rest().deploy("owners", rootConfig("owners"), 1, WAIT);
-    TopicReader.readExactly(cluster.bootstrapServers(), "orders", 3, WAIT);
+    cluster.get().rest().deploy("owners", rootConfig("owners"), 1, WAIT);
+    TopicReader.readExactly(cluster.get().bootstrapServers(), "orders", 3, WAIT);
 
-    String archive = lake.resolve("owners/archive/orders").toString();
-    sql(
-        "CREATE TABLE delta.`%s` (id INT, name STRING) USING delta"
-            + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')",
-        archive);
+    String archive =
+        CdfTables.create(lake.resolve("owners/archive/orders").toString(), "id INT, name STRING");
     insert(archive, 100, 102);
     awaitDiscovery("owners", "TablesLeftOut", left -> Integer.valueOf(1).equals(left));
     assertThat((String[]) discovery("owners", "TopicCollisions"))
@@ -171,13 +154,13 @@ class TableDiscoveryIT {
     insert(sales, 3, 5);
     assertThat(ids("orders")).as("after a rescan").isEqualTo(range(0, 5));
 
-    cluster.stopWorker();
-    cluster.startWorker();
-    cluster.rest().awaitRunning("owners", 1, WAIT);
+    cluster.get().stopWorker();
+    cluster.get().startWorker();
+    cluster.get().rest().awaitRunning("owners", 1, WAIT);
     awaitDiscovery("owners", "TablesLeftOut", left -> Integer.valueOf(1).equals(left));
     insert(sales, 5, 7);
     assertThat(ids("orders")).as("after a worker restart").isEqualTo(range(0, 7));
-    cluster.rest().delete("owners");
+    cluster.get().rest().delete("owners");
   }
 
   /**
@@ -189,8 +172,8 @@ class TableDiscoveryIT {
   void aFolderWithAnEmptyLogStreamsOnceItBecomesATable() throws Exception {
     table("pending/ready", 2);
     Files.createDirectories(lake.resolve("pending/aborted/_delta_log"));
-    cluster.rest().deploy("pending", rootConfig("pending"), 1, WAIT);
-    TopicReader.readExactly(cluster.bootstrapServers(), "ready", 2, WAIT);
+    cluster.get().rest().deploy("pending", rootConfig("pending"), 1, WAIT);
+    TopicReader.readExactly(cluster.get().bootstrapServers(), "ready", 2, WAIT);
 
     Files.createDirectories(lake.resolve("pending/later/_delta_log"));
     awaitDiscovery(
@@ -202,7 +185,7 @@ class TableDiscoveryIT {
     writeOver("pending/later", 3);
     assertThat(ids("aborted")).isEqualTo(range(0, 2));
     assertThat(ids("later")).isEqualTo(range(0, 3));
-    cluster.rest().delete("pending");
+    cluster.get().rest().delete("pending");
   }
 
   private static String topic(String schema, String table) {
@@ -228,39 +211,39 @@ class TableDiscoveryIT {
             .pollIntervalMs(200)
             .startMode("earliest")
             .build();
-    cluster.rest().deploy("lake", config, 2, WAIT);
+    cluster.get().rest().deploy("lake", config, 2, WAIT);
     for (int i = 0; i < TABLES; i++) {
-      TopicReader.readExactly(cluster.bootstrapServers(), topic("sales", "t" + i), 3, WAIT);
+      TopicReader.readExactly(cluster.get().bootstrapServers(), topic("sales", "t" + i), 3, WAIT);
     }
 
     // A new table, in a new schema folder, streams after the next rescan.
     table("Tables/crm/fresh", 2);
-    TopicReader.readExactly(cluster.bootstrapServers(), topic("crm", "fresh"), 2, WAIT);
+    TopicReader.readExactly(cluster.get().bootstrapServers(), topic("crm", "fresh"), 2, WAIT);
 
     // A table whose folder is dropped stops; its task and the other tables go on.
     Folders.deleteRecursively(Path.of(tables.get(0)));
     insert(tables.get(1), 3, 5);
     table("Tables/staging/later", 1);
-    TopicReader.readExactly(cluster.bootstrapServers(), topic("sales", "t1"), 5, WAIT);
-    cluster.rest().awaitRunning("lake", 2, WAIT);
+    TopicReader.readExactly(cluster.get().bootstrapServers(), topic("sales", "t1"), 5, WAIT);
+    cluster.get().rest().awaitRunning("lake", 2, WAIT);
 
-    JsonNode offsets = cluster.rest().offsets("lake");
+    JsonNode offsets = cluster.get().rest().offsets("lake");
     assertThat(offsets.toString())
         .as("the dropped table's offsets stay")
         .contains(tables.get(0) + "\"");
-    assertThat(cluster.topicExists(topic("staging", "scratch"))).as("excluded").isFalse();
-    assertThat(cluster.topicExists(topic("staging", "later"))).as("excluded").isFalse();
+    assertThat(cluster.get().topicExists(topic("staging", "scratch"))).as("excluded").isFalse();
+    assertThat(cluster.get().topicExists(topic("staging", "later"))).as("excluded").isFalse();
 
     for (int i = 0; i < TABLES; i++) {
       int expected = i == 1 ? 5 : 3;
       List<ConsumerRecord<byte[], byte[]>> records =
           TopicReader.readUntilQuiet(
-              cluster.bootstrapServers(), topic("sales", "t" + i), QUIET, WAIT, false);
+              cluster.get().bootstrapServers(), topic("sales", "t" + i), QUIET, WAIT, false);
       assertThat(records).as("records of t%d", i).hasSize(expected);
     }
     assertThat(
             TopicReader.readUntilQuiet(
-                cluster.bootstrapServers(), topic("crm", "fresh"), QUIET, WAIT, false))
+                cluster.get().bootstrapServers(), topic("crm", "fresh"), QUIET, WAIT, false))
         .hasSize(2);
   }
 }

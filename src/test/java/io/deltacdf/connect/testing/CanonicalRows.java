@@ -271,4 +271,20 @@ public final class CanonicalRows {
     }
     return expected.cast(value);
   }
+
+  /**
+   * Net count per row (with its version and commit time) of canonical rows {@code v<version> @<ms>
+   * <type> {...}}; rows whose changes cancel out are left out.
+   */
+  public static Map<String, Integer> net(List<String> canonicalRows) {
+    Map<String, Integer> net = new TreeMap<>();
+    for (String row : canonicalRows) {
+      String[] parts = row.split(" ", 4);
+      ChangeType type = ChangeType.fromLabel(parts[2]);
+      int sign = type == ChangeType.INSERT || type == ChangeType.UPDATE_POSTIMAGE ? 1 : -1;
+      net.merge(parts[0] + " " + parts[1] + " " + parts[3], sign, Integer::sum);
+    }
+    net.values().removeIf(count -> count == 0);
+    return net;
+  }
 }

@@ -1,6 +1,11 @@
 package io.deltacdf.connect.testing;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -121,6 +126,47 @@ public final class ChildProcess {
     if (!waitFor(KILL_TIMEOUT)) {
       throw new IllegalStateException(name + " (pid " + process.pid() + ") did not exit");
     }
+  }
+
+  /**
+   * Waits until {@code GET url} answers 200: fails with {@link #exitReport} when the process exits
+   * first, and with the last answer and the log's last {@code logLines} after {@code timeout}.
+   */
+  public void awaitHttpOk(URI url, Duration timeout, int logLines) {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    String last = "no answer";
+    while (System.nanoTime() < deadline) {
+      if (!isAlive()) {
+        throw new IllegalStateException(exitReport(logLines));
+      }
+      try {
+        HttpResponse<String> response =
+            http.send(
+                HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(2)).GET().build(),
+                BodyHandlers.ofString());
+        if (response.statusCode() == 200) {
+          return;
+        }
+        last = "HTTP " + response.statusCode() + " " + response.body();
+      } catch (IOException e) {
+        last = e.toString(); // not listening yet
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+      TestSupport.sleep(100);
+    }
+    throw new IllegalStateException(
+        name
+            + " not ready on "
+            + url
+            + " after "
+            + timeout
+            + ": "
+            + last
+            + "\n"
+            + logTail(logLines));
   }
 
   /** {@code <name> exited with <code>; last lines of <log>:} and the log's last {@code lines}. */

@@ -199,45 +199,12 @@ public final class S3Mock implements AutoCloseable {
   }
 
   private void awaitReady() {
-    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-    String last = "no answer";
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        String report = process.exitReport(LOG_TAIL_LINES);
-        process = null;
-        throw new IllegalStateException(report);
-      }
-      try {
-        var response =
-            HTTP.send(
-                HttpRequest.newBuilder(URI.create(endpoint() + "/"))
-                    .timeout(Duration.ofSeconds(2))
-                    .GET()
-                    .build(),
-                BodyHandlers.ofString());
-        if (response.statusCode() == 200) {
-          return;
-        }
-        last = "HTTP " + response.statusCode();
-      } catch (IOException e) {
-        last = e.toString(); // not listening yet
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-      TestSupport.sleep(100);
+    try {
+      process.awaitHttpOk(URI.create(endpoint() + "/"), START_TIMEOUT, LOG_TAIL_LINES);
+    } catch (RuntimeException e) {
+      stop();
+      throw e;
     }
-    ChildProcess unready = process;
-    stop();
-    throw new IllegalStateException(
-        "S3Mock not ready on "
-            + endpoint()
-            + " after "
-            + START_TIMEOUT
-            + ": "
-            + last
-            + "\n"
-            + unready.logTail(LOG_TAIL_LINES));
   }
 
   private static java.net.http.HttpResponse<String> send(HttpRequest.Builder request) {

@@ -9,6 +9,7 @@ import io.deltacdf.connect.it.sink.testing.MirrorRows;
 import io.deltacdf.connect.it.sink.testing.PostgresServer;
 import io.deltacdf.connect.it.testing.ConnectRest;
 import io.deltacdf.connect.it.testing.ExternalKafka;
+import io.deltacdf.connect.testing.Closing;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.SparkHarness;
 import io.deltacdf.connect.testing.TestSupport;
@@ -103,16 +104,8 @@ class PostgresMirrorIT {
   }
 
   @AfterAll
-  static void stop() throws SQLException {
-    if (db != null) {
-      db.close();
-    }
-    if (kafka != null) {
-      kafka.close();
-    }
-    if (postgres != null) {
-      postgres.close();
-    }
+  static void stop() {
+    Closing.inOrder(db, kafka, postgres);
   }
 
   @Test

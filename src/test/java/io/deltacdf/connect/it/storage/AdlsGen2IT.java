@@ -10,6 +10,8 @@ import io.deltacdf.connect.it.testing.ChangeDescriptions;
 import io.deltacdf.connect.it.testing.ConnectRest;
 import io.deltacdf.connect.it.testing.KafkaCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
+import io.deltacdf.connect.testing.CdfTables;
+import io.deltacdf.connect.testing.Closing;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.Ports;
 import java.net.URLDecoder;
@@ -63,15 +65,7 @@ class AdlsGen2IT {
 
   @AfterAll
   static void stop() {
-    try {
-      if (cluster != null) {
-        cluster.close();
-      }
-    } finally {
-      if (azurite != null) {
-        azurite.close();
-      }
-    }
+    Closing.inOrder(cluster, azurite);
   }
 
   @Test
@@ -461,12 +455,8 @@ class AdlsGen2IT {
   /** A CDF table with in-commit timestamps at abfs://container@.../name. */
   private static String table(String container, String name) {
     String path = Azurite.uri(container, "tables/" + name);
-    sql(
-        "CREATE TABLE delta.`%s` (id BIGINT, name STRING, amount BIGINT) USING delta"
-            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
-            + " 'delta.enableInCommitTimestamps'='true')",
-        path);
-    return path;
+    return CdfTables.create(
+        path, "id BIGINT, name STRING, amount BIGINT", "delta.enableInCommitTimestamps", "true");
   }
 
   private static Map<String, String> config(String paths, String topicTemplate) {

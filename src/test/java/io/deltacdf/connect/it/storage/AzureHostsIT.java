@@ -13,6 +13,7 @@ import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.it.storage.testing.Azurite;
+import io.deltacdf.connect.testing.CdfTables;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.util.Base64;
 import java.util.HashMap;
@@ -66,10 +67,7 @@ class AzureHostsIT {
     orders = "abfs://sales" + RUN + "@" + SALES + "/warehouse/orders";
     events = "abfs://logs" + RUN + "@" + ARCHIVE + "/events";
     for (String path : List.of(orders, events)) {
-      sql(
-          "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
-              + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
-          path);
+      CdfTables.keyed(path);
     }
     sql("INSERT INTO delta.`%s` VALUES (1, 'a'), (2, 'b'), (3, 'c')", orders);
     sql("INSERT INTO delta.`%s` VALUES (10, 'x'), (11, 'y')", events);

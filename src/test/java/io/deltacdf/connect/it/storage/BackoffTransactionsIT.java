@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deltacdf.connect.it.storage.testing.S3Gate;
 import io.deltacdf.connect.it.testing.KafkaCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
+import io.deltacdf.connect.testing.CdfTables;
+import io.deltacdf.connect.testing.Closing;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.S3Mock;
 import java.io.BufferedReader;
@@ -57,18 +59,7 @@ class BackoffTransactionsIT {
 
   @AfterAll
   static void stop() {
-    try {
-      if (cluster != null) {
-        cluster.close();
-      }
-    } finally {
-      if (gate != null) {
-        gate.close();
-      }
-      if (s3 != null) {
-        s3.close();
-      }
-    }
+    Closing.inOrder(cluster, gate, s3);
   }
 
   @Test
@@ -77,10 +68,7 @@ class BackoffTransactionsIT {
     String waiting = "s3a://cdf-eos/waiting";
     String other = dir.resolve("other").toString();
     for (String path : List.of(waiting, other)) {
-      sql(
-          "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta"
-              + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
-          path);
+      CdfTables.keyed(path);
     }
     spark()
         .range(0, 6_000, 1, 6)

@@ -6,6 +6,7 @@ import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.it.storage.testing.S3Gate;
+import io.deltacdf.connect.testing.Closing;
 import io.deltacdf.connect.testing.S3Mock;
 import java.io.IOException;
 import java.net.URI;
@@ -49,12 +50,7 @@ class S3CatchUpIT {
 
   @AfterAll
   static void stop() {
-    if (gate != null) {
-      gate.close();
-    }
-    if (s3 != null) {
-      s3.close();
-    }
+    Closing.inOrder(gate, s3);
   }
 
   @Test

@@ -10,6 +10,8 @@ import io.deltacdf.connect.it.testing.ChangeDescriptions;
 import io.deltacdf.connect.it.testing.ConnectRest;
 import io.deltacdf.connect.it.testing.KafkaCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
+import io.deltacdf.connect.testing.CdfTables;
+import io.deltacdf.connect.testing.Closing;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.Ports;
 import io.deltacdf.connect.testing.S3Mock;
@@ -72,15 +74,7 @@ class S3IT {
 
   @AfterAll
   static void stop() {
-    try {
-      if (cluster != null) {
-        cluster.close();
-      }
-    } finally {
-      if (s3 != null) {
-        s3.close();
-      }
-    }
+    Closing.inOrder(cluster, s3);
   }
 
   @Test
@@ -430,11 +424,7 @@ class S3IT {
 
   private static String table(String bucket, String name) {
     String path = "s3a://" + bucket + "/" + name;
-    sql(
-        "CREATE TABLE delta.`%s` (id BIGINT, name STRING) USING delta TBLPROPERTIES ("
-            + "'delta.enableChangeDataFeed'='true', 'delta.enableInCommitTimestamps'='true')",
-        path);
-    return path;
+    return CdfTables.keyed(path, "delta.enableInCommitTimestamps", "true");
   }
 
   private static Map<String, String> baseConfig(String paths, String topicPrefix) {

@@ -21,6 +21,8 @@ import io.deltacdf.connect.it.testing.ChangeDescriptions;
 import io.deltacdf.connect.it.testing.ConnectRest;
 import io.deltacdf.connect.it.testing.KafkaCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
+import io.deltacdf.connect.testing.CdfTables;
+import io.deltacdf.connect.testing.Closing;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import io.deltacdf.connect.testing.S3Mock;
 import java.time.Duration;
@@ -75,27 +77,7 @@ class UnityCatalogIT {
 
   @AfterAll
   static void stop() {
-    try {
-      if (cluster != null) {
-        cluster.close();
-      }
-    } finally {
-      try {
-        if (catalog != null) {
-          catalog.close();
-        }
-        if (s3Gate != null) {
-          s3Gate.close();
-        }
-        if (s3 != null) {
-          s3.close();
-        }
-      } finally {
-        if (azurite != null) {
-          azurite.close();
-        }
-      }
-    }
+    Closing.inOrder(cluster, catalog, s3Gate, s3, azurite);
   }
 
   @Test
@@ -405,11 +387,8 @@ class UnityCatalogIT {
 
   /** An empty table with change data feed and in-commit timestamps (which stores need). */
   private static void createTable(String path) {
-    sql(
-        "CREATE TABLE delta.`%s` (id BIGINT, name STRING, amount BIGINT) USING delta"
-            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
-            + " 'delta.enableInCommitTimestamps'='true')",
-        path);
+    CdfTables.create(
+        path, "id BIGINT, name STRING, amount BIGINT", "delta.enableInCommitTimestamps", "true");
   }
 
   /** One commit of {@code rows} inserts, in {@code files} data files. */

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.deltacdf.connect.testing.ChildProcess;
 import io.deltacdf.connect.testing.Folders;
 import io.deltacdf.connect.testing.Ports;
-import io.deltacdf.connect.testing.TestSupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -162,41 +161,7 @@ public final class ApicurioRegistry implements AutoCloseable {
   }
 
   private void awaitReady() {
-    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-    String last = "no answer";
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException(process.exitReport(LOG_TAIL_LINES));
-      }
-      try {
-        var response =
-            HTTP.send(
-                HttpRequest.newBuilder(URI.create(base() + "/health/ready"))
-                    .timeout(Duration.ofSeconds(2))
-                    .GET()
-                    .build(),
-                BodyHandlers.ofString());
-        if (response.statusCode() == 200) {
-          return;
-        }
-        last = "HTTP " + response.statusCode() + " " + response.body();
-      } catch (IOException e) {
-        last = e.toString(); // not listening yet
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-      TestSupport.sleep(200);
-    }
-    throw new IllegalStateException(
-        "Apicurio Registry not ready on "
-            + base()
-            + " after "
-            + START_TIMEOUT
-            + ": "
-            + last
-            + "\n"
-            + process.logTail(LOG_TAIL_LINES));
+    process.awaitHttpOk(URI.create(base() + "/health/ready"), START_TIMEOUT, LOG_TAIL_LINES);
   }
 
   private static JsonNode send(HttpRequest.Builder builder) {

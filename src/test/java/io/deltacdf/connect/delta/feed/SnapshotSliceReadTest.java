@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.feed;
 
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,6 +8,8 @@ import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.change.StartSpec;
+import io.deltacdf.connect.delta.DeltaChangeFeed;
+import io.deltacdf.connect.delta.DeltaTable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta.table;
+package io.deltacdf.connect.delta.errors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,7 +11,6 @@ import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import io.deltacdf.connect.delta.DeltaFeedException;
-import io.deltacdf.connect.delta.errors.KernelErrors;
 import io.deltacdf.connect.testing.Ports;
 import java.io.EOFException;
 import java.io.IOException;

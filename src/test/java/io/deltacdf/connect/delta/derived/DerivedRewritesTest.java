@@ -1,11 +1,13 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.derived;
 
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
+import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.testing.FeedReads;
+import io.deltacdf.connect.testing.CanonicalRows;
 import io.deltacdf.connect.testing.SparkOracle;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,10 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Rewrites the random workloads of {@link DerivedDifferentialTest} do not make: a RESTORE (files an
- * earlier version removed come back, a deletion vector shrinks and un-hides rows) and a MERGE that
- * adds a column while it rewrites files. Each version's derived net changes equal those of Spark's
- * change feed, with and without key columns.
+ * Rewrites the random workloads of DerivedDifferentialTest do not make: a RESTORE (files an earlier
+ * version removed come back, a deletion vector shrinks and un-hides rows) and a MERGE that adds a
+ * column while it rewrites files. Each version's derived net changes equal those of Spark's change
+ * feed, with and without key columns.
  */
 class DerivedRewritesTest {
 
@@ -129,9 +131,9 @@ class DerivedRewritesTest {
               FeedReads.readAll(table, ChangePosition.InVersion.start(0), 1000),
               FeedReads.schemaAt(table, latest));
       for (long version = 0; version <= latest; version++) {
-        assertThat(DerivedDifferentialTest.net(derived.getOrDefault(version, List.of())))
+        assertThat(CanonicalRows.net(derived.getOrDefault(version, List.of())))
             .as("net changes of version %d with key columns %s", version, keys)
-            .isEqualTo(DerivedDifferentialTest.net(spark.getOrDefault(version, List.of())));
+            .isEqualTo(CanonicalRows.net(spark.getOrDefault(version, List.of())));
       }
     }
   }

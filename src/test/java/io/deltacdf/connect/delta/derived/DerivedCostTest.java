@@ -1,17 +1,19 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.derived;
 
 import static io.deltacdf.connect.testing.SparkHarness.spark;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.deltacdf.connect.bench.ProcStatus;
 import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ChangeType;
+import io.deltacdf.connect.delta.DeltaChangeFeed;
+import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.testing.ChildProcess;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -175,20 +177,7 @@ class DerivedCostTest {
           (System.nanoTime() - wallStart) / 1e9,
           peak >> 20,
           Runtime.getRuntime().maxMemory() >> 20,
-          peakRssMib());
-    }
-
-    /** This JVM's peak resident set size (Linux's VmHWM), or -1 where /proc is missing. */
-    private static long peakRssMib() {
-      try {
-        return Files.readAllLines(Path.of("/proc/self/status")).stream()
-            .filter(line -> line.startsWith("VmHWM:"))
-            .mapToLong(line -> Long.parseLong(line.replaceAll("[^0-9]", "")) >> 10)
-            .findFirst()
-            .orElse(-1);
-      } catch (IOException e) {
-        return -1;
-      }
+          ProcStatus.ownPeakRssMib());
     }
   }
 }

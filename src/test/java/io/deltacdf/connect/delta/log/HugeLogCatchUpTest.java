@@ -1,8 +1,10 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.delta.DeltaChangeFeed;
+import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.testing.CountingFileSystem;
 import io.deltacdf.connect.delta.testing.SyntheticLog;
 import java.io.IOException;

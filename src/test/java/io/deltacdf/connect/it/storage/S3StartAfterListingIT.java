@@ -1,10 +1,11 @@
-package io.deltacdf.connect.delta.storage;
+package io.deltacdf.connect.it.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.deltacdf.connect.delta.storage.TableFileIO;
 import io.deltacdf.connect.testing.S3Mock;
 import java.io.FileNotFoundException;
 import java.io.IOException;

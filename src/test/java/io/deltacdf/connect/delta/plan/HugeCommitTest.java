@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

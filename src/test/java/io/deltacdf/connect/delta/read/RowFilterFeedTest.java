@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.read;
 
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,8 +8,11 @@ import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.RowFilter;
 import io.deltacdf.connect.config.RowFilterParser;
+import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.testing.CountingFileSystem;
 import io.deltacdf.connect.delta.testing.FeedReads;
+import io.deltacdf.connect.testing.CanonicalRows;
 import io.deltacdf.connect.testing.SparkHarness;
 import io.deltacdf.connect.testing.SparkOracle;
 import java.nio.file.Path;
@@ -161,9 +164,9 @@ class RowFilterFeedTest {
               FeedReads.readAll(table, ChangePosition.InVersion.start(0), 100),
               FeedReads.schemaAt(table, latest));
       for (long version = 0; version <= latest; version++) {
-        assertThat(DerivedDifferentialTest.net(derived.getOrDefault(version, List.of())))
+        assertThat(CanonicalRows.net(derived.getOrDefault(version, List.of())))
             .as("version %d", version)
-            .isEqualTo(DerivedDifferentialTest.net(spark.getOrDefault(version, List.of())));
+            .isEqualTo(CanonicalRows.net(spark.getOrDefault(version, List.of())));
       }
     }
   }

@@ -1,10 +1,12 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.variant;
 
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.delta.DeltaFeedException;
+import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.delta.testing.ParquetSchemas;
 import io.deltacdf.connect.delta.variant.testing.RandomJson;

@@ -1,4 +1,4 @@
-package io.deltacdf.connect.delta;
+package io.deltacdf.connect.delta.table;
 
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,6 +8,8 @@ import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ColumnPatterns;
 import io.deltacdf.connect.change.ColumnSelection;
 import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.delta.DeltaTable;
+import io.deltacdf.connect.delta.testing.ChangeDataFiles;
 import io.deltacdf.connect.delta.testing.CountingFileSystem;
 import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.testing.SparkOracle;
@@ -82,7 +84,7 @@ class ColumnSelectionFeedTest {
     Map<Long, List<String>> expected =
         SparkOracle.changesByVersion(
             path, 0, latest, List.of("id", "name", ADDRESS_CITY, "notes", "part"));
-    assertThat(RowTrackingDifferentialTest.deleteChangeDataFiles(Path.of(path))).isPositive();
+    assertThat(ChangeDataFiles.deleteAll(Path.of(path))).isPositive();
     try (DeltaTable table =
         DeltaTable.open(path, Map.of(), false)
             .withChangeSource(ChangeSource.ROW_TRACKING, List.of("id"))
