@@ -233,16 +233,7 @@ public final class DeltaTable implements AutoCloseable {
     if (stored.deltaTableId().equals(current.deltaTableId())) {
       return true;
     }
-    long latestVersion = latest.version();
-    Snapshot oldest = history.oldestSnapshot(latestVersion);
-    boolean[] held = {TableMetadata.of(oldest).id().equals(stored.deltaTableId())};
-    if (!held[0] && oldest.getVersion() < latestVersion) {
-      history.forEachMetadata(
-          oldest.getVersion() + 1,
-          latestVersion,
-          (version, metadata) -> held[0] |= metadata.id().equals(stored.deltaTableId()));
-    }
-    return held[0];
+    return history.logsTableId(stored.deltaTableId(), latest.version());
   }
 
   /** A handle on the table's latest snapshot, loaded when first needed and then kept. */

@@ -1,13 +1,39 @@
 package io.deltacdf.connect.task;
 
+import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.FieldType;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Describes how a table schema changed, in the words of a log line. */
+/**
+ * Logs, once, each schema change a table's feed crosses, with the first version read under the new
+ * schema (the change itself may be a metadata-only commit before it, which yields no rows), and
+ * describes how the schema changed in the words of a log line.
+ */
 final class SchemaChanges {
 
-  private SchemaChanges() {}
+  private static final Logger log = LoggerFactory.getLogger(SchemaChanges.class);
+
+  private final String table;
+  private FieldType.Struct schema;
+
+  SchemaChanges(String table) {
+    this.table = table;
+  }
+
+  /** Notes the schema of {@code batch}, a batch with rows, and logs it when it changed. */
+  void read(ChangeBatch batch) {
+    if (schema != null && !schema.equals(batch.schema())) {
+      log.info(
+          "Table {} has a new schema from version {} on: {}",
+          table,
+          batch.rows().get(0).version(),
+          describe(schema, batch.schema()));
+    }
+    schema = batch.schema();
+  }
 
   /** E.g. "added [email], dropped [phone], changed [age: INT -> LONG]"; a rename is both. */
   static String describe(FieldType.Struct before, FieldType.Struct after) {

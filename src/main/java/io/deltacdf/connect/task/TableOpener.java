@@ -21,6 +21,29 @@ final class TableOpener {
 
   private static final Logger log = LoggerFactory.getLogger(TableOpener.class);
 
+  /** How an opened table's start was found. */
+  enum StartKind {
+    /** At the stored offset. */
+    RESUMED,
+    /** Where the connector planned it, or start.mode: nothing was stored. */
+    CONFIGURED,
+    /** From a snapshot, as the stored offset's history is gone (on.history.missing=resnapshot). */
+    RESNAPSHOT,
+    /** By start.mode, as the stored offset belongs to another table that had the path or name. */
+    ANOTHER_TABLE
+  }
+
+  /**
+   * An opened table, the position its feed starts at, how that was found, its converter, and the
+   * last version it reads ({@link RunEnd#UNBOUNDED} unless the run is bounded).
+   */
+  record Opened(
+      DeltaTable table,
+      ChangePosition start,
+      StartKind kind,
+      RecordConverter converter,
+      long lastVersion) {}
+
   private final DeltaCdfSourceConfig config;
   private final ConfiguredTables tables;
   private final TableConverters converters;
@@ -55,7 +78,7 @@ final class TableOpener {
    * @param position the partition's position: what Connect stored for it, and where the connector
    *     planned it to start; told where the feed starts, and as which table
    */
-  TableStream.Opened open(TablePartition partition, TablePosition position) {
+  Opened open(TablePartition partition, TablePosition position) {
     String table = partition.table();
     log.info(
         "Table {} is read through {}", partition.describe(), config.stores().endpointOf(table));
@@ -67,24 +90,24 @@ final class TableOpener {
       StoredOffset stored = position.stored();
       ChangePosition resumeAt = stored != null ? stored.position() : position.planned();
       ChangePosition start;
-      TableStream.StartKind kind;
+      StartKind kind;
       if (stored != null
           && stored.identity() != null
           && !deltaTable.holds(stored.identity(), latest)) {
         start = anotherTable(partition, deltaTable, latest, stored, identity);
-        kind = TableStream.StartKind.ANOTHER_TABLE;
+        kind = StartKind.ANOTHER_TABLE;
       } else if (resumeAt != null) {
         start = resumePosition(partition, deltaTable, latest, resumeAt);
         if (stored == null) {
-          kind = TableStream.StartKind.CONFIGURED;
+          kind = StartKind.CONFIGURED;
         } else if (start.equals(stored.position())) {
-          kind = TableStream.StartKind.RESUMED;
+          kind = StartKind.RESUMED;
         } else {
-          kind = TableStream.StartKind.RESNAPSHOT;
+          kind = StartKind.RESNAPSHOT;
         }
       } else {
         start = tables.start(deltaTable, latest);
-        kind = TableStream.StartKind.CONFIGURED;
+        kind = StartKind.CONFIGURED;
         log.info(
             "Table {} has no stored offset; start.mode={} starts it at {}",
             table,
@@ -93,16 +116,12 @@ final class TableOpener {
       }
       long lastVersion =
           runEnd.lastVersion(
-              partition.describe(),
-              deltaTable,
-              latest,
-              start,
-              kind == TableStream.StartKind.RESUMED);
+              partition.describe(), deltaTable, latest, start, kind == StartKind.RESUMED);
       RecordConverter converter =
           converters.checked(partition, deltaTable, start, latest, position.hidden());
       converter.offsetsBy(position::offsetOf);
-      position.opened(identity, start, kind == TableStream.StartKind.RESUMED);
-      return new TableStream.Opened(deltaTable, start, kind, converter, lastVersion);
+      position.opened(identity, start, kind == StartKind.RESUMED);
+      return new Opened(deltaTable, start, kind, converter, lastVersion);
     } catch (DeltaFeedException e) {
       deltaTable.close();
       throw e;

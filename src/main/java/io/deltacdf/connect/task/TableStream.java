@@ -30,30 +30,6 @@ import org.slf4j.LoggerFactory;
 final class TableStream implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(TableStream.class);
-  private static final long MAX_BACKOFF_MS = 30_000;
-
-  /** How an opened table's start was found. */
-  enum StartKind {
-    /** At the stored offset. */
-    RESUMED,
-    /** Where the connector planned it, or start.mode: nothing was stored. */
-    CONFIGURED,
-    /** From a snapshot, as the stored offset's history is gone (on.history.missing=resnapshot). */
-    RESNAPSHOT,
-    /** By start.mode, as the stored offset belongs to another table that had the path or name. */
-    ANOTHER_TABLE
-  }
-
-  /**
-   * An opened table, the position its feed starts at, how that was found, its converter, and the
-   * last version it reads ({@link RunEnd#UNBOUNDED} unless the run is bounded).
-   */
-  record Opened(
-      DeltaTable table,
-      ChangePosition start,
-      StartKind kind,
-      RecordConverter converter,
-      long lastVersion) {}
 
   private final String table;
 
@@ -74,11 +50,11 @@ final class TableStream implements AutoCloseable {
   /** BEGIN and END around each version's records, with provide.transaction.metadata=true. */
   private final VersionTransactions versionTransactions;
 
-  private int transientFailures;
-  private Opened opened;
+  private final ReadBackoff backoff;
+  private final SchemaChanges schemaChanges;
+  private TableOpener.Opened opened;
   private DeltaChangeFeed feed;
   private long idleUntilMs;
-  private FieldType.Struct schema;
 
   /** Whether rows of a version have been read whose end has not been read yet. */
   private boolean inVersion;
@@ -102,6 +78,8 @@ final class TableStream implements AutoCloseable {
     this.redaction = redaction;
     this.metrics = metrics;
     this.versionTransactions = versionTransactions;
+    this.backoff = new ReadBackoff(table, redaction);
+    this.schemaChanges = new SchemaChanges(table);
   }
 
   String table() {
@@ -157,17 +135,14 @@ final class TableStream implements AutoCloseable {
       position.readTo(feed.position());
       position.follow(feed.tableId());
       metrics.recordProgress(feed.progress());
-      if (transientFailures > 0) {
-        log.info("Table {} is readable again after {} failed attempts", table, transientFailures);
-        transientFailures = 0;
-      }
+      backoff.succeeded();
       if (batch == null) {
         idleUntilMs = feed.ended() && !slice() ? endReached() : nowMs + pollIntervalMs;
         return null;
       }
       if (!batch.rows().isEmpty()) {
         metrics.recordBatch(batch);
-        logSchemaChange(batch);
+        schemaChanges.read(batch);
         inVersion = true;
       }
       if (batch.endsVersion()) {
@@ -298,7 +273,7 @@ final class TableStream implements AutoCloseable {
    */
   private ChangeBatch recover(DeltaFeedException e, long nowMs) {
     if (e.kind() == DeltaFeedException.Kind.TRANSIENT) {
-      backOff(e, nowMs);
+      idleUntilMs = backoff.failed(e, nowMs);
       return null;
     }
     if (opened != null && !slice() && resnapshots.apply(e)) {
@@ -346,36 +321,6 @@ final class TableStream implements AutoCloseable {
   private void restartConverter() {
     opened.converter().restart();
     inVersion = false;
-  }
-
-  /**
-   * Logs, once, each schema change the feed crosses, with the first version read under the new
-   * schema (the change itself may be a metadata-only commit before it, which yields no rows).
-   */
-  private void logSchemaChange(ChangeBatch batch) {
-    if (schema != null && !schema.equals(batch.schema())) {
-      log.info(
-          "Table {} has a new schema from version {} on: {}",
-          table,
-          batch.rows().get(0).version(),
-          SchemaChanges.describe(schema, batch.schema()));
-    }
-    schema = batch.schema();
-  }
-
-  /**
-   * Storage is unreachable for now: rest with a growing delay (1 s doubling to 30 s) and warn once
-   * per outage, instead of failing the task or retrying in a tight loop.
-   */
-  private void backOff(DeltaFeedException e, long nowMs) {
-    transientFailures++;
-    long delayMs = Math.min(MAX_BACKOFF_MS, 1_000L << Math.min(transientFailures - 1, 5));
-    idleUntilMs = nowMs + delayMs;
-    if (transientFailures == 1) {
-      log.warn(
-          "{}; retrying from the last position read with backoff",
-          redaction.redact(e.getMessage()));
-    }
   }
 
   @Override

@@ -2,7 +2,6 @@ package io.deltacdf.connect.delta.feed;
 
 import io.delta.kernel.CommitActions;
 import io.delta.kernel.Snapshot;
-import io.delta.kernel.utils.CloseableIterator;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.errors.KernelErrors;
@@ -22,11 +21,6 @@ import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.ReadCompatibility;
 import io.deltacdf.connect.delta.table.TableAccess;
 import io.deltacdf.connect.delta.table.TableSchema;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -35,9 +29,6 @@ import java.util.Optional;
  * order. Nothing is read before the first file is asked for.
  */
 public final class VersionPhase implements Phase<ChangePosition.InVersion> {
-
-  /** How many commits one log listing plans ahead. */
-  private static final int COMMITS_PER_LISTING = 500;
 
   private final FeedContext context;
   private final DeltaLog log;
@@ -54,10 +45,7 @@ public final class VersionPhase implements Phase<ChangePosition.InVersion> {
   /** Null until the first version is listed, unless a snapshot before it handed one over. */
   private CommitTimestamps timestamps;
 
-  private final Deque<DeltaLog.Commit> pendingCommits = new ArrayDeque<>();
-  private CloseableIterator<CommitActions> commitActions;
-  private long latestListed = -1;
-  private boolean listedBefore;
+  private final CommitListing commits;
 
   private VersionPlan plan;
   private long planTimestamp;
@@ -91,6 +79,7 @@ public final class VersionPhase implements Phase<ChangePosition.InVersion> {
     this.schema = schema;
     this.timestamps = timestamps;
     this.sources = new VersionSources(context.table());
+    this.commits = new CommitListing(context, log);
   }
 
   /**
@@ -153,7 +142,7 @@ public final class VersionPhase implements Phase<ChangePosition.InVersion> {
 
   /** Whether versions after the planned one are listed already, so reading them costs no list. */
   public boolean moreListed() {
-    return !pendingCommits.isEmpty();
+    return commits.moreListed();
   }
 
   /** The commitInfo operation of the planned version; null when it names none. */
@@ -163,23 +152,27 @@ public final class VersionPhase implements Phase<ChangePosition.InVersion> {
 
   /** The newest version a listing found; -1 before the first. */
   public long latestListed() {
-    return latestListed;
+    return commits.latestListed();
   }
 
   @Override
   public void close() {
     closePlan();
-    closeCommitActions();
+    commits.close();
   }
 
   /** Plans {@code version}, or returns false when it has not been committed yet. */
   private boolean planNextVersion(long version) {
-    if (pendingCommits.isEmpty() && !listFrom(version)) {
+    boolean firstListing = !commits.listedBefore();
+    DeltaLog.Commit commit = commits.next(version);
+    if (commit == null) {
       return false;
     }
-    DeltaLog.Commit commit = pendingCommits.removeFirst();
+    if (firstListing) {
+      startAt(version);
+    }
     closePlan();
-    try (CommitActions actions = nextCommitActions(commit.version())) {
+    try (CommitActions actions = commits.actionsOf(commit.version())) {
       plan =
           CommitPlanner.plan(
               context.table(),
@@ -253,31 +246,6 @@ public final class VersionPhase implements Phase<ChangePosition.InVersion> {
     return new DerivedVersion(context, version, planFiles, schema, rules, partitions());
   }
 
-  /**
-   * Lists the commits from {@code version} on and opens them for reading; false when there are none
-   * yet. The first listing fails, with the ways out, if the log no longer reaches back to {@code
-   * version}; later ones if the version just read is gone (the table was deleted or created again).
-   */
-  private boolean listFrom(long version) {
-    closeCommitActions();
-    List<DeltaLog.Commit> commits =
-        listedBefore
-            ? log.commitsAfterRead(version, COMMITS_PER_LISTING)
-            : log.nextCommits(version, COMMITS_PER_LISTING);
-    if (commits.isEmpty()) {
-      return false;
-    }
-    if (!listedBefore) {
-      startAt(version);
-      listedBefore = true;
-    }
-    long last = commits.get(commits.size() - 1).version();
-    latestListed = Math.max(latestListed, last);
-    pendingCommits.addAll(commits);
-    commitActions = CommitRanges.open(context, version, last, CommitRanges.ALL_ACTIONS);
-    return true;
-  }
-
   /** Finds what reading from {@code version} needs and no snapshot handed over. */
   private void startAt(long version) {
     if (timestamps == null) {
@@ -340,15 +308,6 @@ public final class VersionPhase implements Phase<ChangePosition.InVersion> {
     return next;
   }
 
-  private CommitActions nextCommitActions(long version) {
-    CommitActions actions = commitActions.next();
-    if (actions.getVersion() != version) {
-      throw new IllegalStateException(
-          "Expected commit " + version + " but the log returned " + actions.getVersion());
-    }
-    return actions;
-  }
-
   /**
    * Deletes the spill files of the derived version before the feed leaves it, and stops reading the
    * files of a streamed commit, deleting its temp files.
@@ -361,17 +320,5 @@ public final class VersionPhase implements Phase<ChangePosition.InVersion> {
     if (plan != null) {
       plan.close();
     }
-  }
-
-  private void closeCommitActions() {
-    if (commitActions != null) {
-      try {
-        commitActions.close();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      commitActions = null;
-    }
-    pendingCommits.clear();
   }
 }

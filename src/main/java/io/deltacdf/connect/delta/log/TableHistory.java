@@ -113,6 +113,22 @@ public final class TableHistory {
     return enabled.getAsLong();
   }
 
+  /**
+   * Whether {@code deltaTableId} is the Delta table id of the metadata at the oldest version that
+   * can be rebuilt, or of any metadata a later commit up to {@code latestVersion} set.
+   */
+  public boolean logsTableId(String deltaTableId, long latestVersion) {
+    Snapshot oldest = oldestSnapshot(latestVersion);
+    boolean[] held = {TableMetadata.of(oldest).id().equals(deltaTableId)};
+    if (!held[0] && oldest.getVersion() < latestVersion) {
+      forEachMetadata(
+          oldest.getVersion() + 1,
+          latestVersion,
+          (version, metadata) -> held[0] |= metadata.id().equals(deltaTableId));
+    }
+    return held[0];
+  }
+
   /** The table at the oldest version its log can still rebuild. */
   public Snapshot oldestSnapshot(long latestVersion) {
     long earliest = log.earliestCommitVersion();

@@ -3,8 +3,6 @@ package io.deltacdf.connect.delta.read;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.engine.FileReadResult;
-import io.delta.kernel.types.LongType;
-import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
@@ -22,7 +20,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
-import org.apache.parquet.schema.MessageType;
 
 /**
  * Streams the change rows of one {@link ChangeFile}, one Parquet batch at a time, starting at a
@@ -105,26 +102,14 @@ public final class FileRowCursor implements Closeable {
     this.partitionValues = PartitionValues.resolve(schema, file.partitionValues());
     List<String> hidden = derived == null ? List.of() : derived.hiddenColumns();
     this.valuesRead = derived == null || derived.readsValues() || hidden.isEmpty();
-    StructType readSchema = valuesRead ? dataReadSchema() : new StructType();
-    this.dataOrdinal = new int[schema.columnCount()];
-    int next = 0;
-    for (int i = 0; i < dataOrdinal.length; i++) {
-      dataOrdinal[i] = schema.isPartitionColumn(i) || !valuesRead ? -1 : next++;
-    }
-    this.hiddenOrdinal = new int[hidden.size()];
-    for (int i = 0; i < hiddenOrdinal.length; i++) {
-      readSchema = readSchema.add(hidden.get(i), LongType.LONG);
-      hiddenOrdinal[i] = next++;
-    }
-    if (file.kind() == ChangeFile.Kind.CDC) {
-      readSchema = readSchema.add(ChangeType.COLUMN, StringType.STRING);
-      changeTypeOrdinal = next;
-    } else {
-      changeTypeOrdinal = -1;
-    }
+    FileReadLayout layout =
+        FileReadLayout.of(context, version, file, location, schema, valuesRead, hidden);
+    this.dataOrdinal = layout.dataOrdinal();
+    this.hiddenOrdinal = layout.hiddenOrdinal();
+    this.changeTypeOrdinal = layout.changeTypeOrdinal();
     this.addDeleted = loadDeletionVector(file.addDv());
     this.removeDeleted = loadDeletionVector(file.removeDv());
-    this.batches = open(readSchema);
+    this.batches = open(layout.readSchema());
     this.batchStartRow = 0;
     this.rowInBatch = 0;
     try {
@@ -329,22 +314,6 @@ public final class FileRowCursor implements Closeable {
     public Long hidden(int index) {
       ColumnVector vector = batch.getColumnVector(hiddenOrdinal[index]);
       return vector.isNullAt(rowInBatch) ? null : vector.getLong(rowInBatch);
-    }
-  }
-
-  /**
-   * The data columns to read. Where variants may be shredded, the file's own schema (its footer)
-   * says into which typed columns.
-   */
-  private StructType dataReadSchema() {
-    if (!schema.hasVariants()) {
-      return schema.physicalDataSchema(null);
-    }
-    try {
-      MessageType fileSchema = ParquetFooters.schema(context.files(), location, file.size());
-      return schema.physicalDataSchema(fileSchema);
-    } catch (IOException | RuntimeException e) {
-      throw KernelErrors.translate(context.table(), version, location, e);
     }
   }
 
