@@ -171,6 +171,9 @@ class DeltaCdfConnectorIT {
     cluster.get().stopWorker();
     cluster.get().startWorker();
     cluster.get().rest().awaitRunning("restart", 1, WAIT);
+    // At least as many records as rows first (a loaded machine may pause longer than the quiet
+    // window below), then everything, duplicates included, until the topic is quiet.
+    TopicReader.readAll(cluster.get().bootstrapServers(), "restart.large", rows, WAIT, false);
     List<ConsumerRecord<byte[], byte[]>> all =
         TopicReader.readUntilQuiet(
             cluster.get().bootstrapServers(), "restart.large", Duration.ofSeconds(5), WAIT, false);
