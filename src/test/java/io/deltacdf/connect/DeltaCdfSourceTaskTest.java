@@ -173,7 +173,7 @@ class DeltaCdfSourceTaskTest {
     capture.start();
     logs.getConfiguration().getRootLogger().addAppender(capture, null, null);
     org.apache.logging.log4j.core.config.Configurator.setLevel(
-        "io.deltacdf.connect.task.TableStream", org.apache.logging.log4j.Level.INFO);
+        "io.deltacdf.connect.task.SchemaChanges", org.apache.logging.log4j.Level.INFO);
     DeltaCdfSourceTask task = new DeltaCdfSourceTask();
     task.initialize(new StoredOffsetsContext(new StoredOffsets()));
     task.start(
@@ -215,7 +215,7 @@ class DeltaCdfSourceTaskTest {
       task.stop();
       logs.getConfiguration().getRootLogger().removeAppender("schema-changes");
       org.apache.logging.log4j.core.config.Configurator.setLevel(
-          "io.deltacdf.connect.task.TableStream", org.apache.logging.log4j.Level.WARN);
+          "io.deltacdf.connect.task.SchemaChanges", org.apache.logging.log4j.Level.WARN);
     }
   }
 
