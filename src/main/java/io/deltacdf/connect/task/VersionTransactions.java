@@ -3,13 +3,13 @@ package io.deltacdf.connect.task;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.ChangeType;
+import io.deltacdf.connect.convert.OffsetEncoder;
 import io.deltacdf.connect.convert.TransactionRecords;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
@@ -84,16 +84,15 @@ final class VersionTransactions {
    * {@code converted}, the records of the open version's rows, marked with its transaction, after
    * the BEGIN event when they are the first; as they are outside a version.
    *
-   * @param offsetOf the offset that stores a position, for BEGIN: the version's start
+   * @param offsets the offset that stores a position, for BEGIN: the version's start
    */
-  List<SourceRecord> marked(
-      List<SourceRecord> converted, Function<ChangePosition, Map<String, ?>> offsetOf) {
+  List<SourceRecord> marked(List<SourceRecord> converted, OffsetEncoder offsets) {
     if (open == null || converted.isEmpty()) {
       return converted;
     }
     List<SourceRecord> out = new ArrayList<>(converted.size() + 1);
     if (!open.begun) {
-      out.add(records.begin(open.transaction, sourcePartition, offsetOf.apply(open.start)));
+      out.add(records.begin(open.transaction, sourcePartition, offsets.offsetOf(open.start)));
       open.begun = true;
     }
     for (SourceRecord record : converted) {
