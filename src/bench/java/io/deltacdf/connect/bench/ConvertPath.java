@@ -12,6 +12,7 @@ import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.offset.OffsetCodec;
+import io.deltacdf.connect.offset.SignalState;
 import io.deltacdf.connect.offset.TablePartition;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -102,7 +103,7 @@ public final class ConvertPath {
             settings.keyColumnsFor(table),
             settings.recordSettings("convert-path", "benchmark"));
     TableIdentity identity = new TableIdentity("bench-table-id", null);
-    converter.offsetsBy(position -> OffsetCodec.toMap(position, identity, ""));
+    converter.offsetsBy(position -> OffsetCodec.toMap(position, identity, "", SignalState.NONE));
     JsonConverter keys = new JsonConverter();
     keys.configure(Map.of("schemas.enable", "false"), true);
     JsonConverter values = new JsonConverter();

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
@@ -102,6 +103,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     ColumnOptions.define(def, GROUP_COLUMNS);
     StorageSettings.define(def);
     UnityCatalogSettings.define(def);
+    OperationsSettings.define(def);
     UnknownKeys.define(def, GROUP_VALIDATION);
     return def;
   }
@@ -251,6 +253,26 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     return TopicNaming.transactionTopic(this, connectorName);
   }
 
+  /** The signal consumer's client settings, or null when no signal channel is enabled. */
+  public Map<String, Object> signalConsumer() {
+    return OperationsSettings.signalConsumer(this);
+  }
+
+  /** The topic signals are read from (signal.kafka.topic). */
+  public String signalTopic() {
+    return getString(OperationsSettings.SIGNAL_TOPIC);
+  }
+
+  /** Where notifications go (notification.enabled.channels). */
+  public Set<OperationsSettings.NotificationChannel> notificationChannels() {
+    return OperationsSettings.notificationChannels(this);
+  }
+
+  /** The topic of the 'sink' notification channel (notification.sink.topic.name). */
+  public String notificationTopic() {
+    return getString(OperationsSettings.NOTIFICATION_TOPIC);
+  }
+
   /** Whether to start over from a snapshot when the history to read next is gone. */
   public boolean resnapshotOnMissingHistory() {
     return EnumSettings.parse(OnHistoryMissing.class, getString(ON_HISTORY_MISSING))
@@ -288,6 +310,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
     RecordOptions.problems(this, problems);
     ColumnOptions.problems(this, problems);
     TopicNaming.problems(this, problems);
+    OperationsSettings.problems(this, problems);
     return problems;
   }
 

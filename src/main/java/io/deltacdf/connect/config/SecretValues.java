@@ -38,14 +38,17 @@ final class SecretValues {
                 secrets.add(String.valueOf(value));
               }
             });
-    config
-        .originalsWithPrefix(TopicCheckSettings.ADMIN_PREFIX)
-        .forEach(
-            (key, value) -> {
-              if (TopicCheckSettings.secret(key) && value != null) {
-                secrets.add(String.valueOf(value));
-              }
-            });
+    for (String prefix :
+        List.of(TopicCheckSettings.ADMIN_PREFIX, OperationsSettings.SIGNAL_CONSUMER_PREFIX)) {
+      config
+          .originalsWithPrefix(prefix)
+          .forEach(
+              (key, value) -> {
+                if (TopicCheckSettings.secret(key) && value != null) {
+                  secrets.add(String.valueOf(value));
+                }
+              });
+    }
     return secrets;
   }
 }

@@ -107,6 +107,7 @@ public final class UnknownKeys {
         || FRAMEWORK_KEYS.contains(key)
         || key.startsWith(DeltaCdfSourceConfig.HADOOP_PREFIX)
         || key.startsWith(TopicCheckSettings.ADMIN_PREFIX)
+        || key.startsWith(OperationsSettings.SIGNAL_CONSUMER_PREFIX)
         || FRAMEWORK_PREFIXES.stream().anyMatch(key::startsWith);
   }
 

@@ -44,6 +44,15 @@ final class Validators {
 
   /** A non-empty list whose items are each one of {@code values}, in any case. */
   static ConfigDef.Validator subsetOf(List<String> values) {
+    return subsetOf(values, false);
+  }
+
+  /** A list, possibly empty, whose items are each one of {@code values}, in any case. */
+  static ConfigDef.Validator optionalSubsetOf(List<String> values) {
+    return subsetOf(values, true);
+  }
+
+  private static ConfigDef.Validator subsetOf(List<String> values, boolean emptyAllowed) {
     return new ConfigDef.Validator() {
       @Override
       public void ensureValid(String name, Object value) {
@@ -53,9 +62,12 @@ final class Validators {
                 .map(v -> v.toString().trim().toLowerCase(Locale.ROOT))
                 .filter(v -> !v.isEmpty())
                 .toList();
-        if (given.isEmpty() || !values.containsAll(given)) {
+        if ((given.isEmpty() && !emptyAllowed) || !values.containsAll(given)) {
           throw new ConfigException(
-              name, value, "List one or more of " + String.join(", ", values));
+              name,
+              value,
+              (emptyAllowed ? "List none or more of " : "List one or more of ")
+                  + String.join(", ", values));
         }
       }
 

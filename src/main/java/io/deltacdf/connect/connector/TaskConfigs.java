@@ -1,9 +1,11 @@
 package io.deltacdf.connect.connector;
 
+import io.deltacdf.connect.config.OperationsSettings;
 import io.deltacdf.connect.task.TaskSettings;
 import io.deltacdf.connect.task.TaskUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** Hands units to tasks, round robin, each task's as the {@link TaskSettings} it reads. */
@@ -25,6 +27,19 @@ public final class TaskConfigs {
     for (int i = 0; i < units.size(); i++) {
       groups.get(i % tasks).add(units.get(i));
     }
-    return groups.stream().map(group -> TaskSettings.forUnits(settings, group)).toList();
+    // The first task rejects signals naming no table of the connector: with signals, it knows them.
+    boolean signals =
+        settings
+            .getOrDefault(OperationsSettings.SIGNAL_CHANNELS, "")
+            .toLowerCase(Locale.ROOT)
+            .contains(OperationsSettings.KAFKA_CHANNEL);
+    List<String> tables =
+        signals ? units.stream().map(TaskUnit::table).distinct().toList() : List.of();
+    List<Map<String, String>> configs = new ArrayList<>();
+    for (int i = 0; i < groups.size(); i++) {
+      configs.add(
+          TaskSettings.withIndex(TaskSettings.forUnits(settings, groups.get(i)), i, tables));
+    }
+    return configs;
   }
 }

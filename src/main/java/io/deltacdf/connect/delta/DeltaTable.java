@@ -141,6 +141,19 @@ public final class DeltaTable implements AutoCloseable {
   }
 
   /**
+   * The same table, its rows also limited to the partitions {@code condition} passes (a signalled
+   * snapshot's condition, on top of row.filter). Shares this table's file system connections: close
+   * this one, not the narrowed one.
+   */
+  public DeltaTable narrowedTo(RowFilter condition) {
+    RowFilter both =
+        rules.rowFilter() instanceof RowFilter.All
+            ? condition
+            : new RowFilter.And(rules.rowFilter(), condition);
+    return new DeltaTable(context, snapshotWindow, fileIO, rules.withRowFilter(both));
+  }
+
+  /**
    * Checks that the row filter fits the table's latest schema: it names partition columns only,
    * each compared with literals of its type.
    *

@@ -23,6 +23,10 @@ import java.util.Map;
  * only primitive values in offsets): the entries of {@link HiddenColumns#toList()} joined with ',',
  * a ',' or '\' inside an entry escaped with '\'. Offsets without them (written before they existed,
  * or by hand) stay valid.
+ *
+ * <p>Signals add {@code "signal_offset"} (where in the signal topic the table's next signal may
+ * be), {@code "paused": true} while a pause signal holds the table, and {@code "snapshot_filter"}
+ * while the table is in a signalled snapshot with a condition (see {@link SignalState}).
  */
 public final class OffsetCodec {
 
@@ -34,6 +38,9 @@ public final class OffsetCodec {
   static final String TABLE_ID = "table_id";
   static final String CATALOG_TABLE_ID = "catalog_table_id";
   static final String HIDDEN = "hidden";
+  static final String SIGNAL_OFFSET = "signal_offset";
+  static final String PAUSED = "paused";
+  static final String SNAPSHOT_FILTER = "snapshot_filter";
 
   private OffsetCodec() {}
 
@@ -42,7 +49,7 @@ public final class OffsetCodec {
    * ({@link #hiddenText}) hidden up to there.
    */
   public static Map<String, Object> toMap(
-      ChangePosition position, TableIdentity identity, String hidden) {
+      ChangePosition position, TableIdentity identity, String hidden, SignalState signals) {
     Map<String, Object> map = toMap(position);
     map.put(TABLE_ID, identity.deltaTableId());
     if (identity.catalogTableId() != null) {
@@ -50,6 +57,15 @@ public final class OffsetCodec {
     }
     if (!hidden.isEmpty()) {
       map.put(HIDDEN, hidden);
+    }
+    if (signals.nextSignal() >= 0) {
+      map.put(SIGNAL_OFFSET, signals.nextSignal());
+    }
+    if (signals.paused()) {
+      map.put(PAUSED, true);
+    }
+    if (signals.snapshotFilter() != null) {
+      map.put(SNAPSHOT_FILTER, signals.snapshotFilter());
     }
     return map;
   }
@@ -97,7 +113,21 @@ public final class OffsetCodec {
     return new StoredOffset(
         position,
         tableId == null ? null : new TableIdentity((String) tableId, (String) catalogTableId),
-        hidden(map));
+        hidden(map),
+        signals(map));
+  }
+
+  private static SignalState signals(Map<String, ?> map) {
+    long next = map.containsKey(SIGNAL_OFFSET) ? nonNegative(map, SIGNAL_OFFSET) : -1;
+    Object paused = map.get(PAUSED);
+    if (paused != null && !(paused instanceof Boolean)) {
+      throw invalid(map, "'paused' must be true or false");
+    }
+    Object filter = map.get(SNAPSHOT_FILTER);
+    if (filter != null && !(filter instanceof String)) {
+      throw invalid(map, "'snapshot_filter' must be a string");
+    }
+    return new SignalState(next, Boolean.TRUE.equals(paused), (String) filter);
   }
 
   /** {@code hidden} as an offset carries it; empty when nothing is hidden. */

@@ -13,10 +13,13 @@ import java.util.Objects;
  *     the REST API without it: such an offset belongs to whichever table is at the path now
  * @param hidden the columns masks and column lists hid, by identity, so that they stay hidden under
  *     any later name after a restart
+ * @param signals what signals did to the table up to there
  */
-public record StoredOffset(ChangePosition position, TableIdentity identity, HiddenColumns hidden) {
+public record StoredOffset(
+    ChangePosition position, TableIdentity identity, HiddenColumns hidden, SignalState signals) {
 
   public StoredOffset {
     Objects.requireNonNull(hidden, "hidden");
+    Objects.requireNonNull(signals, "signals");
   }
 }

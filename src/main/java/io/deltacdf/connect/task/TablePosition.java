@@ -5,6 +5,7 @@ import io.deltacdf.connect.change.HiddenColumns;
 import io.deltacdf.connect.change.HiddenColumnsTracker;
 import io.deltacdf.connect.change.TableIdentity;
 import io.deltacdf.connect.offset.OffsetCodec;
+import io.deltacdf.connect.offset.SignalState;
 import io.deltacdf.connect.offset.StoredOffset;
 import java.util.Map;
 
@@ -54,6 +55,12 @@ final class TablePosition {
 
   private long lastSentMs;
 
+  /** What signals did to the table: stored with every offset it writes. */
+  private SignalState signals;
+
+  /** The signal state the last record handed to Connect carries. */
+  private SignalState carriedSignals;
+
   /** The hidden columns as offsets carry them, encoded again only when they grow. */
   private HiddenColumns hiddenEncoded;
 
@@ -68,6 +75,8 @@ final class TablePosition {
     this.planned = planned;
     this.carried = stored == null ? null : stored.position();
     this.hidden = new HiddenColumnsTracker(stored == null ? HiddenColumns.NONE : stored.hidden());
+    this.signals = stored == null ? SignalState.NONE : stored.signals();
+    this.carriedSignals = signals;
   }
 
   StoredOffset stored() {
@@ -143,9 +152,20 @@ final class TablePosition {
     converted = after;
   }
 
+  /** What signals did to the table so far. */
+  SignalState signals() {
+    return signals;
+  }
+
+  /** A signal changed what the table's offsets must carry from here on. */
+  void signalled(SignalState now) {
+    signals = now;
+  }
+
   /** A record carrying {@code offset} was handed to Connect. */
   void sent(ChangePosition offset, long nowMs) {
     carried = offset;
+    carriedSignals = signals;
     sentSinceFeedStart = true;
     lastSentMs = nowMs;
   }
@@ -170,10 +190,11 @@ final class TablePosition {
   /**
    * The position a heartbeat must store now, or null: at once when the table has no stored offset
    * (which pins where a {@code latest} or timestamp start resolved to), otherwise at most once per
-   * {@code intervalMs}, and never when the last record sent already carries it.
+   * {@code intervalMs}, and never when the last record sent already carries it (with the signal
+   * state it has now).
    */
   ChangePosition heartbeatDue(long nowMs, long intervalMs) {
-    if (read.equals(carried)) {
+    if (read.equals(carried) && signals.equals(carriedSignals)) {
       return null;
     }
     return carried == null || nowMs - lastSentMs >= intervalMs ? read : null;
@@ -186,7 +207,7 @@ final class TablePosition {
       hiddenText = OffsetCodec.hiddenText(now);
       hiddenEncoded = now;
     }
-    return OffsetCodec.toMap(position, identity, hiddenText);
+    return OffsetCodec.toMap(position, identity, hiddenText, signals);
   }
 
   /**

@@ -38,6 +38,8 @@ public final class TaskLoop {
   private final ErrorSettings errorSettings;
   private final Redaction redaction;
   private final RecordRateLimit rateLimit;
+  private final Notifier notifier;
+  private final TaskSignals signals;
 
   /**
    * The loop over the tables of a task's settings, each resuming from the offset Connect stored for
@@ -63,8 +65,17 @@ public final class TaskLoop {
             heartbeatTopic,
             config.provideTransactionMetadata() ? config.transactionTopic(connectorName) : null);
     deliveries = new TopicDeliveries(topics);
+    notifier =
+        Notifier.of(
+            config,
+            connectorName,
+            config.recordSettings(connectorName, version).outputFormat(),
+            TaskSettings.index(settings));
     streams =
-        TaskStreams.of(config, connectorName, version, redaction, context.offsetStorageReader());
+        TaskStreams.of(
+            config, connectorName, version, redaction, context.offsetStorageReader(), notifier);
+    signals =
+        TaskSignals.of(config, connectorName, streams, TaskSettings.allTables(settings), notifier);
     transactions =
         new TransactionBoundaries(
             context.transactionContext(),
@@ -86,6 +97,7 @@ public final class TaskLoop {
       long now = System.currentTimeMillis();
       transactions.pollStarts();
       List<SourceRecord> records = read(now);
+      steer(records, now);
       addHeartbeats(records, now);
       if (!records.isEmpty()) {
         topicCheck.requireTopicsOf(records);
@@ -187,6 +199,37 @@ public final class TaskLoop {
   }
 
   /**
+   * Reads the signals sent since the last look, acts on those the tables can take now, and adds the
+   * notifications waiting for the notification topic; each table's carry its offset. With
+   * exactly-once this happens only where no other table has a version half read, and the
+   * transaction ends after them, as after heartbeats.
+   */
+  private void steer(List<SourceRecord> records, long now) {
+    signals.read(now);
+    if (transactions.enabled() && transactions.abortedThisPoll()) {
+      return;
+    }
+    int before = records.size();
+    for (TableStream stream : streams) {
+      if (transactions.enabled() && anotherInVersion(stream)) {
+        continue;
+      }
+      signals.act(stream, now);
+      records.addAll(stream.noticeRecords(notifier, now));
+    }
+    records.addAll(signals.taskNoticeRecords());
+    int added = records.size() - before;
+    if (transactions.enabled() && added > 0) {
+      transactions.added(added);
+      transactions.commit(records);
+    }
+  }
+
+  private boolean anotherInVersion(TableStream stream) {
+    return streams.stream().anyMatch(other -> other != stream && other.inVersion());
+  }
+
+  /**
    * Connect acknowledged {@code record}: stored in Kafka when {@code metadata} is given, else
    * filtered out or dropped. Called from the producer's thread.
    */
@@ -219,6 +262,8 @@ public final class TaskLoop {
       deliveries.close();
       topicCheck.close();
       streams.forEach(TableStream::close);
+      signals.close();
+      notifier.close();
     }
   }
 }

@@ -5,8 +5,10 @@ import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.offset.TablePartition;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
@@ -47,7 +49,54 @@ public final class TaskSettings {
   /** The first version whose changes a table reads, when its snapshot was read in slices. */
   static final String START_VERSION = "start.version";
 
+  /** The task's index among the connector's tasks, which names its notifications bean. */
+  static final String INDEX = "task.index";
+
+  /**
+   * Every table of the connector, as task.table.count and task.table.i, in the first task's
+   * settings only: that task rejects signals naming a table the connector does not stream.
+   */
+  static final String TABLE_COUNT = "task.table.count";
+
+  static final String TABLE_PREFIX = "task.table.";
+
   private TaskSettings() {}
+
+  /**
+   * {@code task}, the settings of the task at {@code index}; the first one also lists {@code
+   * allTables} (empty: none to list).
+   */
+  public static Map<String, String> withIndex(
+      Map<String, String> task, int index, List<String> allTables) {
+    Map<String, String> indexed = new HashMap<>(task);
+    indexed.put(INDEX, Integer.toString(index));
+    if (index == 0 && !allTables.isEmpty()) {
+      indexed.put(TABLE_COUNT, Integer.toString(allTables.size()));
+      for (int i = 0; i < allTables.size(); i++) {
+        indexed.put(TABLE_PREFIX + i, allTables.get(i));
+      }
+    }
+    return indexed;
+  }
+
+  /** The task's index; 0 in settings written before tasks knew it. */
+  public static int index(Map<String, ?> taskSettings) {
+    Object index = taskSettings.get(INDEX);
+    return index == null ? 0 : Integer.parseInt(index.toString().trim());
+  }
+
+  /** Every table of the connector when this is the first task, else null. */
+  public static Set<String> allTables(Map<String, ?> taskSettings) {
+    Object count = taskSettings.get(TABLE_COUNT);
+    if (count == null) {
+      return null;
+    }
+    Set<String> tables = new HashSet<>();
+    for (int i = 0; i < Integer.parseInt(count.toString().trim()); i++) {
+      tables.add(required(taskSettings, TABLE_PREFIX + i));
+    }
+    return tables;
+  }
 
   /** The settings of a task that reads {@code units}: the connector's, with the task-only ones. */
   public static Map<String, String> forUnits(

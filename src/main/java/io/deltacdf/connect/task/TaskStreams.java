@@ -27,7 +27,8 @@ final class TaskStreams {
       String connectorName,
       String connectorVersion,
       Redaction redaction,
-      OffsetStorageReader offsets) {
+      OffsetStorageReader offsets,
+      Notifier notifier) {
     List<TaskUnit> units = TaskSettings.units(config.originals());
     // Every stored offset is read and decoded here, once, before any table registers its
     // metrics: a malformed one fails the task with nothing to clean up. A slice also needs its
@@ -65,7 +66,11 @@ final class TaskStreams {
                 resnapshots,
                 redaction,
                 new TableMetrics(connectorName, unit.partition().describe(), position),
-                versionTransactions(config, connectorName, connectorVersion, unit.partition())));
+                versionTransactions(config, connectorName, connectorVersion, unit.partition()),
+                new TableNotices(
+                    notifier,
+                    unit.table(),
+                    unit.partition().slice() == null ? null : unit.partition().slice().label())));
       }
     }
     return List.copyOf(streams);

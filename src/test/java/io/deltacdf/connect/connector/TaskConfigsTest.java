@@ -36,4 +36,26 @@ class TaskConfigsTest {
     }
     assertThat(read).containsExactlyInAnyOrderElementsOf(units);
   }
+
+  @Test
+  void withSignalsTheFirstTaskKnowsEveryTableToRejectSignalsForOthers() {
+    List<TaskUnit> units =
+        List.of(
+            TaskUnit.table("file:/t/a"),
+            TaskUnit.slice(TABLE, 7, new SnapshotSlice(0, 2)),
+            TaskUnit.slice(TABLE, 7, new SnapshotSlice(1, 2)));
+    Map<String, String> signals =
+        ConnectorConfig.forTables("x").with("signal.enabled.channels", "kafka").build();
+
+    List<Map<String, String>> tasks = TaskConfigs.of(signals, units, 2);
+
+    assertThat(TaskSettings.allTables(tasks.get(0))).containsExactlyInAnyOrder("file:/t/a", TABLE);
+    assertThat(TaskSettings.allTables(tasks.get(1))).isNull();
+    assertThat(TaskSettings.index(tasks.get(1))).isEqualTo(1);
+    assertThat(
+            TaskSettings.allTables(
+                TaskConfigs.of(ConnectorConfig.forTables("x").build(), units, 2).get(0)))
+        .as("without signals no task lists the tables")
+        .isNull();
+  }
 }

@@ -10,6 +10,7 @@ import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.FieldType.PrimitiveKind;
 import io.deltacdf.connect.change.TableIdentity;
 import io.deltacdf.connect.offset.OffsetCodec;
+import io.deltacdf.connect.offset.SignalState;
 import io.deltacdf.connect.offset.TablePartition;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -196,7 +197,7 @@ class RecordBytesTest {
             settings);
     if (withIdentity) {
       TableIdentity identity = new TableIdentity("4f1c-table", null);
-      converter.offsetsBy(position -> OffsetCodec.toMap(position, identity, ""));
+      converter.offsetsBy(position -> OffsetCodec.toMap(position, identity, "", SignalState.NONE));
     }
     ConvertedFeed feed = new ConvertedFeed(converter, InSnapshot.start(3));
     List<SourceRecord> records = new ArrayList<>();

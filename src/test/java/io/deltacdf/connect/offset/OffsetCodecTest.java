@@ -30,10 +30,27 @@ class OffsetCodecTest {
     TableIdentity byPath = new TableIdentity("6f1c-delta", null);
     TableIdentity byName = new TableIdentity("6f1c-delta", "uc-42");
 
-    assertThat(OffsetCodec.toMap(position, byPath, ""))
+    assertThat(OffsetCodec.toMap(position, byPath, "", SignalState.NONE))
         .isEqualTo(Map.of("version", 12L, "file", 3L, "row", 100L, "table_id", "6f1c-delta"));
-    assertThat(OffsetCodec.decode(OffsetCodec.toMap(position, byName, "")))
-        .isEqualTo(new StoredOffset(position, byName, HiddenColumns.NONE));
+    assertThat(OffsetCodec.decode(OffsetCodec.toMap(position, byName, "", SignalState.NONE)))
+        .isEqualTo(new StoredOffset(position, byName, HiddenColumns.NONE, SignalState.NONE));
+  }
+
+  @Test
+  void offsetsCarryWhatSignalsDidToTheTable() {
+    SignalState signals = new SignalState(42, true, "region = 'eu'");
+    Map<String, Object> offset =
+        OffsetCodec.toMap(
+            ChangePosition.InSnapshot.start(3), new TableIdentity("t", null), "", signals);
+
+    assertThat(offset)
+        .containsEntry("signal_offset", 42L)
+        .containsEntry("paused", true)
+        .containsEntry("snapshot_filter", "region = 'eu'");
+    assertThat(OffsetCodec.decode(offset).signals()).isEqualTo(signals);
+    assertThat(OffsetCodec.decode(Map.of("version", 3L)).signals()).isEqualTo(SignalState.NONE);
+    assertThatThrownBy(() -> OffsetCodec.decode(Map.of("version", 3L, "paused", "yes")))
+        .hasMessageContaining("'paused' must be true or false");
   }
 
   @Test
@@ -47,7 +64,8 @@ class OffsetCodecTest {
         OffsetCodec.toMap(
             ChangePosition.InVersion.start(3),
             new TableIdentity("t", null),
-            OffsetCodec.hiddenText(hidden));
+            OffsetCodec.hiddenText(hidden),
+            SignalState.NONE);
 
     // Connect stores only primitive values in offsets: one string.
     assertThat(offset.get("hidden")).isEqualTo("excluded:notes,hash:col-5f1c,null:a\\,b\\\\\\\\c");

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.HiddenColumns;
 import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.offset.SignalState;
 import io.deltacdf.connect.offset.StoredOffset;
 import io.deltacdf.connect.offset.TablePartition;
 import io.deltacdf.connect.testing.StoredOffsets;
@@ -29,7 +30,11 @@ class StoredPositionsTest {
         .containsExactly(
             Map.entry(
                 SLICE,
-                new StoredOffset(ChangePosition.InVersion.start(4), null, HiddenColumns.NONE)));
+                new StoredOffset(
+                    ChangePosition.InVersion.start(4),
+                    null,
+                    HiddenColumns.NONE,
+                    SignalState.NONE)));
     assertThat(StoredPositions.decode(TABLE, null)).isNull();
   }
 
