@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
+import io.deltacdf.connect.change.VersionSourceCounts;
 import io.deltacdf.connect.delta.spill.DiffSpill;
 import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.testing.ChangeDataFiles;
 import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.testing.RandomWorkload;
 import io.deltacdf.connect.testing.SparkOracle;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -87,7 +90,7 @@ class RowTrackingDifferentialTest {
    * id. change.source=auto does the same on a twin table without the Change Data Feed.
    */
   @Test
-  void versionsBeforeRowTrackingAreDerived() {
+  void versionsBeforeRowTrackingAreDerived() throws IOException {
     String path = dir.resolve("enabled-later").toString();
     String twin = dir.resolve("enabled-later-without-cdf").toString();
     long latest = enableRowTrackingLater(path, true);
@@ -114,6 +117,37 @@ class RowTrackingDifferentialTest {
     assertThat(ours).isEqualTo(spark);
     // The twin's commits have their own times.
     assertThat(withoutTimestamps(auto)).isEqualTo(withoutTimestamps(spark));
+    // Row tracking reads the versions from the one that enables it on.
+    long enabled = firstVersionEnablingRowTracking(twin);
+    VersionSourceCounts bySource = new VersionSourceCounts(0, latest - enabled + 1, enabled);
+    assertThat(sourceCounts(twin, ChangeSource.AUTO)).isEqualTo(bySource);
+    assertThat(sourceCounts(path, ChangeSource.ROW_TRACKING)).isEqualTo(bySource);
+  }
+
+  /** The first commit whose metadata sets delta.enableRowTracking=true. */
+  private static long firstVersionEnablingRowTracking(String path) throws IOException {
+    for (long version = 0; ; version++) {
+      Path commit = Path.of(path, "_delta_log", String.format("%020d.json", version));
+      if (Files.readAllLines(commit).stream()
+          .anyMatch(
+              line ->
+                  line.startsWith("{\"metaData\"")
+                      && line.contains("\"delta.enableRowTracking\":\"true\""))) {
+        return version;
+      }
+    }
+  }
+
+  /** The versions a feed of {@code path} from version 0 reads, by source. */
+  private static VersionSourceCounts sourceCounts(String path, ChangeSource changeSource) {
+    DeltaTable table =
+        DeltaTable.open(path, Map.of(), false).withChangeSource(changeSource, List.of("id"));
+    try (DeltaChangeFeed feed = table.openFeed(ChangePosition.InVersion.start(0))) {
+      while (feed.next(1000) != null) {
+        // read to the end
+      }
+      return feed.progress().versions();
+    }
   }
 
   /**
