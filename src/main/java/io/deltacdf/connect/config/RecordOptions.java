@@ -129,10 +129,11 @@ final class RecordOptions {
         Importance.LOW,
         "With record.format=envelope: the most update images held while they wait for their"
             + " partner image. Delta writes the two images of an update side by side, so few"
-            + " wait; but a version whose changes are derived (change.source=derived or auto)"
-            + " and that rewrites files lists all its pre-images first, so up to one image per"
-            + " updated row of the version waits. Beyond this bound the task stops with an error"
-            + " rather than use unbounded memory.",
+            + " wait; but a version read from its data files (change.source=derived or"
+            + " row-tracking, or auto where the version has no Change Data Feed) that rewrites"
+            + " files yields the pre-images of the files it removes apart from the post-images of"
+            + " the files it adds, so up to one image per updated row of the version waits."
+            + " Beyond this bound the task stops with an error rather than use unbounded memory.",
         group,
         ++order,
         Width.SHORT,

@@ -113,9 +113,10 @@ final class StartOptions {
         1 << 20,
         ConfigDef.Range.atLeast(2),
         Importance.LOW,
-        "With change.source=derived or auto: how many candidate rows (rows of the files one"
-            + " version removes and adds) are diffed on the heap, at 16 to 24 bytes each. A"
-            + " larger rewrite spills its row fingerprints to sorted temp files under the"
+        "With change.source=derived, row-tracking or auto: how many candidate rows (rows of"
+            + " the files one version removes and adds) are diffed on the heap, at 16 to 24"
+            + " bytes each (24 when paired by row id). A larger rewrite spills its row"
+            + " fingerprints (or row ids and commit versions) to sorted temp files under the"
             + " worker's java.io.tmpdir (16 to 24 bytes per candidate row on disk, deleted once"
             + " the version is read) and keeps about 40 MiB of heap. Raise it to diff large"
             + " rewrites faster on a worker with heap to spare. In any mode it also bounds the"

@@ -36,8 +36,8 @@ final class TableOptions {
         Importance.HIGH,
         "Comma-separated Delta table URIs whose change data feed to stream: plain paths, file:,"
             + " s3a:, abfs:, abfss: or gs: URIs. Each table needs"
-            + " delta.enableChangeDataFeed=true, unless change.source is derived or auto. May be"
-            + " empty when delta.tables.root or unity.catalog.tables is set.",
+            + " delta.enableChangeDataFeed=true, unless change.source is derived, row-tracking"
+            + " or auto. May be empty when delta.tables.root or unity.catalog.tables is set.",
         group,
         ++order,
         Width.LONG,

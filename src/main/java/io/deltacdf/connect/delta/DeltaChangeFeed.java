@@ -6,6 +6,7 @@ import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.FeedProgress;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.change.VersionSourceCounts;
 import io.deltacdf.connect.delta.derived.RowDiff;
 import io.deltacdf.connect.delta.feed.FeedStep;
 import io.deltacdf.connect.delta.feed.Phase;
@@ -130,7 +131,12 @@ public final class DeltaChangeFeed implements AutoCloseable {
             versions == null ? -1 : versions.latestListed());
     long total = snapshot == null ? 0 : snapshot.filesTotal();
     long done = position.inSnapshot() ? snapshot.filesDone() : total;
-    return new FeedProgress(latestKnownVersion, done, total, bytesRead);
+    return new FeedProgress(
+        latestKnownVersion,
+        done,
+        total,
+        bytesRead,
+        versions == null ? VersionSourceCounts.NONE : versions.sourceCounts());
   }
 
   /** Where reading continues: every row before it has been returned. */

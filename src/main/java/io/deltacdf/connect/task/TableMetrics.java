@@ -5,6 +5,7 @@ import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.change.FeedProgress;
+import io.deltacdf.connect.change.VersionSourceCounts;
 import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.Map;
@@ -34,7 +35,11 @@ public final class TableMetrics implements TableMetricsMBean, AutoCloseable {
   private volatile long lastVersion = -1;
   private volatile long lastCommitMs;
   private final TablePosition position;
-  private volatile FeedProgress progress = new FeedProgress(-1, 0, 0, 0);
+  private volatile FeedProgress progress = new FeedProgress(-1, 0, 0, 0, VersionSourceCounts.NONE);
+
+  /** The versions that feeds closed before the current one read, by source. */
+  private VersionSourceCounts closedFeedsVersions = VersionSourceCounts.NONE;
+
   private final AtomicLong inserted = new AtomicLong();
   private final AtomicLong preimages = new AtomicLong();
   private final AtomicLong postimages = new AtomicLong();
@@ -83,6 +88,22 @@ public final class TableMetrics implements TableMetricsMBean, AutoCloseable {
   /** After each read: how far the feed has come (the position itself is the table's own). */
   void recordProgress(FeedProgress progress) {
     this.progress = progress;
+  }
+
+  /**
+   * The feed whose progress was recorded last is closed (a failure reopens it, a rewind starts it
+   * over): the versions it read stay counted once the next feed starts from none.
+   */
+  synchronized void recordFeedClosed() {
+    FeedProgress last = progress;
+    closedFeedsVersions = closedFeedsVersions.plus(last.versions());
+    progress =
+        new FeedProgress(
+            last.latestKnownVersion(),
+            last.snapshotFilesDone(),
+            last.snapshotFilesTotal(),
+            last.bytesRead(),
+            VersionSourceCounts.NONE);
   }
 
   @Override
@@ -148,6 +169,28 @@ public final class TableMetrics implements TableMetricsMBean, AutoCloseable {
   @Override
   public long getBytesRead() {
     return progress.bytesRead();
+  }
+
+  @Override
+  public long getVersionsFromCdf() {
+    return versionsRead().cdf();
+  }
+
+  @Override
+  public long getVersionsFromRowTracking() {
+    return versionsRead().rowTracking();
+  }
+
+  @Override
+  public long getVersionsDerived() {
+    return versionsRead().derived();
+  }
+
+  /**
+   * Synchronized with {@link #recordFeedClosed}, which moves counts from one field to the other.
+   */
+  private synchronized VersionSourceCounts versionsRead() {
+    return closedFeedsVersions.plus(progress.versions());
   }
 
   @Override

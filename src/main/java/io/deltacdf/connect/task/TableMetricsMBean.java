@@ -34,6 +34,19 @@ public interface TableMetricsMBean {
   /** Bytes of data and change files read. */
   long getBytesRead();
 
+  /**
+   * Commit versions read to their end whose change rows came from their cdc files (the Change Data
+   * Feed). A version read again (after a failure inside it, or when an exactly-once transaction is
+   * aborted) counts again.
+   */
+  long getVersionsFromCdf();
+
+  /** As {@link #getVersionsFromCdf()}, for versions whose rows were paired by row tracking. */
+  long getVersionsFromRowTracking();
+
+  /** As {@link #getVersionsFromCdf()}, for versions derived by the key diff. */
+  long getVersionsDerived();
+
   /** How often on.history.missing=resnapshot started the table over from a snapshot. */
   long getResnapshots();
 

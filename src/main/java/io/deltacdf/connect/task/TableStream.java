@@ -629,6 +629,7 @@ final class TableStream implements AutoCloseable {
     if (feed != null) {
       feed.close();
       feed = null;
+      metrics.recordFeedClosed();
     }
   }
 }

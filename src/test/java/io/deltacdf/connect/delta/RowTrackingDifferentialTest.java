@@ -5,20 +5,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
+import io.deltacdf.connect.change.VersionSourceCounts;
 import io.deltacdf.connect.delta.spill.DiffSpill;
 import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.testing.ChangeDataFiles;
 import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.testing.RandomWorkload;
 import io.deltacdf.connect.testing.SparkOracle;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -82,12 +88,113 @@ class RowTrackingDifferentialTest {
   }
 
   /**
+   * Operations whose feed Spark defines in its own way, one small table each, every version read by
+   * row tracking: REORG ... APPLY (PURGE) rewriting files with deletion vectors (Spark's feed has
+   * nothing for it, and the updates after it pair by the ids it kept), RESTORE undoing updates and
+   * deletes made with deletion vectors (Spark gives its removed and added rows as they are), a
+   * shallow clone's first version (its files keep their deletion vectors) and the changes after it,
+   * and a clone of an older version into an emptied table. (Open-source Spark has no DEEP CLONE to
+   * write one with.)
+   */
+  @ParameterizedTest
+  @EnumSource
+  void operationsEqualSparksFeed(Operation operation) {
+    String path = dir.resolve(operation.name().toLowerCase(Locale.ROOT)).toString();
+    operation.writer.accept(path);
+    long latest = SparkOracle.latestVersion(path);
+    Map<Long, List<String>> spark = SparkOracle.changesByVersion(path, 0, latest);
+    ChangeDataFiles.deleteAll(Path.of(path));
+    Map<Long, List<String>> ours =
+        changes(
+            path,
+            latest,
+            ChangeSource.ROW_TRACKING,
+            DiffSpill.DEFAULT_MAX_RECORDS_IN_MEMORY,
+            ChangeRules.HELD_FILE_ACTIONS);
+
+    assertThat(ours).isEqualTo(spark);
+    assertThat(sourceCounts(path, ChangeSource.ROW_TRACKING))
+        .isEqualTo(new VersionSourceCounts(0, latest + 1, 0));
+  }
+
+  enum Operation {
+    REORG_PURGE(RowTrackingDifferentialTest::reorgPurge),
+    RESTORE(RowTrackingDifferentialTest::restore),
+    SHALLOW_CLONE(RowTrackingDifferentialTest::shallowClone),
+    CLONE_INTO_EMPTIED_TABLE(RowTrackingDifferentialTest::cloneIntoEmptiedTable);
+
+    private final Consumer<String> writer;
+
+    Operation(Consumer<String> writer) {
+      this.writer = writer;
+    }
+  }
+
+  /** A table with the Change Data Feed and row tracking, 30 rows in 3 files at version 1. */
+  private static String createTracked(String path, boolean deletionVectors) {
+    String table = "delta.`" + path + "`";
+    sql(
+        "CREATE TABLE %s (id BIGINT, name STRING, amount INT) USING delta TBLPROPERTIES"
+            + " ('delta.enableChangeDataFeed'='true', 'delta.enableRowTracking'='true',"
+            + " 'delta.enableDeletionVectors'='%s')",
+        table, deletionVectors);
+    sql(
+        "INSERT INTO %s SELECT id, concat('n', id), CAST(id AS INT) FROM range(0, 30, 1, 3)",
+        table);
+    return table;
+  }
+
+  private static void reorgPurge(String path) {
+    String table = createTracked(path, true);
+    sql("DELETE FROM %s WHERE id %% 7 = 0", table);
+    sql("UPDATE %s SET name = 'u' WHERE id %% 5 = 1", table);
+    sql("REORG TABLE %s APPLY (PURGE)", table);
+    sql("UPDATE %s SET amount = amount + 1 WHERE id %% 4 = 0", table);
+    sql("DELETE FROM %s WHERE id = 3", table);
+  }
+
+  private static void restore(String path) {
+    String table = createTracked(path, true);
+    sql("UPDATE %s SET name = 'u' WHERE id %% 5 = 1", table);
+    sql("DELETE FROM %s WHERE id %% 7 = 0", table);
+    sql("RESTORE TABLE %s TO VERSION AS OF 1", table);
+    sql("UPDATE %s SET amount = amount + 1 WHERE id %% 4 = 0", table);
+    sql("RESTORE TABLE %s TO VERSION AS OF 2", table);
+  }
+
+  private static void shallowClone(String path) {
+    String source = createTracked(path + "-source", true);
+    // The clone's files keep deletion vectors that lie in the source's folder.
+    sql("DELETE FROM %s WHERE id %% 7 = 0", source);
+    sql("UPDATE %s SET name = 'u' WHERE id %% 5 = 1", source);
+    String table = "delta.`" + path + "`";
+    sql("CREATE TABLE %s SHALLOW CLONE %s", table, source);
+    sql("UPDATE %s SET amount = amount + 1 WHERE id %% 4 = 0", table);
+    sql("DELETE FROM %s WHERE id = 3", table);
+    sql(
+        "MERGE INTO %s t USING (SELECT id, 'merged' AS name, 7 AS amount FROM range(25, 35)) s"
+            + " ON t.id = s.id WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *",
+        table);
+  }
+
+  private static void cloneIntoEmptiedTable(String path) {
+    String source = createTracked(path + "-source", false);
+    sql("UPDATE %s SET name = 'u' WHERE id %% 5 = 1", source);
+    String table = createTracked(path, false);
+    sql("UPDATE %s SET amount = -1 WHERE id %% 3 = 1", table);
+    // Spark clones only into an empty table.
+    sql("DELETE FROM %s", table);
+    sql("CREATE OR REPLACE TABLE %s SHALLOW CLONE %s VERSION AS OF 1", table, source);
+    sql("UPDATE %s SET amount = amount + 1 WHERE id %% 4 = 0", table);
+  }
+
+  /**
    * Versions before row tracking was enabled, and the commits that enable it on a table with data
    * (a backfill gives every file row ids), are derived by key; the versions after are paired by row
    * id. change.source=auto does the same on a twin table without the Change Data Feed.
    */
   @Test
-  void versionsBeforeRowTrackingAreDerived() {
+  void versionsBeforeRowTrackingAreDerived() throws IOException {
     String path = dir.resolve("enabled-later").toString();
     String twin = dir.resolve("enabled-later-without-cdf").toString();
     long latest = enableRowTrackingLater(path, true);
@@ -114,6 +221,37 @@ class RowTrackingDifferentialTest {
     assertThat(ours).isEqualTo(spark);
     // The twin's commits have their own times.
     assertThat(withoutTimestamps(auto)).isEqualTo(withoutTimestamps(spark));
+    // Row tracking reads the versions from the one that enables it on.
+    long enabled = firstVersionEnablingRowTracking(twin);
+    VersionSourceCounts bySource = new VersionSourceCounts(0, latest - enabled + 1, enabled);
+    assertThat(sourceCounts(twin, ChangeSource.AUTO)).isEqualTo(bySource);
+    assertThat(sourceCounts(path, ChangeSource.ROW_TRACKING)).isEqualTo(bySource);
+  }
+
+  /** The first commit whose metadata sets delta.enableRowTracking=true. */
+  private static long firstVersionEnablingRowTracking(String path) throws IOException {
+    for (long version = 0; ; version++) {
+      Path commit = Path.of(path, "_delta_log", String.format("%020d.json", version));
+      if (Files.readAllLines(commit).stream()
+          .anyMatch(
+              line ->
+                  line.startsWith("{\"metaData\"")
+                      && line.contains("\"delta.enableRowTracking\":\"true\""))) {
+        return version;
+      }
+    }
+  }
+
+  /** The versions a feed of {@code path} from version 0 reads, by source. */
+  private static VersionSourceCounts sourceCounts(String path, ChangeSource changeSource) {
+    DeltaTable table =
+        DeltaTable.open(path, Map.of(), true).withChangeSource(changeSource, List.of("id"));
+    try (DeltaChangeFeed feed = table.openFeed(ChangePosition.InVersion.start(0))) {
+      while (feed.next(1000) != null) {
+        // read to the end
+      }
+      return feed.progress().versions();
+    }
   }
 
   /**
@@ -163,8 +301,9 @@ class RowTrackingDifferentialTest {
       ChangeSource changeSource,
       int diffMemoryRows,
       int planMemoryFiles) {
+    // A shallow clone's files lie in the table it was cloned from.
     DeltaTable source =
-        DeltaTable.open(path, Map.of(), false)
+        DeltaTable.open(path, Map.of(), true)
             .withChangeSource(changeSource, List.of("id"))
             .withDiffMemoryRows(diffMemoryRows)
             .withPlanMemoryFiles(planMemoryFiles);

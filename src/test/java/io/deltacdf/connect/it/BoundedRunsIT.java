@@ -63,6 +63,8 @@ class BoundedRunsIT {
 
     awaitMetric("bounded", path, "EndReached", true);
     assertThat(metric("bounded", path, "EndVersion")).isEqualTo(3L);
+    assertThat(metric("bounded", path, "VersionsFromCdf")).as("v0 to v3").isEqualTo(4L);
+    assertThat(metric("bounded", path, "VersionsDerived")).isEqualTo(0L);
     sql("DELETE FROM delta.`%s` WHERE id = 1", path); // v5: after the end too
     // No record carries the position after v3, which has no rows: a heartbeat stores it.
     cluster.rest().awaitStoredVersion("bounded", path, 4, WAIT);

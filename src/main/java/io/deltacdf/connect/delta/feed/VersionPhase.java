@@ -3,6 +3,7 @@ package io.deltacdf.connect.delta.feed;
 import io.delta.kernel.CommitActions;
 import io.delta.kernel.Snapshot;
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.VersionSourceCounts;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.errors.KernelErrors;
 import io.deltacdf.connect.delta.kernel.TableMetadata;
@@ -94,6 +95,7 @@ public final class VersionPhase implements Phase<ChangePosition.InVersion> {
       }
     }
     if (at.fileIndex() >= planFiles.size()) {
+      sources.finished();
       if (derivedVersion != null) {
         // Done with the version: its spill files go now, not when the next commit arrives; a
         // reader sent back into it diffs it again.
@@ -122,7 +124,11 @@ public final class VersionPhase implements Phase<ChangePosition.InVersion> {
    */
   @Override
   public void fileFinished() {
-    if (derivedVersion != null && opened.fileIndex() + 1 >= planFiles.size()) {
+    if (opened.fileIndex() + 1 < planFiles.size()) {
+      return;
+    }
+    sources.finished();
+    if (derivedVersion != null) {
       derivedVersion.close();
     }
   }
@@ -148,6 +154,11 @@ public final class VersionPhase implements Phase<ChangePosition.InVersion> {
   /** The commitInfo operation of the planned version; null when it names none. */
   public String plannedOperation() {
     return plan == null ? null : plan.operation().orElse(null);
+  }
+
+  /** The versions read to their end so far, by where their change rows came from. */
+  public VersionSourceCounts sourceCounts() {
+    return sources.counts();
   }
 
   /** The newest version a listing found; -1 before the first. */

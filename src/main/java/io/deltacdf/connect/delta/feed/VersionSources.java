@@ -1,12 +1,13 @@
 package io.deltacdf.connect.delta.feed;
 
+import io.deltacdf.connect.change.VersionSourceCounts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Says in the log where each version's change rows come from: at INFO when it differs from the
  * previous version's and for every version row tracking was wanted for but could not pair, else at
- * DEBUG.
+ * DEBUG. Counts the versions read to their end by source, for the table's metrics.
  */
 final class VersionSources {
 
@@ -24,7 +25,11 @@ final class VersionSources {
   }
 
   private final String table;
+
+  /** The planned version's source; null before the first. */
   private Source previous;
+
+  private VersionSourceCounts counts = VersionSourceCounts.NONE;
 
   VersionSources(String table) {
     this.table = table;
@@ -52,5 +57,20 @@ final class VersionSources {
             ? "a file it removes or adds has no row ids (written before row tracking was enabled)"
             : "row tracking (delta.enableRowTracking) is not enabled at this version");
     previous = Source.DERIVED;
+  }
+
+  /** The planned version has been read to its end. */
+  void finished() {
+    counts =
+        counts.plus(
+            switch (previous) {
+              case CDF -> new VersionSourceCounts(1, 0, 0);
+              case ROW_TRACKING -> new VersionSourceCounts(0, 1, 0);
+              case DERIVED -> new VersionSourceCounts(0, 0, 1);
+            });
+  }
+
+  VersionSourceCounts counts() {
+    return counts;
   }
 }
