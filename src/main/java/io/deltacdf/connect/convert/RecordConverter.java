@@ -180,6 +180,15 @@ public final class RecordConverter {
   }
 
   /**
+   * Where the returned records end when only a snapshot row is held back (envelope format holds
+   * each one until the next comes, to mark the snapshot's last): the position before it. Null when
+   * none is held.
+   */
+  public ChangePosition heldSnapshotRow() {
+    return events.heldSnapshotRow();
+  }
+
+  /**
    * Whether every converted row's records have been returned, so that the position after the last
    * converted row is where a restart would continue.
    */

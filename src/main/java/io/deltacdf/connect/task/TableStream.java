@@ -175,7 +175,7 @@ final class TableStream implements AutoCloseable {
           closeFeed();
           return null;
         }
-        idleUntilMs = feed.ended() && !slice() ? endReached() : nowMs + pollIntervalMs;
+        idleUntilMs = feed.ended() && !slice() ? endReached(nowMs) : nowMs + pollIntervalMs;
         return null;
       }
       if (!batch.rows().isEmpty()) {
@@ -271,13 +271,18 @@ final class TableStream implements AutoCloseable {
    * A bounded run has read the table's last version: the stream reads no more, while heartbeats
    * still store its final position, so a restart resumes there and is done at once.
    */
-  private long endReached() {
+  private long endReached(long nowMs) {
     log.info(
         "Table {} is done: the bounded run read it up to and including version {}, and reads no"
             + " more (end.version / end.timestamp)",
         table,
         opened.lastVersion());
     metrics.recordEndReached();
+    notices.add(
+        TableNotices.TABLE,
+        "DONE",
+        Map.of("end_version", Long.toString(opened.lastVersion())),
+        nowMs);
     return Long.MAX_VALUE;
   }
 
@@ -444,12 +449,37 @@ final class TableStream implements AutoCloseable {
    * anywhere; its rows pair with none).
    */
   boolean atSignalPoint() {
-    if (opened == null || !opened.converter().settled()) {
-      return false;
+    ChangePosition at = handedOverTo();
+    return at != null
+        && (at.inSnapshot()
+            || (!inVersion && at.match(s -> false, v -> v.fileIndex() == 0 && v.nextRow() == 0)));
+  }
+
+  /**
+   * Where the records handed to Connect end, when the converter holds back no update image: the
+   * position read, or inside a snapshot the position before the snapshot row the envelope format
+   * holds back. Null when the table is not open or an image waits for its partner.
+   */
+  private ChangePosition handedOverTo() {
+    if (opened == null || !opened.converter().noImagesWaiting()) {
+      return null;
     }
-    ChangePosition at = position.read();
-    return at.inSnapshot()
-        || (!inVersion && at.match(s -> false, v -> v.fileIndex() == 0 && v.nextRow() == 0));
+    ChangePosition held = opened.converter().heldSnapshotRow();
+    return held != null ? held : position.read();
+  }
+
+  /**
+   * Drops the snapshot row the converter holds back, if any, so that the stream stands where its
+   * records end: the row is read again when the stream goes on.
+   */
+  private void dropHeldRow() {
+    ChangePosition held = opened.converter().heldSnapshotRow();
+    if (held != null) {
+      closeFeed();
+      position.readTo(held);
+      position.convertedTo(held);
+      restartConverter();
+    }
   }
 
   /** Whether the stream is paused by a signal. */
@@ -472,6 +502,7 @@ final class TableStream implements AutoCloseable {
       }
       problem = redaction.redact(e.getMessage());
     }
+    dropHeldRow();
     position.signalled(position.signals().withNextSignal(signal.offset() + 1));
     Map<String, String> details = new LinkedHashMap<>();
     details.put("signal_id", signal.id());
@@ -599,8 +630,8 @@ final class TableStream implements AutoCloseable {
     if (opened == null) {
       return notices.take().stream().map(n -> notifier.record(n, null, null)).toList();
     }
-    ChangePosition at = position.read();
-    if (!opened.converter().settled() || (inVersion && !at.inSnapshot())) {
+    ChangePosition at = handedOverTo();
+    if (at == null || (inVersion && !at.inSnapshot())) {
       return List.of();
     }
     Map<String, Object> offset = position.offsetOf(at);

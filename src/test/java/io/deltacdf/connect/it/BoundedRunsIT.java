@@ -3,6 +3,7 @@ package io.deltacdf.connect.it;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.deltacdf.connect.it.testing.ChangeDescriptions;
 import io.deltacdf.connect.it.testing.KafkaCluster;
 import io.deltacdf.connect.it.testing.TopicReader;
@@ -59,12 +60,33 @@ class BoundedRunsIT {
     sql("INSERT INTO delta.`%s` VALUES (3, 'c')", path); // v4: after the end
     cluster
         .rest()
-        .deploy("bounded", config(path, "start.mode", "earliest", "end.version", "3"), WAIT);
+        .deploy(
+            "bounded",
+            config(
+                path,
+                "start.mode",
+                "earliest",
+                "end.version",
+                "3",
+                "notification.enabled.channels",
+                "sink",
+                "notification.sink.topic.name",
+                "bounded-notices"),
+            WAIT);
 
     awaitMetric("bounded", path, "EndReached", true);
     assertThat(metric("bounded", path, "EndVersion")).isEqualTo(3L);
     assertThat(metric("bounded", path, "VersionsFromCdf")).as("v0 to v3").isEqualTo(4L);
     assertThat(metric("bounded", path, "VersionsDerived")).isEqualTo(0L);
+    JsonNode done =
+        TopicReader.jsonValue(
+            TopicReader.readAll(cluster.bootstrapServers(), "bounded-notices", 2, WAIT, false)
+                .get(1)
+                .value());
+    assertThat(done.get("aggregate_type").asText() + "/" + done.get("type").asText())
+        .as("the notification after Table/FOUND")
+        .isEqualTo("Table/DONE");
+    assertThat(done.get("additional_data").get("end_version").asText()).isEqualTo("3");
     sql("DELETE FROM delta.`%s` WHERE id = 1", path); // v5: after the end too
     // No record carries the position after v3, which has no rows: a heartbeat stores it.
     cluster.rest().awaitStoredVersion("bounded", path, 4, WAIT);

@@ -51,6 +51,7 @@ class SignalsIT {
   @TempDir static Path dir;
   private static KafkaCluster cluster;
   private static String path;
+  private static String customers;
 
   @BeforeAll
   static void writeTableAndStartCluster() {
@@ -64,6 +65,12 @@ class SignalsIT {
         path, ROWS);
     sql("UPDATE delta.`%s` SET amount = 2 WHERE id < 4", path);
     sql("DELETE FROM delta.`%s` WHERE id = 1", path);
+    customers = dir.resolve("customers").toString();
+    sql(
+        "CREATE TABLE delta.`%s` (id BIGINT, region STRING, amount INT) USING delta"
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true')",
+        customers);
+    sql("INSERT INTO delta.`%s` SELECT id, 'eu', 1 FROM range(0, %d)", customers, ROWS);
     cluster = KafkaCluster.builder().exactlyOnce(true).start();
     cluster.createTopic(SIGNALS, 1);
   }
@@ -148,6 +155,76 @@ class SignalsIT {
         .isEqualTo(eu(snapshotVersion));
     assertThat(changeEvents(events)).isEqualTo(changeCount());
     assertThat(jmxNotifications()).anyMatch(n -> n.contains("\"RESUMED\""));
+  }
+
+  @Test
+  void aSnapshotPausedHalfWayCanBeStoppedAndTheChangesAfterItGoOn() throws Exception {
+    String connector = "sig2";
+    String topic = "sig2-customers";
+    String notices = "sig2-notifications";
+    cluster
+        .rest()
+        .deploy(
+            connector,
+            ConnectorConfig.forTables(customers)
+                .startMode("snapshot")
+                .keyColumns("id")
+                .topicTemplate(topic)
+                .exactlyOnce()
+                .with(
+                    "record.format", "envelope",
+                    "batch.max.rows", "1",
+                    "max.rows.per.second", "2",
+                    "signal.enabled.channels", "kafka",
+                    "signal.kafka.topic", SIGNALS,
+                    "signal.kafka.bootstrap.servers", cluster.bootstrapServers(),
+                    "notification.enabled.channels", "sink",
+                    "notification.sink.topic.name", notices)
+                .build(),
+            WAIT);
+    awaitNotification(notices, "Initial Snapshot", "STARTED");
+    String table = "{\"data-collections\":[\"" + customers + "\"]}";
+
+    signal(connector, "pause-2", "pause", table);
+    awaitNotification(notices, "Table", "PAUSED");
+    int sent = events(topic, Duration.ofSeconds(2)).size();
+    Thread.sleep(3_000);
+    assertThat(events(topic, Duration.ofSeconds(1))).as("nothing sent while paused").hasSize(sent);
+    assertThat(sent).as("paused half way through the snapshot").isLessThan(ROWS);
+
+    signal(connector, "stop-2", "stop-snapshot", table);
+    awaitNotification(notices, "Initial Snapshot", "ABORTED");
+    signal(connector, "resume-2", "resume", table);
+    awaitNotification(notices, "Table", "RESUMED");
+    sql("INSERT INTO delta.`%s` VALUES (2000, 'us', 5)", customers);
+    List<ConsumerRecord<byte[], byte[]>> events = events(topic, Duration.ofSeconds(3));
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (!ids(events).contains(2000L) && System.nanoTime() < deadline) {
+      events = events(topic, Duration.ofSeconds(3));
+    }
+
+    assertThat(events.stream().filter(e -> op(e).equals("r")))
+        .as("the stopped snapshot sent no more rows")
+        .hasSize(sent);
+    assertThat(events.stream().filter(e -> !op(e).equals("r")).map(SignalsIT::id))
+        .as("the changes after the snapshot's version")
+        .containsExactly(2000L);
+    assertThat(notificationTypes(notices))
+        .containsSubsequence(
+            "Initial Snapshot/STARTED",
+            "Signal/ACCEPTED",
+            "Table/PAUSED",
+            "Signal/ACCEPTED",
+            "Initial Snapshot/ABORTED",
+            "Signal/ACCEPTED",
+            "Table/RESUMED");
+  }
+
+  /** The change events on {@code topic} until none came for {@code quiet}. */
+  private static List<ConsumerRecord<byte[], byte[]>> events(String topic, Duration quiet) {
+    return TopicReader.readUntilQuiet(cluster.bootstrapServers(), topic, quiet, WAIT, true).stream()
+        .filter(r -> r.value() != null)
+        .toList();
   }
 
   /** Change events (c, u, d) Spark's table_changes implies: inserts, postimages and deletes. */
@@ -263,41 +340,56 @@ class SignalsIT {
   }
 
   private static void signal(String id, String type, String data) throws Exception {
-    send("{\"id\":\"" + id + "\",\"type\":\"" + type + "\",\"data\":" + data + "}");
+    signal(CONNECTOR, id, type, data);
+  }
+
+  private static void signal(String connector, String id, String type, String data)
+      throws Exception {
+    send(connector, "{\"id\":\"" + id + "\",\"type\":\"" + type + "\",\"data\":" + data + "}");
   }
 
   private static void send(String value) throws InterruptedException, ExecutionException {
+    send(CONNECTOR, value);
+  }
+
+  private static void send(String connector, String value)
+      throws InterruptedException, ExecutionException {
     Properties props = new Properties();
     props.put("bootstrap.servers", cluster.bootstrapServers());
     try (KafkaProducer<String, String> producer =
         new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
-      producer.send(new ProducerRecord<>(SIGNALS, CONNECTOR, value)).get();
+      producer.send(new ProducerRecord<>(SIGNALS, connector, value)).get();
     }
   }
 
-  private static List<JsonNode> notifications() {
+  private static List<JsonNode> notifications(String topic) {
     return TopicReader.readAll(
-            cluster.bootstrapServers(),
-            NOTIFICATIONS,
-            Integer.MAX_VALUE,
-            Duration.ofSeconds(2),
-            true)
+            cluster.bootstrapServers(), topic, Integer.MAX_VALUE, Duration.ofSeconds(2), true)
         .stream()
         .map(r -> TopicReader.jsonValue(r.value()))
         .toList();
   }
 
   private static List<String> notificationTypes() {
-    return notifications().stream()
+    return notificationTypes(NOTIFICATIONS);
+  }
+
+  private static List<String> notificationTypes(String topic) {
+    return notifications(topic).stream()
         .map(n -> n.get("aggregate_type").asText() + "/" + n.get("type").asText())
         .toList();
   }
 
   private static JsonNode awaitNotification(String aggregateType, String type)
       throws InterruptedException {
+    return awaitNotification(NOTIFICATIONS, aggregateType, type);
+  }
+
+  private static JsonNode awaitNotification(String topic, String aggregateType, String type)
+      throws InterruptedException {
     long deadline = System.nanoTime() + WAIT.toNanos();
     while (System.nanoTime() < deadline) {
-      for (JsonNode n : notifications()) {
+      for (JsonNode n : notifications(topic)) {
         if (n.get("aggregate_type").asText().equals(aggregateType)
             && n.get("type").asText().equals(type)) {
           return n;
@@ -306,7 +398,7 @@ class SignalsIT {
       Thread.sleep(500);
     }
     throw new AssertionError(
-        "No " + aggregateType + "/" + type + " notification; seen: " + notificationTypes());
+        "No " + aggregateType + "/" + type + " notification; seen: " + notificationTypes(topic));
   }
 
   private static void awaitNotificationCount(String aggregateType, String type, int count)
