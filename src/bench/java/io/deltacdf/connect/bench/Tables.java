@@ -45,6 +45,12 @@ final class Tables {
         Boolean.toString(deletionVectors));
   }
 
+  /** The customers table without deletion vectors, with row tracking on from its creation. */
+  Table customersWithRowTracking(long rows) {
+    return cached(
+        "customers-" + rows + "-row-tracking", "customers", Long.toString(rows), "false", "true");
+  }
+
   /** {@code rows} rows of 100 columns in two commits, then an UPDATE of every tenth row. */
   Table wide(long rows) {
     return cached("wide-" + rows, "wide", Long.toString(rows));

@@ -37,7 +37,12 @@ public final class BenchTables {
     String path = Path.of(args[1]).toAbsolutePath().toString();
     switch (args[0]) {
       case "customers" ->
-          customers(spark, path, Long.parseLong(args[2]), Boolean.parseBoolean(args[3]));
+          customers(
+              spark,
+              path,
+              Long.parseLong(args[2]),
+              Boolean.parseBoolean(args[3]),
+              args.length > 4 && Boolean.parseBoolean(args[4]));
       case "single-commit" -> {
         create(spark, path, false);
         append(spark, path, 0, Long.parseLong(args[2]), 1);
@@ -65,6 +70,11 @@ public final class BenchTables {
   }
 
   static void create(SparkSession spark, String path, boolean deletionVectors) {
+    create(spark, path, deletionVectors, false);
+  }
+
+  static void create(
+      SparkSession spark, String path, boolean deletionVectors, boolean rowTracking) {
     spark
         .sql(
             "CREATE TABLE delta.`"
@@ -75,6 +85,8 @@ public final class BenchTables {
                 + "'delta.enableChangeDataFeed'='true',"
                 + " 'delta.enableDeletionVectors'='"
                 + deletionVectors
+                + "', 'delta.enableRowTracking'='"
+                + rowTracking
                 + "')")
         .collect();
   }
@@ -103,8 +115,9 @@ public final class BenchTables {
             "timestamp_seconds(1700000000 + id) AS updated_at");
   }
 
-  private static void customers(SparkSession spark, String path, long rows, boolean dv) {
-    create(spark, path, dv);
+  private static void customers(
+      SparkSession spark, String path, long rows, boolean dv, boolean rowTracking) {
+    create(spark, path, dv, rowTracking);
     int commits = 4;
     for (int i = 0; i < commits; i++) {
       append(spark, path, rows * i / commits, rows * (i + 1) / commits, 4);
