@@ -30,6 +30,7 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   public static final String TOPIC_TEMPLATE = "topic.template";
   public static final String KEY_COLUMNS = "key.columns";
   public static final String KEY_COLUMNS_BY_TABLE = "key.columns.by.table";
+  public static final String TABLE_SHARDS = "table.shards";
   public static final String START_MODE = "start.mode";
   public static final String START_VERSION = "start.version";
   public static final String START_TIMESTAMP = "start.timestamp";
@@ -177,6 +178,16 @@ public final class DeltaCdfSourceConfig extends AbstractConfig {
   public boolean isConfiguredTable(String tablePath) {
     return namedTables().contains(tablePath)
         || tableRoots().stream().anyMatch(root -> tablePath.startsWith(root + "/"));
+  }
+
+  /** Into how many shards by key each table's change stream is split (1: none). */
+  public int tableShards() {
+    return getInt(TABLE_SHARDS);
+  }
+
+  /** Why {@code table}, which has no key columns, cannot be sharded. */
+  public static String unkeyedShards(String table) {
+    return TableOptions.unkeyedShards(table);
   }
 
   public List<String> keyColumnsFor(String tablePath) {

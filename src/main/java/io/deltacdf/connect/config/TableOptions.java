@@ -9,11 +9,13 @@ import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TABLES_MAX_DEPTH;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TABLES_RESCAN_INTERVAL_MS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TABLE_PATHS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TABLE_ROOTS;
+import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TABLE_SHARDS;
 import static io.deltacdf.connect.config.DeltaCdfSourceConfig.TOPIC_TEMPLATE;
 import static io.deltacdf.connect.config.TopicNaming.PATH_PLACEHOLDER;
 import static io.deltacdf.connect.config.TopicNaming.SCHEMA_PLACEHOLDER;
 import static io.deltacdf.connect.config.TopicNaming.TABLE_PLACEHOLDER;
 
+import io.deltacdf.connect.change.TableShard;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -146,6 +148,24 @@ final class TableOptions {
         Width.LONG,
         "Key columns by table");
     def.define(
+        TABLE_SHARDS,
+        Type.INT,
+        1,
+        ConfigDef.Range.between(1, TableShard.MAX_COUNT),
+        Importance.MEDIUM,
+        "Into how many shards by key each table's change stream is split. Each shard is its own"
+            + " source partition with its own offsets, spread over tasks.max like tables: shard i"
+            + " sends the changes whose key columns hash to i, so each key's changes still come"
+            + " from one stream in commit order. Every shard reads all of the table's changes and"
+            + " keeps its own keys, so reading costs N times: shard a table whose records cost"
+            + " more to convert and send than to read. Needs key columns for every table. Set it"
+            + " before the connector first runs: a changed count's new shards have no offsets and"
+            + " start by start.mode.",
+        group,
+        ++order,
+        Width.SHORT,
+        "Shards per table");
+    def.define(
         FILES_OUTSIDE_TABLE,
         Type.BOOLEAN,
         false,
@@ -162,6 +182,7 @@ final class TableOptions {
 
   /** No table to read: none named, and no root to find them under. */
   static void problems(DeltaCdfSourceConfig config, Map<String, List<String>> problems) {
+    shardProblems(config, problems);
     if (config.namedTables().isEmpty() && config.tableRoots().isEmpty()) {
       DeltaCdfSourceConfig.add(
           problems,
@@ -170,6 +191,39 @@ final class TableOptions {
               + " a folder of tables in delta.tables.root, or tables of Unity Catalog in"
               + " unity.catalog.tables");
     }
+  }
+
+  /**
+   * Sharding without key columns: a shard holds the changes of its keys, so a table without keys
+   * has nothing to split by and no per-key order to keep.
+   */
+  private static void shardProblems(
+      DeltaCdfSourceConfig config, Map<String, List<String>> problems) {
+    if (config.tableShards() <= 1) {
+      return;
+    }
+    for (String table : config.namedTables()) {
+      if (config.keyColumnsFor(table).isEmpty()) {
+        DeltaCdfSourceConfig.add(problems, TABLE_SHARDS, unkeyedShards(table));
+      }
+    }
+    if (!config.tableRoots().isEmpty() && config.getList(KEY_COLUMNS).isEmpty()) {
+      DeltaCdfSourceConfig.add(
+          problems,
+          TABLE_SHARDS,
+          "table.shards splits each table's changes by key, and the tables found below"
+              + " delta.tables.root get key.columns: set it, or table.shards=1");
+    }
+  }
+
+  /** Why {@code table}, which has no key columns, cannot be sharded. */
+  static String unkeyedShards(String table) {
+    return "table.shards splits each table's changes by key so that each key's changes keep"
+        + " their order, but table "
+        + table
+        + " has no key columns: set key.columns (or key.columns.by.table for '"
+        + TableNames.nameOf(table)
+        + "'), or table.shards=1";
   }
 
   /** The folders whose tables are discovered (delta.tables.root), without trailing slashes. */

@@ -77,6 +77,14 @@ public final class ConfigValidation {
     boolean allRead = true;
     for (String table : tables.tables()) {
       allRead &= validateTable(parsed, table, values, connectorVersion, columnRules);
+      // Named tables were checked with the settings; a discovered one may have no key (by table).
+      if (parsed.tableShards() > 1
+          && !parsed.namedTables().contains(table)
+          && parsed.keyColumnsFor(table).isEmpty()) {
+        values
+            .get(DeltaCdfSourceConfig.TABLE_SHARDS)
+            .addErrorMessage(DeltaCdfSourceConfig.unkeyedShards(table));
+      }
     }
     // Only against every table's columns: a table that could not be read may hold the column.
     // Under roots, the tables found now: a typo is far likelier than a table still to come.

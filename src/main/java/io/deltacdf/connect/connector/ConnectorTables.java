@@ -8,6 +8,7 @@ import io.deltacdf.connect.delta.TableLogs;
 import io.deltacdf.connect.offset.TablePartition;
 import io.deltacdf.connect.task.Redaction;
 import io.deltacdf.connect.task.SnapshotSlices;
+import io.deltacdf.connect.task.TableShards;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -105,10 +107,15 @@ public final class ConnectorTables {
     this.current = config.namedTables();
   }
 
-  /** Whether a table has an offset in {@code offsets}: of its own, or of a snapshot slice. */
+  /**
+   * Whether a table has an offset in {@code offsets}: of its own, of a shard, or of a snapshot
+   * slice.
+   */
   public static Predicate<String> storedOffsets(OffsetStorageReader offsets) {
     return table -> {
-      if (offsets.offset(new TablePartition(table).toMap()) != null) {
+      List<Map<String, String>> partitions =
+          TableShards.partitions(table).stream().map(TablePartition::toMap).toList();
+      if (offsets.offsets(partitions).values().stream().anyMatch(Objects::nonNull)) {
         return true;
       }
       try {

@@ -8,8 +8,11 @@ import io.deltacdf.connect.task.Redaction;
 import io.deltacdf.connect.task.SnapshotSlices;
 import io.deltacdf.connect.task.SnapshotSlices.Pinned;
 import io.deltacdf.connect.task.SnapshotSlices.Sliced;
+import io.deltacdf.connect.task.TableShards;
 import io.deltacdf.connect.task.TaskUnit;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 import org.apache.kafka.connect.storage.OffsetStorageReader;
 import org.slf4j.Logger;
@@ -20,13 +23,14 @@ import org.slf4j.LoggerFactory;
  * stored offsets, what the tasks read of each table, and tells when every slice of a snapshot is
  * complete.
  *
- * <p>A table with a stored offset of its own is read whole, as always. A table without one whose
+ * <p>A table's changes are read whole, or in table.shards shards by key. A table with a stored
+ * offset of its changes (whole or of any shard) is read so, as always. A table without one whose
  * slices have stored offsets keeps the slice count and snapshot version those offsets fix ({@link
  * SnapshotSlices#pinned}), whatever snapshot.max.tasks and tasks.max say now, so a restarted
  * connector (or a changed setting) never mixes slices of two cuts; once every slice stored the
- * position after the snapshot (version + 1), the table's changes are read by one task from there. A
- * table with neither is sliced when its configured start is a snapshot, at the version that start
- * resolves to now.
+ * position after the snapshot (version + 1), the table's changes are read from there (by one task,
+ * or one per shard). A table with neither is sliced when its configured start is a snapshot, at the
+ * version that start resolves to now.
  *
  * <p>Offsets can be stored after a plan was made: a connector reconfigured before the first offset
  * flush plans anew (at a newer version, or in another number of slices) while its old tasks flush
@@ -70,8 +74,9 @@ public final class SlicePlanner {
 
   /** What tasks read of {@code table} when the connector has {@code maxTasks} tasks. */
   public Plan plan(String table, int maxTasks) {
-    Plan whole = new Plan(List.of(TaskUnit.table(table)), null);
-    if (offsets.offset(new TablePartition(table).toMap()) != null) {
+    int shards = config.tableShards();
+    Plan whole = new Plan(TableShards.units(table, shards, null), null);
+    if (changesStored(table)) {
       return whole;
     }
     int count = Math.min(config.snapshotMaxTasks(), maxTasks);
@@ -79,7 +84,7 @@ public final class SlicePlanner {
     if (pinned != null) {
       Sliced stored = pinned.sliced();
       if (pinned.complete()) {
-        return new Plan(List.of(TaskUnit.afterSlices(table, stored.version())), null);
+        return new Plan(TableShards.units(table, shards, stored.version() + 1), null);
       }
       if (stored.count() != count) {
         log.info(
@@ -102,6 +107,15 @@ public final class SlicePlanner {
     }
     Sliced sliced = new Sliced(table, start.version(), count);
     return new Plan(sliced.units(), sliced);
+  }
+
+  /**
+   * Whether the table's changes stored an offset: of the whole table, or of a shard of any count.
+   */
+  private boolean changesStored(String table) {
+    List<Map<String, String>> partitions =
+        TableShards.partitions(table).stream().map(TablePartition::toMap).toList();
+    return offsets.offsets(partitions).values().stream().anyMatch(Objects::nonNull);
   }
 
   /** Where the snapshot that {@code planned} reads stands, as the stored offsets tell. */

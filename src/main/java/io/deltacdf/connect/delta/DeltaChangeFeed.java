@@ -48,6 +48,9 @@ import java.util.List;
  * slice's files and ends with the snapshot: at version + 1 it has caught up for good, as the
  * versions after the snapshot are read by another feed once every slice is complete.
  *
+ * <p><b>Shards.</b> A feed of one shard of the table ({@link ChangeRules#shard}) reads every row
+ * and returns those of its keys; its position moves past the others ({@link ShardRows}).
+ *
  * <p><b>Bounded.</b> A feed given a last version (a bounded run's end) reads no version after it:
  * past it, it has caught up for good ({@link #ended}), whatever later commits hold.
  *
@@ -69,6 +72,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
   private final FeedContext context;
   private final DeltaLog log;
   private final ChangeRules rules;
+  private final ShardRows shard;
 
   /** The initial snapshot, when the feed starts inside one. */
   private final SnapshotPhase snapshot;
@@ -113,6 +117,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
     this.lastVersion = lastVersion;
     this.log = new DeltaLog(context);
     this.rules = rules;
+    this.shard = ShardRows.of(rules);
     this.position = start;
     this.snapshot =
         start.inSnapshot()
@@ -204,7 +209,10 @@ public final class DeltaChangeFeed implements AutoCloseable {
       FileRowCursor cursor = file.cursor();
       while (rows.size() < maxRows && cursor.hasNext()) {
         cursor.next();
-        rows.add(currentRow());
+        ChangeRow row = currentRow();
+        if (shard.keeps(batchSchema, row)) {
+          rows.add(row);
+        }
       }
       if (!cursor.hasNext()) {
         finishFile();

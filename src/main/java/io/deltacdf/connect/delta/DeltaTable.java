@@ -7,11 +7,13 @@ import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ColumnSelection;
 import io.deltacdf.connect.change.EndSpec;
+import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.change.RowFilter;
 import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.change.StartSpec;
 import io.deltacdf.connect.change.TableIdentity;
+import io.deltacdf.connect.change.TableShard;
 import io.deltacdf.connect.delta.catalog.CatalogCommits;
 import io.deltacdf.connect.delta.errors.KernelErrors;
 import io.deltacdf.connect.delta.kernel.TableMetadata;
@@ -23,6 +25,7 @@ import io.deltacdf.connect.delta.spill.DiffSpill;
 import io.deltacdf.connect.delta.storage.TableFileIO;
 import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.table.FeedContext;
+import io.deltacdf.connect.delta.table.ShardRule;
 import io.deltacdf.connect.delta.table.TableAccess;
 import io.deltacdf.connect.delta.table.TableSchema;
 import java.io.IOException;
@@ -154,6 +157,20 @@ public final class DeltaTable implements AutoCloseable {
   }
 
   /**
+   * The same table, its feeds keeping only the change rows of {@code shard}: those whose {@code
+   * keyColumns} hash to it. The key columns are followed by their physical names in {@code latest},
+   * through renames.
+   */
+  public DeltaTable shardedBy(TableShard shard, List<String> keyColumns, LatestSnapshot latest) {
+    if (shard.whole()) {
+      return this;
+    }
+    FieldType.Struct schema = rules.schemaOf(TableMetadata.of(latest.get())).logical();
+    return new DeltaTable(
+        context, snapshotWindow, fileIO, rules.withShard(ShardRule.of(shard, keyColumns, schema)));
+  }
+
+  /**
    * Checks that the row filter fits the table's latest schema: it names partition columns only,
    * each compared with literals of its type.
    *
@@ -179,17 +196,7 @@ public final class DeltaTable implements AutoCloseable {
    */
   DeltaTable withDiffSpillDirectory(Path directory) {
     DiffSpill spill = new DiffSpill(rules.diffSpill().maxRecordsInMemory(), directory);
-    return new DeltaTable(
-        context,
-        snapshotWindow,
-        fileIO,
-        new ChangeRules(
-            rules.source(),
-            rules.keyColumns(),
-            spill,
-            rules.planMemoryFiles(),
-            rules.columns(),
-            rules.rowFilter()));
+    return new DeltaTable(context, snapshotWindow, fileIO, rules.withDiffSpill(spill));
   }
 
   /**

@@ -1,29 +1,49 @@
 package io.deltacdf.connect.offset;
 
 import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.change.TableShard;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
  * The Connect source partition of one table, {@code {"table": uri}} with its URI exactly as
- * configured; or of one slice of its parallel initial snapshot, {@code {"table": uri, "slice":
- * "index/count"}}, which stores that slice's position until the slice is complete.
+ * configured; of one slice of its parallel initial snapshot, {@code {"table": uri, "slice":
+ * "index/count"}}, which stores that slice's position until the slice is complete; or of one shard
+ * of its change stream (table.shards > 1), {@code {"table": uri, "shard": "index/count"}}.
  */
-public record TablePartition(String table, SnapshotSlice slice) {
+public record TablePartition(String table, SnapshotSlice slice, TableShard shard) {
 
   static final String TABLE = "table";
   static final String SLICE = "slice";
+  static final String SHARD = "shard";
 
   public TablePartition {
     if (slice != null && slice.whole()) {
       slice = null;
     }
+    if (shard != null && shard.whole()) {
+      shard = null;
+    }
+    if (slice != null && shard != null) {
+      throw new IllegalArgumentException(
+          "A partition is a snapshot slice or a table shard, not both: " + slice + ", " + shard);
+    }
   }
 
   /** The partition of a whole table. */
   public TablePartition(String table) {
-    this(table, null);
+    this(table, null, null);
+  }
+
+  /** The partition of a slice of the table's snapshot. */
+  public TablePartition(String table, SnapshotSlice slice) {
+    this(table, slice, null);
+  }
+
+  /** The partition of a shard of the table's changes. */
+  public TablePartition(String table, TableShard shard) {
+    this(table, null, shard);
   }
 
   /**
@@ -34,33 +54,47 @@ public record TablePartition(String table, SnapshotSlice slice) {
    * JVM to JVM.
    */
   public Map<String, String> toMap() {
-    if (slice == null) {
+    if (slice == null && shard == null) {
       return Map.of(TABLE, table);
     }
     Map<String, String> map = new HashMap<>();
     map.put(TABLE, table);
-    map.put(SLICE, slice.label());
+    if (slice != null) {
+      map.put(SLICE, slice.label());
+    } else {
+      map.put(SHARD, shard.label());
+    }
     return Collections.unmodifiableMap(map);
   }
 
-  /** How logs, messages and metrics name it: the table's URI, and the slice when it is one. */
+  /** How logs, messages and metrics name it: the table's URI, and its slice or shard. */
   public String describe() {
-    return slice == null ? table : table + " (snapshot slice " + slice.label() + ")";
+    if (slice != null) {
+      return table + " (snapshot slice " + slice.label() + ")";
+    }
+    return shard == null ? table : table + " (shard " + shard.label() + ")";
   }
 
   /** Reads a partition map; malformed maps fail with a message saying what is expected. */
   public static TablePartition fromMap(Map<String, ?> map) {
     Object table = map == null ? null : map.get(TABLE);
     Object slice = map == null ? null : map.get(SLICE);
+    Object shard = map == null ? null : map.get(SHARD);
     if (!(table instanceof String name)
         || name.isBlank()
-        || (slice != null && !(slice instanceof String))) {
+        || (slice != null && !(slice instanceof String))
+        || (shard != null && !(shard instanceof String))
+        || (slice != null && shard != null)) {
       throw new IllegalArgumentException(
           "A source partition of this connector is {\"table\": \"<table URI as in"
               + " delta.table.paths>\"} (with \"slice\": \"<index>/<count>\" for a slice of a"
-              + " parallel initial snapshot), not "
+              + " parallel initial snapshot, or \"shard\": \"<index>/<count>\" for a shard of"
+              + " table.shards), not "
               + map);
     }
-    return new TablePartition(name, slice == null ? null : SnapshotSlice.parse((String) slice));
+    return new TablePartition(
+        name,
+        slice == null ? null : SnapshotSlice.parse((String) slice),
+        shard == null ? null : TableShard.parse((String) shard));
   }
 }

@@ -2,14 +2,16 @@ package io.deltacdf.connect.task;
 
 import io.deltacdf.connect.change.FeedProgress;
 import io.deltacdf.connect.convert.Notification;
+import io.deltacdf.connect.offset.TablePartition;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The notifications about one table (or snapshot slice) of a task: made here, published to the log
- * and JMX at once, and kept for the notification topic until the task hands them to Connect.
+ * The notifications about one table (or snapshot slice, or shard) of a task: made here, published
+ * to the log and JMX at once, and kept for the notification topic until the task hands them to
+ * Connect.
  */
 final class TableNotices {
 
@@ -26,18 +28,16 @@ final class TableNotices {
   static final long PROGRESS_INTERVAL_MS = 10_000;
 
   private final Notifier notifier;
-  private final String table;
-  private final String slice;
+  private final TablePartition partition;
   private final List<Notification> waiting = new ArrayList<>();
   private long lastProgressMs;
 
   /**
-   * @param slice the snapshot slice's label, or null for a whole table
+   * @param partition the table, or its snapshot slice or shard, which notifications name
    */
-  TableNotices(Notifier notifier, String table, String slice) {
+  TableNotices(Notifier notifier, TablePartition partition) {
     this.notifier = notifier;
-    this.table = table;
-    this.slice = slice;
+    this.partition = partition;
   }
 
   /** Notifies {@code type} of {@code aggregateType} about the table, with {@code details}. */
@@ -47,9 +47,12 @@ final class TableNotices {
     }
     Map<String, String> data = new LinkedHashMap<>();
     data.put("connector_name", notifier.connectorName());
-    data.put("data_collection", table);
-    if (slice != null) {
-      data.put("slice", slice);
+    data.put("data_collection", partition.table());
+    if (partition.slice() != null) {
+      data.put("slice", partition.slice().label());
+    }
+    if (partition.shard() != null) {
+      data.put("shard", partition.shard().label());
     }
     data.putAll(details);
     Notification notification = Notification.of(aggregateType, type, data, nowMs);

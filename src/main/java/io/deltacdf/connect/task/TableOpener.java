@@ -71,9 +71,9 @@ final class TableOpener {
   }
 
   /**
-   * Opens a table and decides where its feed starts: run by the table's first read. A slice of a
-   * snapshot never starts over from another snapshot: its history missing fails it, and so does an
-   * offset stored for another table.
+   * Opens a table (its shard's rows only, for a shard) and decides where its feed starts: run by
+   * the table's first read. A slice of a snapshot never starts over from another snapshot: its
+   * history missing fails it, and so does an offset stored for another table.
    *
    * @param position the partition's position: what Connect stored for it, and where the connector
    *     planned it to start; told where the feed starts, and as which table
@@ -86,6 +86,9 @@ final class TableOpener {
     DeltaTable deltaTable = tables.open(table, position.hidden());
     LatestSnapshot latest = deltaTable.latestSnapshot(); // one load for the whole open
     try {
+      if (partition.shard() != null) {
+        deltaTable = deltaTable.shardedBy(partition.shard(), config.keyColumnsFor(table), latest);
+      }
       TableIdentity identity = deltaTable.identity(latest);
       StoredOffset stored = position.stored();
       ChangePosition resumeAt = stored != null ? stored.position() : position.planned();

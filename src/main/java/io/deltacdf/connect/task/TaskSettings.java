@@ -2,6 +2,7 @@ package io.deltacdf.connect.task;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.change.TableShard;
 import io.deltacdf.connect.offset.TablePartition;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,6 +24,8 @@ import org.apache.kafka.common.config.ConfigException;
  * task.unit.1.table=s3a://bucket/lake/items
  * task.unit.1.slice=1/3              (a slice of the table's initial snapshot)
  * task.unit.1.snapshot.version=7     (the version of that snapshot)
+ * task.unit.2.table=s3a://bucket/lake/items
+ * task.unit.2.shard=0/4              (a shard of the table's changes, table.shards)
  * </pre>
  *
  * <p>A worker starts a task from the task settings it stored, possibly written by an older release
@@ -42,6 +45,9 @@ public final class TaskSettings {
 
   /** The slice of the initial snapshot a unit reads, as index/count; absent for a whole table. */
   static final String SLICE = "slice";
+
+  /** The shard of the table's changes a unit reads, as index/count; absent for a whole table. */
+  static final String SHARD = "shard";
 
   /** The version of the snapshot a slice reads. */
   static final String SNAPSHOT_VERSION = "snapshot.version";
@@ -110,6 +116,9 @@ public final class TaskSettings {
       if (unit.partition().slice() != null) {
         task.put(prefix + SLICE, unit.partition().slice().label());
       }
+      if (unit.partition().shard() != null) {
+        task.put(prefix + SHARD, unit.partition().shard().label());
+      }
       ChangePosition start = unit.start();
       if (start != null) {
         String key = start.inSnapshot() ? SNAPSHOT_VERSION : START_VERSION;
@@ -141,8 +150,12 @@ public final class TaskSettings {
   private static TaskUnit unit(Map<String, ?> taskSettings, String prefix) {
     String table = required(taskSettings, prefix + TABLE);
     Object slice = taskSettings.get(prefix + SLICE);
+    Object shard = taskSettings.get(prefix + SHARD);
     TablePartition partition =
-        new TablePartition(table, slice == null ? null : SnapshotSlice.parse(slice.toString()));
+        new TablePartition(
+            table,
+            slice == null ? null : SnapshotSlice.parse(slice.toString()),
+            shard == null ? null : TableShard.parse(shard.toString()));
     if (partition.slice() != null) {
       long version = Long.parseLong(required(taskSettings, prefix + SNAPSHOT_VERSION));
       return new TaskUnit(partition, ChangePosition.InSnapshot.start(version));

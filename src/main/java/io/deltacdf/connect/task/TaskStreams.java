@@ -67,10 +67,7 @@ final class TaskStreams {
                 redaction,
                 new TableMetrics(connectorName, unit.partition().describe(), position),
                 versionTransactions(config, connectorName, connectorVersion, unit.partition()),
-                new TableNotices(
-                    notifier,
-                    unit.table(),
-                    unit.partition().slice() == null ? null : unit.partition().slice().label())));
+                new TableNotices(notifier, unit.partition())));
       }
     }
     return List.copyOf(streams);

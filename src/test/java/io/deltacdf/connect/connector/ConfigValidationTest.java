@@ -64,6 +64,27 @@ class ConfigValidationTest {
   }
 
   @Test
+  void shardsAreRefusedOnTheSettingForATableWithoutKeyColumns() {
+    assertThat(errors(validate("table.shards", "2"), "table.shards"))
+        .singleElement()
+        .asString()
+        .contains("table " + MISSING_TABLE + " has no key columns", "order", "key.columns");
+    assertThat(
+            errors(
+                validate("table.shards", "2", "key.columns.by.table", "orders:id"), "table.shards"))
+        .singleElement()
+        .asString()
+        .contains("has no key columns");
+    assertThat(errors(validate("table.shards", "2", "key.columns", "id"), "table.shards"))
+        .isEmpty();
+    assertThat(
+            errors(
+                validate("table.shards", "2", "key.columns.by.table", "table:id"), "table.shards"))
+        .isEmpty();
+    assertThat(errors(validate("table.shards", "1"), "table.shards")).isEmpty();
+  }
+
+  @Test
   void aVariantKeyColumnIsRefusedOnTheKeyColumns(@TempDir Path dir) {
     String table = dir.resolve("events").toString();
     SparkHarness.sql(

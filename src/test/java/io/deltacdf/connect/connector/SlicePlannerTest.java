@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.change.TableShard;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.offset.OffsetCodec;
 import io.deltacdf.connect.offset.TablePartition;
@@ -128,6 +129,40 @@ class SlicePlannerTest {
     assertThat(slices.progress(new SnapshotSlices.Sliced(TABLE, 7, 3)))
         .isEqualTo(SlicePlanner.Progress.COMPLETE);
     assertThat(slices.plan(TABLE, 2).units()).containsExactly(TaskUnit.afterSlices(TABLE, 7));
+  }
+
+  @Test
+  void shardsReadATableThatIsNotSlicedAndFollowSlicesOnceTheyAreComplete() {
+    Map<String, String> settings =
+        ConnectorConfig.forTables(TABLE)
+            .with("snapshot.max.tasks", "2")
+            .with("table.shards", "3")
+            .with("key.columns", "id")
+            .build();
+    SlicePlanner sharded =
+        new SlicePlanner(
+            new DeltaCdfSourceConfig(settings), offsets, t -> ChangePosition.InVersion.start(4));
+    assertThat(sharded.plan(TABLE, 4).units())
+        .containsExactly(
+            TaskUnit.shard(TABLE, new TableShard(0, 3)),
+            TaskUnit.shard(TABLE, new TableShard(1, 3)),
+            TaskUnit.shard(TABLE, new TableShard(2, 3)));
+
+    store(new SnapshotSlice(0, 2), ChangePosition.InVersion.start(8));
+    store(new SnapshotSlice(1, 2), ChangePosition.InVersion.start(8));
+    assertThat(sharded.plan(TABLE, 4).units())
+        .containsExactly(
+            TaskUnit.afterSlices(TABLE, 7, new TableShard(0, 3)),
+            TaskUnit.afterSlices(TABLE, 7, new TableShard(1, 3)),
+            TaskUnit.afterSlices(TABLE, 7, new TableShard(2, 3)));
+  }
+
+  @Test
+  void aStoredShardOffsetMeansTheSnapshotIsNotSlicedAgain() {
+    offsets.put(new TablePartition(TABLE, new TableShard(1, 2)).toMap(), Map.of("version", 12L));
+    SlicePlanner.Plan plan = slices(4, ChangePosition.InSnapshot.start(20)).plan(TABLE, 4);
+    assertThat(plan.sliced()).isNull();
+    assertThat(opened).as("tables opened").isEmpty();
   }
 
   private void store(SnapshotSlice slice, ChangePosition position) {

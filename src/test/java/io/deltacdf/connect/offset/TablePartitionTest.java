@@ -3,6 +3,7 @@ package io.deltacdf.connect.offset;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.change.TableShard;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -50,6 +51,21 @@ class TablePartitionTest {
       assertThat(new String(key(partition.toMap()), StandardCharsets.UTF_8))
           .isEqualTo("[\"connector\",{\"slice\":\"0/3\",\"table\":\"" + TABLE + "\"}]");
     }
+  }
+
+  /**
+   * A shard partition names its shard; one shard is the whole table, whose partition stays
+   * {"table": uri}, so the offsets stored before sharding stay valid.
+   */
+  @Test
+  void aShardPartitionNamesItsShardAndOneShardIsTheTable() {
+    TablePartition shard = new TablePartition(TABLE, TableShard.parse("1/3"));
+    assertThat(new String(key(shard.toMap()), StandardCharsets.UTF_8))
+        .isEqualTo("[\"connector\",{\"shard\":\"1/3\",\"table\":\"" + TABLE + "\"}]");
+    assertThat(TablePartition.fromMap(shard.toMap())).isEqualTo(shard);
+    assertThat(shard.describe()).isEqualTo(TABLE + " (shard 1/3)");
+    assertThat(new TablePartition(TABLE, TableShard.WHOLE).toMap())
+        .isEqualTo(Map.of("table", TABLE));
   }
 
   /**

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.SnapshotSlice;
+import io.deltacdf.connect.change.TableShard;
 import io.deltacdf.connect.offset.TablePartition;
 import io.deltacdf.connect.testing.ConnectorConfig;
 import java.util.HashMap;
@@ -26,7 +27,9 @@ class TaskSettingsTest {
             TaskUnit.afterSlices(TABLE, 0),
             TaskUnit.afterSlices(TABLE, 41),
             TaskUnit.slice(TABLE, 0, new SnapshotSlice(0, 2)),
-            TaskUnit.slice(TABLE, 41, new SnapshotSlice(63, 64)));
+            TaskUnit.slice(TABLE, 41, new SnapshotSlice(63, 64)),
+            TaskUnit.shard(TABLE, new TableShard(2, 3)),
+            TaskUnit.afterSlices(TABLE, 41, new TableShard(0, 64)));
     Map<String, String> settings = ConnectorConfig.forTables(TABLE).build();
     assertThat(TaskSettings.units(TaskSettings.forUnits(settings, units))).isEqualTo(units);
   }

@@ -19,6 +19,7 @@ import java.util.List;
  *     files are read from its log as they are needed ({@link CommitPlanner})
  * @param columns the columns rows carry; the others are not read
  * @param rowFilter the partitions whose rows pass; files of the others are not read
+ * @param shard the shard of the table whose rows the feed keeps; null: every row
  */
 public record ChangeRules(
     ChangeSource source,
@@ -26,7 +27,8 @@ public record ChangeRules(
     DiffSpill diffSpill,
     int planMemoryFiles,
     ColumnSelection columns,
-    RowFilter rowFilter) {
+    RowFilter rowFilter,
+    ShardRule shard) {
 
   /** The setting users choose the source with, as error messages name it. */
   public static final String SETTING = "change.source";
@@ -41,7 +43,8 @@ public record ChangeRules(
           DiffSpill.defaults(),
           HELD_FILE_ACTIONS,
           ColumnSelection.ALL,
-          RowFilter.ALL);
+          RowFilter.ALL,
+          null);
 
   public ChangeRules {
     keyColumns = List.copyOf(keyColumns);
@@ -49,33 +52,40 @@ public record ChangeRules(
 
   /** The same rules, diffing up to {@code rows} candidate rows of a version on the heap. */
   public ChangeRules withDiffMemoryRows(int rows) {
-    return new ChangeRules(
-        source,
-        keyColumns,
-        new DiffSpill(rows, diffSpill.directory()),
-        planMemoryFiles,
-        columns,
-        rowFilter);
+    return withDiffSpill(new DiffSpill(rows, diffSpill.directory()));
+  }
+
+  /** The same rules, a derived version's diff spilling as {@code spill} says. */
+  public ChangeRules withDiffSpill(DiffSpill spill) {
+    return new ChangeRules(source, keyColumns, spill, planMemoryFiles, columns, rowFilter, shard);
   }
 
   /** The same rules, planning commits of up to {@code files} file actions on the heap. */
   public ChangeRules withPlanMemoryFiles(int files) {
-    return new ChangeRules(source, keyColumns, diffSpill, files, columns, rowFilter);
+    return new ChangeRules(source, keyColumns, diffSpill, files, columns, rowFilter, shard);
   }
 
   /** The same rules, reading changes from {@code changeSource} with {@code keys}. */
   public ChangeRules withChangeSource(ChangeSource changeSource, List<String> keys) {
-    return new ChangeRules(changeSource, keys, diffSpill, planMemoryFiles, columns, rowFilter);
+    return new ChangeRules(
+        changeSource, keys, diffSpill, planMemoryFiles, columns, rowFilter, shard);
   }
 
   /** The same rules, rows carrying only the columns {@code selection} keeps. */
   public ChangeRules withColumns(ColumnSelection selection) {
-    return new ChangeRules(source, keyColumns, diffSpill, planMemoryFiles, selection, rowFilter);
+    return new ChangeRules(
+        source, keyColumns, diffSpill, planMemoryFiles, selection, rowFilter, shard);
   }
 
   /** The same rules, reading only the partitions {@code filter} passes. */
   public ChangeRules withRowFilter(RowFilter filter) {
-    return new ChangeRules(source, keyColumns, diffSpill, planMemoryFiles, columns, filter);
+    return new ChangeRules(source, keyColumns, diffSpill, planMemoryFiles, columns, filter, shard);
+  }
+
+  /** The same rules, keeping only the rows of the shard {@code rule} names. */
+  public ChangeRules withShard(ShardRule rule) {
+    return new ChangeRules(
+        source, keyColumns, diffSpill, planMemoryFiles, columns, rowFilter, rule);
   }
 
   /** The schema rows of a version governed by {@code metadata} are read with. */

@@ -1,0 +1,53 @@
+package io.deltacdf.connect.delta.table;
+
+import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.change.TableShard;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Which change rows one shard of the table keeps: those whose key columns hash to it. Each key
+ * column is known by its physical name in the latest schema, so a rename under column mapping keeps
+ * every key's shard, as the records' keys follow the column too.
+ *
+ * @param names the configured key columns
+ * @param physicalNames their physical names in the latest schema (the configured name where it has
+ *     none)
+ */
+public record ShardRule(TableShard shard, List<String> names, List<String> physicalNames) {
+
+  public ShardRule {
+    names = List.copyOf(names);
+    physicalNames = List.copyOf(physicalNames);
+  }
+
+  /** The rule of {@code shard} for the key columns {@code names}, as {@code latest} names them. */
+  public static ShardRule of(TableShard shard, List<String> names, FieldType.Struct latest) {
+    List<String> physical = new ArrayList<>(names.size());
+    for (String name : names) {
+      int index = latest.indexOf(name);
+      physical.add(index < 0 ? name : latest.fields().get(index).physicalName());
+    }
+    return new ShardRule(shard, names, physical);
+  }
+
+  /**
+   * The indexes of the key columns in {@code schema}: by physical name, else (a version before the
+   * column was added, or a table without column mapping) by name; -1 for a column it lacks, whose
+   * value hashes as null.
+   */
+  public int[] columnsIn(FieldType.Struct schema) {
+    int[] columns = new int[names.size()];
+    for (int k = 0; k < columns.length; k++) {
+      columns[k] = schema.indexOf(names.get(k));
+      List<FieldType.Field> fields = schema.fields();
+      for (int i = 0; i < fields.size(); i++) {
+        if (fields.get(i).physicalName().equals(physicalNames.get(k))) {
+          columns[k] = i;
+          break;
+        }
+      }
+    }
+    return columns;
+  }
+}
