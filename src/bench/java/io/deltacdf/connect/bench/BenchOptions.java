@@ -32,7 +32,7 @@ record BenchOptions(
 
   static final String USAGE =
       """
-      usage: ./benchmark.sh [all|throughput|latency|idle-poll|memory|snapshot|derived|sink|projection]
+      usage: ./benchmark.sh [all|throughput|latency|idle-poll|memory|snapshot|derived|rate-limit|sink|projection]
                           [options]
              ./benchmark.sh soak [--minutes N] [--seed S] [--fault-interval SECONDS]
         --rows N               rows inserted into the throughput table (default 2000000;
@@ -108,6 +108,7 @@ record BenchOptions(
                 "memory",
                 "snapshot",
                 "derived",
+                "rate-limit",
                 "sink",
                 "projection",
                 "soak")

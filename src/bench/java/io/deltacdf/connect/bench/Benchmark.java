@@ -55,6 +55,7 @@ public final class Benchmark {
     run(report, "memory", () -> new MemoryRun(options, tables, report).run(), options);
     run(report, "snapshot", () -> new SnapshotRun(options, tables, report).run(), options);
     run(report, "derived", () -> new DerivedRun(options, jvms, tables, report).run(), options);
+    run(report, "rate-limit", () -> new RateLimitRun(options, tables, report).run(), options);
     run(
         report,
         "projection",

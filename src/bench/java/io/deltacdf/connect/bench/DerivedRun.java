@@ -165,7 +165,7 @@ final class DerivedRun {
   }
 
   private double connector(BenchKafka kafka, String section, ChangeSource source, long expected) {
-    String mode = source.name().toLowerCase(Locale.ROOT);
+    String mode = source.name().toLowerCase(Locale.ROOT).replace('_', '-');
     String topic = "derived-part-" + mode;
     Tables.Table table =
         source == ChangeSource.ROW_TRACKING

@@ -4,14 +4,13 @@ import static io.deltacdf.connect.testing.SparkHarness.spark;
 import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.deltacdf.connect.bench.ProcStatus;
 import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
-import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.testing.FeedReads;
+import io.deltacdf.connect.delta.testing.VersionHeapCheck;
 import io.deltacdf.connect.testing.ChildProcess;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -108,7 +107,11 @@ class DerivedCostTest {
         ChildProcess.runToEnd(
             "HeapCheck",
             ChildProcess.javaCommand(
-                List.of("-Xmx256m"), HeapCheck.class, path, Long.toString(UPDATE_VERSION)),
+                List.of("-Xmx256m"),
+                VersionHeapCheck.class,
+                path,
+                Long.toString(UPDATE_VERSION),
+                ChangeSource.DERIVED.name()),
             dir.resolve("heap-check.log"),
             Duration.ofMinutes(20));
     output.forEach(System.out::println);
@@ -138,46 +141,6 @@ class DerivedCostTest {
         }
       }
       return new Timed(rows, THREADS.getCurrentThreadCpuTime() - start);
-    }
-  }
-
-  /** Reads one derived version in a JVM of its own and prints its row count and peak heap. */
-  public static final class HeapCheck {
-    public static void main(String[] args) {
-      long version = Long.parseLong(args[1]);
-      long start = THREADS.getCurrentThreadCpuTime();
-      long wallStart = System.nanoTime();
-      long rows = 0;
-      long pairs = 0;
-      try (DeltaTable table =
-              DeltaTable.open(args[0], Map.of(), false)
-                  .withChangeSource(ChangeSource.DERIVED, List.of("id"));
-          DeltaChangeFeed feed = table.openFeed(ChangePosition.InVersion.start(version))) {
-        ChangeBatch batch;
-        while ((batch = feed.next(10_000)) != null
-            && !batch.rows().isEmpty()
-            && batch.rows().get(0).version() == version) {
-          rows += batch.rows().size();
-          pairs +=
-              batch.rows().stream().filter(r -> r.type() == ChangeType.UPDATE_PREIMAGE).count();
-        }
-      }
-      long peak = 0;
-      for (var pool : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
-        if (pool.getType() == java.lang.management.MemoryType.HEAP) {
-          peak += pool.getPeakUsage().getUsed();
-        }
-      }
-      System.out.printf(
-          "derived-heap rows=%d pairs=%d cpu-seconds=%.1f wall-seconds=%.1f peak-heap-mib=%d"
-              + " max-heap-mib=%d peak-rss-mib=%d%n",
-          rows,
-          pairs,
-          (THREADS.getCurrentThreadCpuTime() - start) / 1e9,
-          (System.nanoTime() - wallStart) / 1e9,
-          peak >> 20,
-          Runtime.getRuntime().maxMemory() >> 20,
-          ProcStatus.ownPeakRssMib());
     }
   }
 }
