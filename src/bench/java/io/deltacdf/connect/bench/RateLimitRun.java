@@ -11,9 +11,9 @@ import java.util.Map;
 final class RateLimitRun {
 
   /** Rows read at each limit: a few seconds' worth at the highest, so the run stays short. */
-  private static final long ROWS = 200_000;
+  private static final long ROWS = 100_000;
 
-  private static final List<Integer> LIMITS = List.of(0, 20_000, 50_000);
+  private static final List<Integer> LIMITS = List.of(0, 5_000, 20_000);
 
   private final BenchOptions options;
   private final Tables tables;
