@@ -6,6 +6,7 @@ import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.LatestSnapshot;
+import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +31,35 @@ final class Resnapshots {
     return config.resnapshotOnMissingHistory()
         && (e.kind() == DeltaFeedException.Kind.HISTORY_MISSING
             || e.kind() == DeltaFeedException.Kind.TABLE_REPLACED);
+  }
+
+  /**
+   * Where a table of a bounded run that ends at {@code lastVersion} starts over after {@code
+   * cause}: a snapshot of its latest version, with a warning that names the cause; none when that
+   * snapshot lies after the run's end, as it would hold later changes.
+   *
+   * @throws ConnectException when the latest version is after {@code lastVersion}
+   */
+  ChangePosition startOver(
+      String table,
+      DeltaTable deltaTable,
+      LatestSnapshot latest,
+      DeltaFeedException cause,
+      long lastVersion) {
+    if (latest.version() > lastVersion) {
+      throw new ConnectException(
+          redaction.redact(
+              cause.getMessage()
+                  + ". on.history.missing=resnapshot would start table "
+                  + table
+                  + " over from a snapshot at version "
+                  + latest.version()
+                  + ", after the bounded run's last version "
+                  + lastVersion
+                  + " (end.version / end.timestamp): that snapshot holds later changes."
+                  + " Replay from a start whose history is still there, or end later"));
+    }
+    return startOver(table, deltaTable, latest, cause);
   }
 
   /**

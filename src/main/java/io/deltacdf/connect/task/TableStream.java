@@ -14,8 +14,6 @@ import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.LatestSnapshot;
 import io.deltacdf.connect.offset.TablePartition;
-import io.deltacdf.connect.task.signal.Signal;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -57,15 +55,13 @@ final class TableStream implements AutoCloseable {
   private final ReadBackoff backoff;
   private final SchemaChanges schemaChanges;
   private final TableNotices notices;
+  private final SnapshotNotices snapshots;
 
-  /** Snapshot rows read since the snapshot started (or the stream resumed inside it). */
-  private long snapshotRows;
+  /** What signals do to the stream. */
+  private final TableSteering steering;
 
   /** Whether the feed reads a signalled snapshot's condition alone, and ends with it. */
   private boolean conditionFeed;
-
-  /** Whether a pause signal holds the table (also stored in its offsets). */
-  private boolean paused;
 
   private TableOpener.Opened opened;
   private DeltaChangeFeed feed;
@@ -97,7 +93,8 @@ final class TableStream implements AutoCloseable {
     this.backoff = new ReadBackoff(table, redaction);
     this.schemaChanges = new SchemaChanges(table);
     this.notices = notices;
-    this.paused = position.signals().paused();
+    this.snapshots = new SnapshotNotices(notices, position);
+    this.steering = new TableSteering(this, position, notices, snapshots, redaction);
   }
 
   String table() {
@@ -118,15 +115,20 @@ final class TableStream implements AutoCloseable {
    * the table and reads nothing: a signal acts only on an open table, and only a signal resumes.
    */
   boolean due(long nowMs) {
-    return (!paused || opened == null) && nowMs >= idleUntilMs;
+    return (!steering.paused() || opened == null) && nowMs >= idleUntilMs;
   }
 
   long idleUntilMs() {
-    return paused && opened != null ? Long.MAX_VALUE : idleUntilMs;
+    return steering.paused() && opened != null ? Long.MAX_VALUE : idleUntilMs;
   }
 
-  TableNotices notices() {
-    return notices;
+  TableSteering steering() {
+    return steering;
+  }
+
+  /** How logs name the stream: the table, and the slice when it is one. */
+  String describe() {
+    return partition.describe();
   }
 
   /** Whether rows of a version have been read and the version's end has not. */
@@ -152,9 +154,9 @@ final class TableStream implements AutoCloseable {
           case ANOTHER_TABLE -> metrics.recordAnotherTable();
           default -> {}
         }
-        noticeOpened(nowMs);
+        snapshots.opened(opened.kind(), opened.start(), nowMs);
       }
-      if (paused) {
+      if (steering.paused()) {
         return null;
       }
       if (feed == null) {
@@ -167,7 +169,7 @@ final class TableStream implements AutoCloseable {
       metrics.recordProgress(feed.progress());
       backoff.succeeded();
       if (wasInSnapshot) {
-        snapshotRead(batch, nowMs);
+        snapshots.read(batch, feed.progress(), nowMs);
       }
       if (batch == null) {
         if (feed.ended() && conditionFeed) {
@@ -211,60 +213,6 @@ final class TableStream implements AutoCloseable {
     SnapshotSlice slice = slice() ? partition.slice() : SnapshotSlice.WHOLE;
     feed = opened.table().openFeed(at, slice, opened.lastVersion());
     conditionFeed = false;
-  }
-
-  /** Notifies how the table was opened, and the snapshot it starts or resumes in. */
-  private void noticeOpened(long nowMs) {
-    switch (opened.kind()) {
-      case CONFIGURED -> {
-        if (position.stored() == null) {
-          notices.add(TableNotices.TABLE, "FOUND", Map.of(), nowMs);
-        }
-      }
-      case ANOTHER_TABLE -> notices.add(TableNotices.TABLE, "RECREATED", Map.of(), nowMs);
-      default -> {}
-    }
-    ChangePosition start = opened.start();
-    if (start.inSnapshot()) {
-      ChangePosition.InSnapshot snapshot = (ChangePosition.InSnapshot) start;
-      boolean fresh = snapshot.path().isEmpty() && snapshot.nextRow() == 0;
-      notices.add(
-          snapshotKind(),
-          fresh ? "STARTED" : "IN_PROGRESS",
-          TableNotices.snapshotDetails(start.version(), null, 0),
-          nowMs);
-    }
-  }
-
-  /** What the snapshot the stream is in is called in notifications. */
-  private String snapshotKind() {
-    return position.signals().snapshotFilter() != null
-        ? TableNotices.SIGNALLED_SNAPSHOT
-        : TableNotices.INITIAL_SNAPSHOT;
-  }
-
-  /**
-   * A read began inside a snapshot: counts its rows, and notifies its progress, or its end when the
-   * read left it.
-   */
-  private void snapshotRead(ChangeBatch batch, long nowMs) {
-    if (batch != null) {
-      snapshotRows += batch.rows().size();
-    }
-    ChangePosition at = position.read();
-    if (at.inSnapshot()) {
-      notices.snapshotProgress(snapshotKind(), at.version(), feed.progress(), snapshotRows, nowMs);
-      return;
-    }
-    notices.add(
-        snapshotKind(),
-        "COMPLETED",
-        TableNotices.snapshotDetails(at.version() - 1, feed.progress(), snapshotRows),
-        nowMs);
-    snapshotRows = 0;
-    if (position.signals().snapshotFilter() != null) {
-      position.signalled(position.signals().withSnapshotFilter(null));
-    }
   }
 
   /**
@@ -396,31 +344,11 @@ final class TableStream implements AutoCloseable {
       try {
         DeltaTable deltaTable = opened.table();
         LatestSnapshot latest = deltaTable.latestSnapshot();
-        if (latest.version() > opened.lastVersion()) {
-          throw new ConnectException(
-              redaction.redact(
-                  e.getMessage()
-                      + ". on.history.missing=resnapshot would start table "
-                      + table
-                      + " over from a snapshot at version "
-                      + latest.version()
-                      + ", after the bounded run's last version "
-                      + opened.lastVersion()
-                      + " (end.version / end.timestamp): that snapshot holds later changes."
-                      + " Replay from a start whose history is still there, or end later"));
-        }
-        ChangePosition start = resnapshots.startOver(table, deltaTable, latest, e);
+        ChangePosition start =
+            resnapshots.startOver(table, deltaTable, latest, e, opened.lastVersion());
         // A replaced table (CREATE OR REPLACE) has another id from here on.
         position.startsOver(start, deltaTable.identity(latest));
-        if (e.kind() == DeltaFeedException.Kind.TABLE_REPLACED) {
-          notices.add(TableNotices.TABLE, "RECREATED", Map.of(), nowMs);
-        }
-        snapshotRows = 0;
-        notices.add(
-            TableNotices.INITIAL_SNAPSHOT,
-            "STARTED",
-            TableNotices.snapshotDetails(start.version(), null, 0),
-            nowMs);
+        snapshots.startedOver(start, e.kind() == DeltaFeedException.Kind.TABLE_REPLACED, nowMs);
       } catch (DeltaFeedException resolveError) {
         return recover(resolveError, nowMs);
       }
@@ -444,23 +372,11 @@ final class TableStream implements AutoCloseable {
   }
 
   /**
-   * Whether a signal can act on the stream now: it is open, its converter holds no row back, and it
-   * stands at the start of a version or inside a snapshot (a snapshot may be paused or stopped
-   * anywhere; its rows pair with none).
-   */
-  boolean atSignalPoint() {
-    ChangePosition at = handedOverTo();
-    return at != null
-        && (at.inSnapshot()
-            || (!inVersion && at.match(s -> false, v -> v.fileIndex() == 0 && v.nextRow() == 0)));
-  }
-
-  /**
    * Where the records handed to Connect end, when the converter holds back no update image: the
    * position read, or inside a snapshot the position before the snapshot row the envelope format
    * holds back. Null when the table is not open or an image waits for its partner.
    */
-  private ChangePosition handedOverTo() {
+  ChangePosition handedOverTo() {
     if (opened == null || !opened.converter().noImagesWaiting()) {
       return null;
     }
@@ -472,7 +388,7 @@ final class TableStream implements AutoCloseable {
    * Drops the snapshot row the converter holds back, if any, so that the stream stands where its
    * records end: the row is read again when the stream goes on.
    */
-  private void dropHeldRow() {
+  void dropHeldRow() {
     ChangePosition held = opened.converter().heldSnapshotRow();
     if (held != null) {
       closeFeed();
@@ -482,163 +398,37 @@ final class TableStream implements AutoCloseable {
     }
   }
 
-  /** Whether the stream is paused by a signal. */
-  boolean paused() {
-    return paused;
-  }
-
-  /**
-   * Acts on {@code signal}, at a signal point ({@link #atSignalPoint}), and notifies whether it was
-   * accepted or why not. Returns false when it cannot be decided now (the store is unreachable):
-   * the signal then waits.
-   */
-  boolean act(Signal signal, long nowMs) {
-    String problem;
-    try {
-      problem = problemWith(signal);
-    } catch (DeltaFeedException e) {
-      if (e.kind() == DeltaFeedException.Kind.TRANSIENT) {
-        return false;
-      }
-      problem = redaction.redact(e.getMessage());
-    }
-    dropHeldRow();
-    position.signalled(position.signals().withNextSignal(signal.offset() + 1));
-    Map<String, String> details = new LinkedHashMap<>();
-    details.put("signal_id", signal.id());
-    details.put("signal_type", signal.type());
-    if (problem != null) {
-      details.put("reason", problem);
-      notices.add(TableNotices.SIGNAL, "REJECTED", details, nowMs);
-      log.warn(
-          "Signal {} ({}) for table {} is rejected: {}",
-          signal.id(),
-          signal.type(),
-          partition.describe(),
-          problem);
-      return true;
-    }
-    notices.add(TableNotices.SIGNAL, "ACCEPTED", details, nowMs);
-    log.info("Signal {} ({}) for table {} is accepted", signal.id(), signal.type(), table);
-    perform(signal, nowMs);
-    return true;
-  }
-
-  /** Why {@code signal} cannot act on the table now, or null when it can. */
-  private String problemWith(Signal signal) {
-    ChangePosition at = position.read();
-    return switch (signal.action()) {
-      case EXECUTE_SNAPSHOT -> {
-        if (slice()) {
-          yield "this is a slice of the table's initial snapshot; signal the table once its"
-              + " snapshot is complete";
-        }
-        if (at.inSnapshot()) {
-          yield "a snapshot of the table is in progress; send stop-snapshot first, or wait for"
-              + " it to complete";
-        }
-        if (at.version() == 0) {
-          yield "the stream has read no version yet, so it will send every row of the table"
-              + " anyway";
-        }
-        String condition = signal.filters().get(table);
-        LatestSnapshot latest = opened.table().latestSnapshot();
-        if (condition != null) {
-          try {
-            opened
-                .table()
-                .narrowedTo(RowFilterParser.parse(condition))
-                .requireRowFilterFits(latest);
-          } catch (IllegalArgumentException e) {
-            yield "its condition '" + condition + "' is not valid: " + e.getMessage();
-          }
-        }
-        opened.table().checkStored(ChangePosition.InSnapshot.start(at.version() - 1), latest);
-        yield null;
-      }
-      case STOP_SNAPSHOT ->
-          slice()
-              ? "a slice of the table's initial snapshot cannot be stopped"
-              : at.inSnapshot() ? null : "no snapshot of the table is in progress";
-      case PAUSE -> paused ? "the table is paused already" : null;
-      case RESUME -> paused ? null : "the table is not paused";
-    };
-  }
-
-  private void perform(Signal signal, long nowMs) {
-    ChangePosition at = position.read();
-    switch (signal.action()) {
-      case EXECUTE_SNAPSHOT -> {
-        // The snapshot of the version before the stream's position: the table as the records
-        // sent so far left it. Changes go on after it, so each key keeps its order.
-        ChangePosition start = ChangePosition.InSnapshot.start(at.version() - 1);
-        startOver(start);
-        String condition = signal.filters().getOrDefault(table, "");
-        position.signalled(position.signals().withSnapshotFilter(condition));
-        Map<String, String> details = TableNotices.snapshotDetails(start.version(), null, 0);
-        details.put("signal_id", signal.id());
-        if (!condition.isEmpty()) {
-          details.put("condition", condition);
-        }
-        notices.add(TableNotices.SIGNALLED_SNAPSHOT, "STARTED", details, nowMs);
-      }
-      case STOP_SNAPSHOT -> {
-        String kind = snapshotKind();
-        Map<String, String> details =
-            TableNotices.snapshotDetails(at.version(), null, snapshotRows);
-        details.put("signal_id", signal.id());
-        startOver(ChangePosition.InVersion.start(at.version() + 1));
-        position.signalled(position.signals().withSnapshotFilter(null));
-        notices.add(kind, "ABORTED", details, nowMs);
-      }
-      case PAUSE -> {
-        paused = true;
-        position.signalled(position.signals().withPaused(true));
-        // A snapshot paused half way resumes in place: its rows so far are sent and settled.
-        closeFeed();
-        inVersion = false;
-        notices.add(TableNotices.TABLE, "PAUSED", Map.of("signal_id", signal.id()), nowMs);
-      }
-      case RESUME -> {
-        paused = false;
-        position.signalled(position.signals().withPaused(false));
-        idleUntilMs = 0;
-        notices.add(TableNotices.TABLE, "RESUMED", Map.of("signal_id", signal.id()), nowMs);
-      }
-    }
+  /** The open table. */
+  DeltaTable deltaTable() {
+    return opened.table();
   }
 
   /** The stream reads on from {@code start}, dropping what the feed and the converter held. */
-  private void startOver(ChangePosition start) {
+  void startOver(ChangePosition start) {
     closeFeed();
     position.startsOver(start, position.identity());
     restartConverter();
     versionTransactions.clear();
-    snapshotRows = 0;
   }
 
-  /**
-   * The records of the notifications waiting for the notification topic. Each carries the table's
-   * partition and its offset at the position read, so it stores that position as a heartbeat would;
-   * none go out while the converter holds rows back or a version's changes are half read. A table
-   * never opened has no offset to carry: its notifications carry none.
-   */
-  List<SourceRecord> noticeRecords(Notifier notifier, long nowMs) {
-    if (!notices.waiting()) {
-      return List.of();
-    }
-    if (opened == null) {
-      return notices.take().stream().map(n -> notifier.record(n, null, null)).toList();
-    }
-    ChangePosition at = handedOverTo();
-    if (at == null || (inVersion && !at.inSnapshot())) {
-      return List.of();
-    }
-    Map<String, Object> offset = position.offsetOf(at);
-    List<SourceRecord> records =
-        notices.take().stream().map(n -> notifier.record(n, partition.toMap(), offset)).toList();
-    position.sent(at, nowMs);
-    return records;
+  /** The stream stops reading where it stands (a pause), between versions or in a snapshot. */
+  void stopReading() {
+    closeFeed();
+    inVersion = false;
+  }
+
+  /** The stream is read again from its next poll on (a resume). */
+  void wake() {
+    idleUntilMs = 0;
+  }
+
+  /** Whether the table has been opened. */
+  boolean isOpen() {
+    return opened != null;
+  }
+
+  TablePartition partition() {
+    return partition;
   }
 
   /** The converter starts over at the position read, forgetting what it held back. */

@@ -215,7 +215,7 @@ public final class TaskLoop {
         continue;
       }
       signals.act(stream, now);
-      records.addAll(stream.noticeRecords(notifier, now));
+      records.addAll(stream.steering().noticeRecords(notifier, now));
     }
     records.addAll(signals.taskNoticeRecords());
     int added = records.size() - before;

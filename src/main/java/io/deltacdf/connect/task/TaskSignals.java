@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The signals of a task's tables: read from the signal topic, queued per stream, and acted on where
- * each stream can take them (see {@link TableStream#atSignalPoint}). Each table's offsets record
+ * each stream can take them (see {@link TableSteering#atSignalPoint}). Each table's offsets record
  * where in the topic its next signal may be, so a signal acts once, across restarts and rebalances.
  * The first task also rejects what no task would act on: malformed signals and signals naming a
  * table the connector does not stream.
@@ -163,8 +163,8 @@ final class TaskSignals implements AutoCloseable {
   boolean act(TableStream stream, long nowMs) {
     Deque<Signal> queued = waiting.get(stream);
     boolean acted = false;
-    while (queued != null && !queued.isEmpty() && stream.atSignalPoint()) {
-      if (!stream.act(queued.peekFirst(), nowMs)) {
+    while (queued != null && !queued.isEmpty() && stream.steering().atSignalPoint()) {
+      if (!stream.steering().act(queued.peekFirst(), nowMs)) {
         break; // the store is unreachable: the signal waits
       }
       queued.removeFirst();
