@@ -159,8 +159,9 @@ final class TableOptions {
             + " from one stream in commit order. Every shard reads all of the table's changes and"
             + " keeps its own keys, so reading costs N times: shard a table whose records cost"
             + " more to convert and send than to read. Needs key columns for every table. Set it"
-            + " before the connector first runs: a changed count's new shards have no offsets and"
-            + " start by start.mode.",
+            + " before the connector first runs: a task whose shard has no offset of its own while"
+            + " the table stored offsets under another count fails, saying so, rather than start"
+            + " it by start.mode.",
         group,
         ++order,
         Width.SHORT,

@@ -32,15 +32,23 @@ final class TaskStreams {
     List<TaskUnit> units = TaskSettings.units(config.originals());
     // Every stored offset is read and decoded here, once, before any table registers its
     // metrics: a malformed one fails the task with nothing to clean up. A slice also needs its
-    // sibling slices' offsets, of any slice count.
+    // sibling slices' offsets, of any slice count; a table or shard the offsets of the table's
+    // changes under any shard count.
     Set<TablePartition> partitions = new LinkedHashSet<>();
     for (TaskUnit unit : units) {
       partitions.add(unit.partition());
       if (unit.partition().slice() != null) {
         partitions.addAll(SnapshotSlices.slicePartitions(unit.table()));
+      } else {
+        partitions.addAll(TableShards.partitions(unit.table()));
       }
     }
     Map<TablePartition, StoredOffset> stored = StoredPositions.read(offsets, partitions);
+    for (TaskUnit unit : units) {
+      if (unit.partition().slice() == null && !stored.containsKey(unit.partition())) {
+        OtherShardCounts.requireNone(unit, stored);
+      }
+    }
     Resnapshots resnapshots = new Resnapshots(config, redaction);
     TableOpener opener =
         new TableOpener(
