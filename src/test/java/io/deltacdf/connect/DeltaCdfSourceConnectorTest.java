@@ -57,4 +57,27 @@ class DeltaCdfSourceConnectorTest {
         .isInstanceOf(ConnectException.class)
         .hasMessageContaining("'table_id' and 'catalog_table_id' must be strings");
   }
+
+  @Test
+  void shardPartitionsAndTheirHandOversAreAcceptedAndChecked() {
+    Map<Map<String, ?>, Map<String, ?>> shards = new HashMap<>();
+    shards.put(Map.of("table", CONFIGURED, "shard", "0/2"), Map.of("version", 3));
+    shards.put(
+        Map.of("table", CONFIGURED, "shard", "1/2"),
+        Map.of("version", 3, "table_id", "6f1c", "handover", "1:4.0.7"));
+    shards.put(Map.of("table", CONFIGURED, "shard", "2/3"), null);
+    Map<Map<String, ?>, Map<String, ?>> malformed =
+        Map.of(
+            Map.of("table", CONFIGURED, "shard", "1/2"), Map.of("version", 3, "handover", "2:4"));
+    Map<Map<String, ?>, Map<String, ?>> badShard =
+        Map.of(Map.of("table", CONFIGURED, "shard", "2/2"), Map.of("version", 3));
+
+    assertThatCode(() -> connector.alterOffsets(config, shards)).doesNotThrowAnyException();
+    assertThatThrownBy(() -> connector.alterOffsets(config, malformed))
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining("'handover' is <count>:<position>");
+    assertThatThrownBy(() -> connector.alterOffsets(config, badShard))
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining("0 <= index < count");
+  }
 }

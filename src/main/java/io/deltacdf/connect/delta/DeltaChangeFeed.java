@@ -209,8 +209,9 @@ public final class DeltaChangeFeed implements AutoCloseable {
       FileRowCursor cursor = file.cursor();
       while (rows.size() < maxRows && cursor.hasNext()) {
         cursor.next();
+        ChangePosition at = shard.handsOver() ? reading.within(cursor.physicalRow()) : null;
         ChangeRow row = currentRow();
-        if (shard.keeps(batchSchema, row)) {
+        if (shard.keeps(batchSchema, row, at)) {
           rows.add(row);
         }
       }

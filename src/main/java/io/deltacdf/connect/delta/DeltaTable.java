@@ -8,6 +8,7 @@ import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.ColumnSelection;
 import io.deltacdf.connect.change.EndSpec;
 import io.deltacdf.connect.change.FieldType;
+import io.deltacdf.connect.change.HandOver;
 import io.deltacdf.connect.change.LoggedSchema;
 import io.deltacdf.connect.change.RowFilter;
 import io.deltacdf.connect.change.SnapshotSlice;
@@ -158,16 +159,21 @@ public final class DeltaTable implements AutoCloseable {
 
   /**
    * The same table, its feeds keeping only the change rows of {@code shard}: those whose {@code
-   * keyColumns} hash to it. The key columns are followed by their physical names in {@code latest},
-   * through renames.
+   * keyColumns} hash to it, and, taking over from {@code handOver} (null: nothing to take over),
+   * only those its old partitions had not sent. The key columns are followed by their physical
+   * names in {@code latest}, through renames.
    */
-  public DeltaTable shardedBy(TableShard shard, List<String> keyColumns, LatestSnapshot latest) {
-    if (shard.whole()) {
+  public DeltaTable shardedBy(
+      TableShard shard, List<String> keyColumns, LatestSnapshot latest, HandOver handOver) {
+    if (shard.whole() && handOver == null) {
       return this;
     }
     FieldType.Struct schema = rules.schemaOf(TableMetadata.of(latest.get())).logical();
     return new DeltaTable(
-        context, snapshotWindow, fileIO, rules.withShard(ShardRule.of(shard, keyColumns, schema)));
+        context,
+        snapshotWindow,
+        fileIO,
+        rules.withShard(ShardRule.of(shard, keyColumns, schema, handOver)));
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.deltacdf.connect.delta;
 
+import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.KeyHash;
@@ -7,8 +8,9 @@ import io.deltacdf.connect.delta.table.ChangeRules;
 import io.deltacdf.connect.delta.table.ShardRule;
 
 /**
- * Keeps a feed's rows of its shard. Rows of other shards are read and dropped, and the feed's
- * position moves past them all the same, so the shard's offsets mean what a whole table's do.
+ * Keeps a feed's rows of its shard (and, while it takes over from another shard count, those not
+ * sent before). Rows of other shards are read and dropped, and the feed's position moves past them
+ * all the same, so the shard's offsets mean what a whole table's do.
  */
 final class ShardRows {
 
@@ -25,8 +27,16 @@ final class ShardRows {
     return new ShardRows(rules.shard());
   }
 
-  /** Whether {@code row}, of {@code schema}, belongs to the shard. */
-  boolean keeps(FieldType.Struct schema, ChangeRow row) {
+  /** Whether {@link #keeps} needs the position of the row itself. */
+  boolean handsOver() {
+    return rule != null && rule.handOver() != null;
+  }
+
+  /**
+   * Whether {@code row}, of {@code schema}, at {@code at} (needed only when it {@link #handsOver}),
+   * belongs to the shard.
+   */
+  boolean keeps(FieldType.Struct schema, ChangeRow row, ChangePosition at) {
     if (rule == null) {
       return true;
     }
@@ -35,6 +45,6 @@ final class ShardRows {
       lastColumns = rule.columnsIn(schema);
       lastSchema = schema;
     }
-    return rule.shard().owns(KeyHash.of(row.values(), lastColumns));
+    return rule.keeps(KeyHash.of(row.values(), lastColumns), at);
   }
 }

@@ -1,6 +1,7 @@
 package io.deltacdf.connect.offset;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.HandOver;
 import io.deltacdf.connect.change.HiddenColumns;
 import io.deltacdf.connect.change.TableIdentity;
 import java.util.ArrayList;
@@ -27,6 +28,9 @@ import java.util.Map;
  * <p>Signals add {@code "signal_offset"} (where in the signal topic the table's next signal may
  * be), {@code "paused": true} while a pause signal holds the table, and {@code "snapshot_filter"}
  * while the table is in a signalled snapshot with a condition (see {@link SignalState}).
+ *
+ * <p>A partition that takes over from the partitions of another shard count adds {@code
+ * "handover"}, where they stood, until its position passes them all ({@link HandOver#toText}).
  */
 public final class OffsetCodec {
 
@@ -41,6 +45,7 @@ public final class OffsetCodec {
   static final String SIGNAL_OFFSET = "signal_offset";
   static final String PAUSED = "paused";
   static final String SNAPSHOT_FILTER = "snapshot_filter";
+  static final String HANDOVER = "handover";
 
   private OffsetCodec() {}
 
@@ -50,6 +55,19 @@ public final class OffsetCodec {
    */
   public static Map<String, Object> toMap(
       ChangePosition position, TableIdentity identity, String hidden, SignalState signals) {
+    return toMap(position, identity, hidden, signals, null);
+  }
+
+  /**
+   * {@link #toMap(ChangePosition, TableIdentity, String, SignalState)}, and the hand-over {@code
+   * handOver} ({@link HandOver#toText}) the partition still takes over from; null: none.
+   */
+  public static Map<String, Object> toMap(
+      ChangePosition position,
+      TableIdentity identity,
+      String hidden,
+      SignalState signals,
+      String handOver) {
     Map<String, Object> map = toMap(position);
     map.put(TABLE_ID, identity.deltaTableId());
     if (identity.catalogTableId() != null) {
@@ -66,6 +84,9 @@ public final class OffsetCodec {
     }
     if (signals.snapshotFilter() != null) {
       map.put(SNAPSHOT_FILTER, signals.snapshotFilter());
+    }
+    if (handOver != null) {
+      map.put(HANDOVER, handOver);
     }
     return map;
   }
@@ -114,7 +135,26 @@ public final class OffsetCodec {
         position,
         tableId == null ? null : new TableIdentity((String) tableId, (String) catalogTableId),
         hidden(map),
-        signals(map));
+        signals(map),
+        handOver(map, position));
+  }
+
+  private static HandOver handOver(Map<String, ?> map, ChangePosition position) {
+    Object text = map.get(HANDOVER);
+    if (text == null) {
+      return null;
+    }
+    if (!(text instanceof String handOver)) {
+      throw invalid(map, "'handover' must be a string");
+    }
+    if (position.inSnapshot()) {
+      throw invalid(map, "a snapshot offset has no 'handover'");
+    }
+    try {
+      return HandOver.parse(handOver);
+    } catch (IllegalArgumentException e) {
+      throw invalid(map, e.getMessage());
+    }
   }
 
   private static SignalState signals(Map<String, ?> map) {

@@ -41,7 +41,7 @@ public final class SnapshotSlices {
     }
 
     /** The position every slice stores once it is complete. */
-    ChangePosition complete() {
+    ChangePosition.InVersion complete() {
       return ChangePosition.InVersion.start(version + 1);
     }
   }

@@ -2,6 +2,7 @@ package io.deltacdf.connect.task;
 
 import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.TableIdentity;
+import io.deltacdf.connect.change.TableShard;
 import io.deltacdf.connect.config.DeltaCdfSourceConfig;
 import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaFeedException;
@@ -9,6 +10,7 @@ import io.deltacdf.connect.delta.DeltaTable;
 import io.deltacdf.connect.delta.LatestSnapshot;
 import io.deltacdf.connect.offset.StoredOffset;
 import io.deltacdf.connect.offset.TablePartition;
+import java.util.List;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -86,8 +88,13 @@ final class TableOpener {
     DeltaTable deltaTable = tables.open(table, position.hidden());
     LatestSnapshot latest = deltaTable.latestSnapshot(); // one load for the whole open
     try {
-      if (partition.shard() != null) {
-        deltaTable = deltaTable.shardedBy(partition.shard(), config.keyColumnsFor(table), latest);
+      if (partition.shard() != null || position.handOver() != null) {
+        deltaTable =
+            deltaTable.shardedBy(
+                partition.shard() == null ? TableShard.WHOLE : partition.shard(),
+                handOverKeys(partition),
+                latest,
+                position.handOver());
       }
       TableIdentity identity = deltaTable.identity(latest);
       StoredOffset stored = position.stored();
@@ -135,6 +142,23 @@ final class TableOpener {
       deltaTable.close();
       throw e;
     }
+  }
+
+  /**
+   * The key columns that place the partition's rows; a whole table taking over from shards needs
+   * them as much as a shard does.
+   */
+  private List<String> handOverKeys(TablePartition partition) {
+    List<String> keys = config.keyColumnsFor(partition.table());
+    if (keys.isEmpty()) {
+      throw new ConnectException(
+          "Table "
+              + partition.describe()
+              + " takes over from the offsets its shards stored under another table.shards, which"
+              + " needs its key.columns to tell which shard sent each key's changes: configure"
+              + " them as they were");
+    }
+    return keys;
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.deltacdf.connect.task;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.HandOver;
 import io.deltacdf.connect.change.HiddenColumns;
 import io.deltacdf.connect.change.HiddenColumnsTracker;
 import io.deltacdf.connect.change.TableIdentity;
@@ -25,6 +26,12 @@ final class TablePosition {
 
   /** Where the connector told the task to start the partition; null: start.mode decides. */
   private final ChangePosition planned;
+
+  /** Where other shard counts stood, which the partition takes over from; null: none. */
+  private final HandOver handOver;
+
+  /** {@link #handOver} as offsets carry it until the position passes its end. */
+  private final String handOverText;
 
   /** The columns the stream's rules hid so far: those of the stored offset, and growing. */
   private final HiddenColumnsTracker hidden;
@@ -71,8 +78,18 @@ final class TablePosition {
    * @param planned where the connector told the task to start, null when start.mode decides
    */
   TablePosition(StoredOffset stored, ChangePosition planned) {
+    this(stored, planned, null);
+  }
+
+  /**
+   * @param handOver where other shard counts stood, which the partition takes over from (see {@link
+   *     ShardHandOvers}); null: none
+   */
+  TablePosition(StoredOffset stored, ChangePosition planned, HandOver handOver) {
     this.stored = stored;
     this.planned = planned;
+    this.handOver = handOver;
+    this.handOverText = handOver == null ? null : handOver.toText();
     this.carried = stored == null ? null : stored.position();
     this.hidden = new HiddenColumnsTracker(stored == null ? HiddenColumns.NONE : stored.hidden());
     this.signals = stored == null ? SignalState.NONE : stored.signals();
@@ -85,6 +102,11 @@ final class TablePosition {
 
   ChangePosition planned() {
     return planned;
+  }
+
+  /** Where other shard counts stood, which the partition takes over from; null: none. */
+  HandOver handOver() {
+    return handOver;
   }
 
   /** The columns the rules hid so far; the table's masks and column lists add to them. */
@@ -200,14 +222,24 @@ final class TablePosition {
     return carried == null || nowMs - lastSentMs >= intervalMs ? read : null;
   }
 
-  /** The offset that stores {@code position}, with the table's identity and its hidden columns. */
+  /**
+   * The offset that stores {@code position}, with the table's identity and its hidden columns, and
+   * the hand-over until the position passes it: a restart before then goes on taking over.
+   */
   Map<String, Object> offsetOf(ChangePosition position) {
     HiddenColumns now = hidden.current();
     if (now != hiddenEncoded) {
       hiddenText = OffsetCodec.hiddenText(now);
       hiddenEncoded = now;
     }
-    return OffsetCodec.toMap(position, identity, hiddenText, signals);
+    return OffsetCodec.toMap(
+        position, identity, hiddenText, signals, handingOverAt(position) ? handOverText : null);
+  }
+
+  private boolean handingOverAt(ChangePosition position) {
+    return handOver != null
+        && position instanceof ChangePosition.InVersion at
+        && HandOver.ORDER.compare(at, handOver.end()) < 0;
   }
 
   /**

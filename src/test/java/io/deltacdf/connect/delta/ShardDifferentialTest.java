@@ -96,7 +96,7 @@ class ShardDifferentialTest {
       DeltaTable table =
           opened
               .withChangeSource(ChangeSource.CDF, keys)
-              .shardedBy(shard, keys, opened.latestSnapshot());
+              .shardedBy(shard, keys, opened.latestSnapshot(), null);
       return FeedReads.readAll(table, start, 7);
     }
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.deltacdf.connect.change.ChangePosition;
+import io.deltacdf.connect.change.HandOver;
 import io.deltacdf.connect.change.HiddenColumns;
 import io.deltacdf.connect.change.TableIdentity;
 import java.util.List;
@@ -34,6 +35,36 @@ class OffsetCodecTest {
         .isEqualTo(Map.of("version", 12L, "file", 3L, "row", 100L, "table_id", "6f1c-delta"));
     assertThat(OffsetCodec.decode(OffsetCodec.toMap(position, byName, "", SignalState.NONE)))
         .isEqualTo(new StoredOffset(position, byName, HiddenColumns.NONE, SignalState.NONE));
+  }
+
+  @Test
+  void offsetsCarryTheHandOverAPartitionTakesOver() {
+    ChangePosition position = new ChangePosition.InVersion(12, 3, 100);
+    TableIdentity table = new TableIdentity("t", null);
+    Map<String, Object> offset =
+        OffsetCodec.toMap(position, table, "", SignalState.NONE, "1:12.3.100;3:13,-,14.0.5");
+
+    assertThat(offset).containsEntry("handover", "1:12.3.100;3:13,-,14.0.5");
+    assertThat(OffsetCodec.decode(offset).handOver())
+        .isEqualTo(HandOver.parse("1:12.3.100;3:13,-,14.0.5"));
+    assertThat(OffsetCodec.decode(OffsetCodec.toMap(position, table, "", SignalState.NONE)))
+        .extracting(StoredOffset::handOver)
+        .isNull();
+  }
+
+  @Test
+  void aMalformedHandOverIsRefused() {
+    assertThatThrownBy(() -> OffsetCodec.decode(Map.of("version", 3L, "handover", "3:1")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'handover' is <count>:<position>");
+    assertThatThrownBy(() -> OffsetCodec.decode(Map.of("version", 3L, "handover", 7L)))
+        .hasMessageContaining("'handover' must be a string");
+    assertThatThrownBy(
+            () ->
+                OffsetCodec.decode(
+                    Map.of(
+                        "snapshot", true, "version", 3L, "path", "", "row", 0L, "handover", "1:3")))
+        .hasMessageContaining("a snapshot offset has no 'handover'");
   }
 
   @Test
