@@ -10,8 +10,12 @@ public record TableShard(int index, int count) {
   /** The whole table, one stream. */
   public static final TableShard WHOLE = new TableShard(0, 1);
 
-  /** The most shards a table may be split into (as many as snapshot slices). */
-  public static final int MAX_COUNT = 64;
+  /**
+   * The most shards a table may be split into. A task that opens a table looks up the offsets of
+   * every shard of every count up to this one (a changed count hands over from them): 136
+   * partitions a table at 16.
+   */
+  public static final int MAX_COUNT = 16;
 
   public TableShard {
     if (count < 1 || count > MAX_COUNT || index < 0 || index >= count) {

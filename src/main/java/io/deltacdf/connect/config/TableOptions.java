@@ -158,7 +158,7 @@ final class TableOptions {
             + " sends the changes whose key columns hash to i, so each key's changes still come"
             + " from one stream in commit order. Every shard reads all of the table's changes and"
             + " keeps its own keys, so reading costs N times: shard a table whose records cost"
-            + " more to convert and send than to read. Needs key columns for every table.  It may be"
+            + " more to convert and send than to read. Needs key columns for every table. It may be"
             + " changed on a running connector: the new shards take over at a version boundary"
             + " from where the old ones stood, each key's changes from its old shard's position,"
             + " with nothing lost and, under exactly-once, nothing repeated; a change while an old"

@@ -196,7 +196,7 @@ class ShardHandOversTest {
   void theTaskReadsEveryShardCountsOffsetsAndFailsAtStart() {
     StoredOffsets offsets =
         new StoredOffsets()
-            .put(new TablePartition(TABLE, new TableShard(5, 64)).toMap(), Map.of("version", 3L));
+            .put(new TablePartition(TABLE, new TableShard(5, 16)).toMap(), Map.of("version", 3L));
     Map<String, String> connector =
         ConnectorConfig.forTables(TABLE).keyColumns("id").with("table.shards", "2").build();
     Map<String, String> task =
@@ -207,6 +207,6 @@ class ShardHandOversTest {
             () -> TaskStreams.of(config, "c", "1", new Redaction(config), offsets, Notifier.NONE))
         .isInstanceOf(ConnectException.class)
         .hasMessageContaining("shard 0/2")
-        .hasMessageContaining("1 of 64 shards (table.shards=64)");
+        .hasMessageContaining("1 of 16 shards (table.shards=16)");
   }
 }
