@@ -131,10 +131,24 @@ class SignalsIT {
         .as("the table as the events rebuild it")
         .isEqualTo(sparkRows(-1, "true"));
 
-    // Signals no task acts on are rejected, and the task goes on.
+    // Signals no task acts on, and a condition on a column that is not a partition column, are
+    // rejected, and the task goes on.
     signal("bad-table", "pause", "{\"data-collections\":[\"/no/such/table\"]}");
     send("not json");
-    awaitNotificationCount("Signal", "REJECTED", 2);
+    signal(
+        "bad-condition",
+        "execute-snapshot",
+        "{\"data-collections\":[\""
+            + path
+            + "\"],\"additional-conditions\":[{\"data-collection\":\""
+            + path
+            + "\",\"filter\":\"amount > 3\"}]}");
+    awaitNotificationCount("Signal", "REJECTED", 3);
+    assertThat(
+            notifications(NOTIFICATIONS).stream()
+                .filter(n -> n.get("type").asText().equals("REJECTED")))
+        .extracting(n -> n.get("additional_data").get("reason").asText())
+        .anyMatch(reason -> reason.contains("not a partition column"));
 
     // A pause holds across a restart; a resume sent while the worker is down is done.
     signal("pause-1", "pause", "{\"data-collections\":[\"" + path + "\"]}");
