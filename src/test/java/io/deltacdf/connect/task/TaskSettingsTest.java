@@ -29,7 +29,7 @@ class TaskSettingsTest {
             TaskUnit.slice(TABLE, 0, new SnapshotSlice(0, 2)),
             TaskUnit.slice(TABLE, 41, new SnapshotSlice(63, 64)),
             TaskUnit.shard(TABLE, new TableShard(2, 3)),
-            TaskUnit.afterSlices(TABLE, 41, new TableShard(0, 64)));
+            TaskUnit.afterSlices(TABLE, 41, new TableShard(0, 16)));
     Map<String, String> settings = ConnectorConfig.forTables(TABLE).build();
     assertThat(TaskSettings.units(TaskSettings.forUnits(settings, units))).isEqualTo(units);
   }
