@@ -9,6 +9,8 @@ import io.deltacdf.connect.connector.SlicePlanner;
 import io.deltacdf.connect.connector.TableDiscoveryMetrics;
 import io.deltacdf.connect.connector.TaskConfigs;
 import io.deltacdf.connect.connector.TaskPlan;
+import io.deltacdf.connect.convert.Notification;
+import io.deltacdf.connect.task.Notifier;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -47,6 +49,9 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
   private ScheduledExecutorService rescans;
   private TableDiscoveryMetrics metrics;
 
+  /** Tables found and dropped by rescans, to the log and JMX notification channels. */
+  private Notifier notifier;
+
   @Override
   public String version() {
     return Version.get();
@@ -71,6 +76,7 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
                 ((SourceConnectorContext) context).offsetStorageReader()));
     if (!config.tableRoots().isEmpty()) {
       metrics = new TableDiscoveryMetrics(settings.getOrDefault("name", "delta-cdf"), tables);
+      notifier = Notifier.forConnector(config, settings.getOrDefault("name", "delta-cdf"));
       tables.refresh();
       rescans = Executors.newSingleThreadScheduledExecutor(DeltaCdfSourceConnector::rescanThread);
       rescanLater();
@@ -93,6 +99,7 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
   private void rescan() {
     try {
       if (tables.refresh()) {
+        notifyDiscovery(tables.lastChange());
         context.requestTaskReconfiguration();
       }
     } catch (RuntimeException e) {
@@ -100,6 +107,19 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
     } finally {
       rescanLater();
     }
+  }
+
+  /** Tables a rescan found or dropped, to the log and JMX notification channels. */
+  private void notifyDiscovery(ConnectorTables.Change change) {
+    long now = System.currentTimeMillis();
+    String name = settings.getOrDefault("name", "delta-cdf");
+    change.found().forEach(table -> notifier.publish(discovery("DISCOVERED", name, table, now)));
+    change.dropped().forEach(table -> notifier.publish(discovery("DROPPED", name, table, now)));
+  }
+
+  private static Notification discovery(String type, String connector, String table, long now) {
+    return Notification.of(
+        "Table", type, Map.of("connector_name", connector, "data_collection", table), now);
   }
 
   private static Thread rescanThread(Runnable runnable) {
@@ -134,6 +154,9 @@ public final class DeltaCdfSourceConnector extends SourceConnector {
     }
     if (metrics != null) {
       metrics.close();
+    }
+    if (notifier != null) {
+      notifier.close();
     }
   }
 

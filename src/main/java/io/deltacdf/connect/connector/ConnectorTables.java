@@ -237,6 +237,16 @@ public final class ConnectorTables {
     return lastScanError;
   }
 
+  /** The tables the latest rescan that changed anything found and dropped. */
+  public record Change(List<String> found, List<String> dropped) {}
+
+  private volatile Change lastChange = new Change(List.of(), List.of());
+
+  /** What the latest rescan that changed the tables found and dropped. */
+  public Change lastChange() {
+    return lastChange;
+  }
+
   /** When to scan next: the rescan interval, sooner after failures (see {@link RescanBackoff}). */
   public Duration nextScanDelay() {
     return RescanBackoff.delay(failedScansInARow, config.rescanInterval());
@@ -295,6 +305,7 @@ public final class ConnectorTables {
           added,
           removed);
       current = scan.tables();
+      lastChange = new Change(List.copyOf(added), List.copyOf(removed));
     } else {
       log.debug("Table roots rescanned ({} LIST requests): no change", scan.listCalls());
     }

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * get each one as it is made; the notification topic gets it as a record, which the task hands to
  * Connect at the next point where the table's offset may be stored (see {@link TableNotices}).
  */
-final class Notifier extends NotificationBroadcasterSupport
+public final class Notifier extends NotificationBroadcasterSupport
     implements NotificationsMBean, AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(Notifier.class);
@@ -72,6 +72,34 @@ final class Notifier extends NotificationBroadcasterSupport
     return notifier;
   }
 
+  /**
+   * The connector's own notifier: what its table discovery finds and drops, to the log and JMX
+   * channels (the bean {@code io.deltacdf.connect:type=notifications,connector=<name>}); the sink
+   * channel is the tasks', as Connect gives a connector no producer.
+   */
+  public static Notifier forConnector(DeltaCdfSourceConfig config, String connectorName) {
+    Set<NotificationChannel> channels =
+        new java.util.LinkedHashSet<>(config.notificationChannels());
+    channels.remove(NotificationChannel.SINK);
+    if (channels.isEmpty()) {
+      return NONE;
+    }
+    ObjectName name = null;
+    if (channels.contains(NotificationChannel.JMX)) {
+      try {
+        name =
+            new ObjectName(
+                "io.deltacdf.connect:type=notifications,connector="
+                    + ObjectName.quote(connectorName));
+      } catch (JMException e) {
+        throw new IllegalArgumentException(e);
+      }
+    }
+    Notifier notifier = new Notifier(channels, null, connectorName, name);
+    notifier.register();
+    return notifier;
+  }
+
   static ObjectName objectName(String connector, int taskIndex) {
     try {
       return new ObjectName(
@@ -99,7 +127,7 @@ final class Notifier extends NotificationBroadcasterSupport
   }
 
   /** Sends {@code notification} to the log and JMX at once. */
-  void publish(Notification notification) {
+  public void publish(Notification notification) {
     count.incrementAndGet();
     String json = NotificationRecords.json(notification);
     if (channels.contains(NotificationChannel.LOG)) {

@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 import javax.management.JMException;
+import javax.management.ObjectName;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -205,6 +206,7 @@ class TableDiscoveryIT {
             .with("delta.tables.root", lake.toString())
             .with("delta.tables.exclude.list", "Tables/staging/.*")
             .with("delta.tables.rescan.interval.ms", "2000")
+            .with("notification.enabled.channels", "jmx")
             .topicTemplate("lake.${schema}.${table}")
             .keyColumns("id")
             .tasksMax(2)
@@ -217,7 +219,7 @@ class TableDiscoveryIT {
     }
 
     // A new table, in a new schema folder, streams after the next rescan.
-    table("Tables/crm/fresh", 2);
+    String fresh = table("Tables/crm/fresh", 2);
     TopicReader.readExactly(cluster.get().bootstrapServers(), topic("crm", "fresh"), 2, WAIT);
 
     // A table whose folder is dropped stops; its task and the other tables go on.
@@ -245,5 +247,29 @@ class TableDiscoveryIT {
             TopicReader.readUntilQuiet(
                 cluster.get().bootstrapServers(), topic("crm", "fresh"), QUIET, WAIT, false))
         .hasSize(2);
+
+    // The connector's notifications bean has what its rescans found and dropped.
+    assertThat(connectorNotifications("lake"))
+        .anyMatch(n -> n.contains("\"DISCOVERED\"") && n.contains(fresh))
+        .anyMatch(n -> n.contains("\"DROPPED\"") && n.contains(tables.get(0) + "\""));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<String> connectorNotifications(String connector) {
+    try {
+      return (List<String>)
+          cluster
+              .get()
+              .workerMBeans()
+              .getAttribute(
+                  new ObjectName(
+                      "io.deltacdf.connect:type=notifications,connector="
+                          + ObjectName.quote(connector)),
+                  "Notifications");
+    } catch (JMException e) {
+      throw new AssertionError(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }
