@@ -1,5 +1,6 @@
 package io.deltacdf.connect.delta;
 
+import static io.deltacdf.connect.testing.SparkHarness.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.deltacdf.connect.change.ChangePosition;
@@ -7,15 +8,19 @@ import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.change.KeyHash;
 import io.deltacdf.connect.change.TableShard;
 import io.deltacdf.connect.delta.table.ShardRule;
+import io.deltacdf.connect.delta.testing.ChangeDataFiles;
 import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.delta.testing.FeedReads.ReadRow;
 import io.deltacdf.connect.testing.RandomWorkload;
 import io.deltacdf.connect.testing.SparkOracle;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -27,8 +32,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * 3 shards, from version 0 and from a snapshot in the middle: the union of the shards' rows equals
  * Spark's {@code table_changes} as a multiset, and each shard's rows are exactly the whole feed's
  * rows of its keys, in the same order with the same positions (so the shards are disjoint and each
- * key keeps its order). {@code -Dshard.tables=40} runs more tables, {@code -Dshard.seed=<seed>}
- * others.
+ * key keeps its order). The same on one table read by row tracking. {@code -Dshard.tables=40} runs
+ * more tables, {@code -Dshard.seed=<seed>} others.
  */
 class ShardDifferentialTest {
 
@@ -45,26 +50,54 @@ class ShardDifferentialTest {
   @MethodSource("seeds")
   void shardsSplitTheFeedByKey(long seed) {
     RandomWorkload.Description workload = RandomWorkload.run(seed, dir);
+    Map<Long, List<String>> spark =
+        SparkOracle.changesByVersion(workload.path(), 0, workload.latestVersion());
+    assertShardsSplitTheFeed(workload, workload.latestVersion(), spark, ChangeSource.CDF);
+  }
+
+  /**
+   * The same on a table with row tracking, then an update of the id, whose cdc files are deleted,
+   * read by row tracking: an update pair whose key changed has each image in the shard of its key.
+   */
+  @Test
+  void rowTrackingShardsSplitTheFeedByKey() throws IOException {
+    RandomWorkload.Description workload =
+        RandomWorkload.run(
+            BASE_SEED,
+            Files.createDirectories(dir.resolve("row-tracking")),
+            Map.of("delta.enableRowTracking", "true"));
+    // Row tracking pairs an update of the id, so its images fall in the shards of two keys.
+    sql("UPDATE delta.`%s` SET `id` = `id` + 1000000 WHERE `id` %% 3 = 0", workload.path());
+    long latest = SparkOracle.latestVersion(workload.path());
+    Map<Long, List<String>> spark = SparkOracle.changesByVersion(workload.path(), 0, latest);
+    assertThat(ChangeDataFiles.deleteAll(Path.of(workload.path()))).isPositive();
+    assertShardsSplitTheFeed(workload, latest, spark, ChangeSource.ROW_TRACKING);
+  }
+
+  private static void assertShardsSplitTheFeed(
+      RandomWorkload.Description workload,
+      long latest,
+      Map<Long, List<String>> spark,
+      ChangeSource source) {
     String path = workload.path();
     List<String> keys;
-    Map<Long, List<String>> spark = SparkOracle.changesByVersion(path, 0, workload.latestVersion());
     try (DeltaTable plain = DeltaTable.open(path, Map.of(), false)) {
       List<String> columns =
           FeedReads.latestSchema(plain).fields().stream().map(f -> f.name()).toList();
       keys = List.of("id", columns.contains("part") ? "part" : columns.get(1));
     }
-    long middle = workload.latestVersion() / 2;
+    long middle = latest / 2;
     System.out.printf(
-        "ShardDifferentialTest seed=%d keys=%s snapshot at %d %s%n",
-        seed, keys, middle, workload.options());
+        "ShardDifferentialTest %s keys=%s snapshot at %d %s%n",
+        source, keys, middle, workload.options());
     for (ChangePosition start :
         List.of(ChangePosition.InVersion.start(0), ChangePosition.InSnapshot.start(middle))) {
-      List<ReadRow> whole = read(path, keys, TableShard.WHOLE, start);
+      List<ReadRow> whole = read(path, source, keys, TableShard.WHOLE, start);
       for (int count : new int[] {2, 3}) {
         List<ReadRow> union = new ArrayList<>();
         for (int index = 0; index < count; index++) {
           TableShard shard = new TableShard(index, count);
-          List<ReadRow> rows = read(path, keys, shard, start);
+          List<ReadRow> rows = read(path, source, keys, shard, start);
           assertThat(rows.stream().map(ShardDifferentialTest::placed).toList())
               .as("shard %s from %s of workload:%n%s", shard.label(), start, workload)
               .isEqualTo(
@@ -78,8 +111,8 @@ class ShardDifferentialTest {
         if (!start.inSnapshot()) {
           try (DeltaTable table = DeltaTable.open(path, Map.of(), false)) {
             Map<Long, List<String>> ours =
-                FeedReads.byVersion(union, FeedReads.schemaAt(table, workload.latestVersion()));
-            for (long version = 0; version <= workload.latestVersion(); version++) {
+                FeedReads.byVersion(union, FeedReads.schemaAt(table, latest));
+            for (long version = 0; version <= latest; version++) {
               assertThat(ours.getOrDefault(version, List.of()))
                   .as("version %d, %d shards, of workload:%n%s", version, count, workload)
                   .isEqualTo(spark.getOrDefault(version, List.of()));
@@ -91,11 +124,11 @@ class ShardDifferentialTest {
   }
 
   private static List<ReadRow> read(
-      String path, List<String> keys, TableShard shard, ChangePosition start) {
+      String path, ChangeSource source, List<String> keys, TableShard shard, ChangePosition start) {
     try (DeltaTable opened = DeltaTable.open(path, Map.of(), false)) {
       DeltaTable table =
           opened
-              .withChangeSource(ChangeSource.CDF, keys)
+              .withChangeSource(source, keys)
               .shardedBy(shard, keys, opened.latestSnapshot(), null);
       return FeedReads.readAll(table, start, 7);
     }

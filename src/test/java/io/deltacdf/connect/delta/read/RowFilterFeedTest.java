@@ -10,6 +10,7 @@ import io.deltacdf.connect.change.RowFilter;
 import io.deltacdf.connect.config.RowFilterParser;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
+import io.deltacdf.connect.delta.testing.ChangeDataFiles;
 import io.deltacdf.connect.delta.testing.CountingFileSystem;
 import io.deltacdf.connect.delta.testing.FeedReads;
 import io.deltacdf.connect.testing.CanonicalRows;
@@ -29,8 +30,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A row filter on partition columns cuts the feed as the same {@code WHERE} cuts Spark's {@code
  * table_changes}: rows moved out of a partition show their pre-image only, rows moved in their
- * post-image only; derived changes have the same net effect; the snapshot holds the rows Spark's
- * filtered read of that version holds. Files of other partitions are never opened.
+ * post-image only, also when row tracking pairs them (the cdc files deleted); derived changes have
+ * the same net effect; the snapshot holds the rows Spark's filtered read of that version holds.
+ * Files of other partitions are never opened.
  */
 class RowFilterFeedTest {
 
@@ -47,12 +49,19 @@ class RowFilterFeedTest {
   @BeforeAll
   static void writeTable() {
     path = dir.resolve("sales").toString();
+    writeSales(path, "'delta.enableDeletionVectors' = 'true'");
+  }
+
+  /**
+   * Inserts into partitions by region, bucket and day, then updates in place, updates that move
+   * rows out of and into partitions, a delete and a MERGE that moves rows and inserts.
+   */
+  private static void writeSales(String path, String properties) {
     sql(
         "CREATE TABLE delta.`%s` (id INT, amount INT, region STRING, bucket INT, day DATE)"
             + " USING delta PARTITIONED BY (region, bucket, day)"
-            + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true',"
-            + " 'delta.enableDeletionVectors' = 'true')",
-        path);
+            + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true', %s)",
+        path, properties);
     sql(
         "INSERT INTO delta.`%s` SELECT CAST(id AS INT), CAST(id * 10 AS INT),"
             + " element_at(array('eu', 'us', 'uk', NULL), CAST(id %% 4 + 1 AS INT)),"
@@ -85,6 +94,48 @@ class RowFilterFeedTest {
               FeedReads.readAll(table, ChangePosition.InVersion.start(0), 100),
               FeedReads.schemaAt(table, latest));
       assertThat(actual).as(filter).isEqualTo(expected);
+    }
+  }
+
+  /**
+   * Paired by row id (change.source=row-tracking, the cdc files deleted), with deletion vectors and
+   * with copy-on-write files: every filter gives Spark's rows under the same {@code WHERE}. The
+   * first pass pairs rows across every partition, so a row moved out of the filter's partitions
+   * shows its {@code update_preimage} only and one moved in its {@code update_postimage} only, as
+   * in Spark's feed, not a delete or an insert.
+   */
+  @ParameterizedTest(name = "deletion vectors {0}")
+  @ValueSource(booleans = {true, false})
+  void rowTrackingMatchesSparkWithTheSameWhere(boolean deletionVectors) {
+    String tracked = dir.resolve("sales-tracked-" + deletionVectors).toString();
+    writeSales(
+        tracked,
+        "'delta.enableRowTracking' = 'true', 'delta.enableDeletionVectors' = '"
+            + deletionVectors
+            + "'");
+    long latest = SparkOracle.latestVersion(tracked);
+    Map<String, Map<Long, List<String>>> expected = new TreeMap<>();
+    FILTERS.forEach(
+        filter ->
+            expected.put(
+                filter, SparkOracle.changesByVersion(tracked, 0, latest, List.of(), filter)));
+    assertThat(ChangeDataFiles.deleteAll(Path.of(tracked))).isPositive();
+    for (String filter : FILTERS) {
+      try (DeltaTable table =
+          DeltaTable.open(tracked, Map.of(), false)
+              .withChangeSource(ChangeSource.ROW_TRACKING, List.of("id"))
+              .withRowFilter(RowFilterParser.parse(filter))) {
+        Map<Long, List<String>> actual =
+            FeedReads.byVersion(
+                FeedReads.readAll(table, ChangePosition.InVersion.start(0), 100),
+                FeedReads.schemaAt(table, latest));
+        assertThat(actual).as(filter).isEqualTo(expected.get(filter));
+        if (filter.equals("region = 'eu'")) {
+          // Version 3 moves rows from eu to us, version 4 from uk to eu.
+          assertThat(actual.get(3L)).isNotEmpty().allMatch(row -> row.contains("update_preimage"));
+          assertThat(actual.get(4L)).isNotEmpty().allMatch(row -> row.contains("update_postimage"));
+        }
+      }
     }
   }
 

@@ -31,6 +31,9 @@ class ColumnSelectionFeedTest {
   private static final String ADDRESS_CITY =
       "IF(address IS NULL, NULL, named_struct('city', address.city)) AS address";
 
+  /** The version of {@link #writePeople}'s update of {@code ssn} only, left out by both lists. */
+  private static final long SSN_UPDATE = 3;
+
   @TempDir Path dir;
 
   @ParameterizedTest(name = "{0}")
@@ -71,19 +74,29 @@ class ColumnSelectionFeedTest {
   }
 
   /**
-   * Paired by row id (change.source=row-tracking, the cdc files deleted), an update of left-out
-   * columns only, and a MERGE that moves rows to another partition, still yield Spark's images.
+   * Paired by row id (change.source=row-tracking, the cdc files deleted), Spark's rows for the same
+   * {@code SELECT} list: with an exclude list and deletion vectors, and with an include list and
+   * copy-on-write files (rewritten files carry the materialized row tracking columns, read beside
+   * the kept ones). An update of left-out columns only still yields its images, equal in the kept
+   * columns, and a MERGE that moves rows between partitions yields update pairs.
    */
-  @Test
-  void rowTrackingYieldsSparksRowsForTheSelectList() {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"exclude", "include"})
+  void rowTrackingYieldsSparksRowsForTheSelectList(String list) {
     String path = dir.resolve("people").toString();
-    writePeople(path, ", 'delta.enableRowTracking' = 'true'");
+    boolean deletionVectors = list.equals("exclude");
+    writePeople(path, deletionVectors, ", 'delta.enableRowTracking' = 'true'");
     ColumnSelection selection =
-        selection("people", List.of(), List.of("people:ssn.*", "people:address\\.zip"));
+        list.equals("exclude")
+            ? selection("people", List.of(), List.of("people:ssn.*", "people:address\\.zip"))
+            : selection(
+                "people", List.of("people:id", "people:address.city", "people:notes"), List.of());
+    List<String> sparkColumns =
+        list.equals("exclude")
+            ? List.of("id", "name", ADDRESS_CITY, "notes", "part")
+            : List.of("id", ADDRESS_CITY, "notes");
     long latest = SparkOracle.latestVersion(path);
-    Map<Long, List<String>> expected =
-        SparkOracle.changesByVersion(
-            path, 0, latest, List.of("id", "name", ADDRESS_CITY, "notes", "part"));
+    Map<Long, List<String>> expected = SparkOracle.changesByVersion(path, 0, latest, sparkColumns);
     assertThat(ChangeDataFiles.deleteAll(Path.of(path))).isPositive();
     try (DeltaTable table =
         DeltaTable.open(path, Map.of(), false)
@@ -94,7 +107,29 @@ class ColumnSelectionFeedTest {
               FeedReads.readAll(table, ChangePosition.InVersion.start(0), 100),
               FeedReads.schemaAt(table, latest));
       assertThat(actual).isEqualTo(expected);
+      assertImagesEqualInKeptColumns(actual.get(SSN_UPDATE));
     }
+  }
+
+  /**
+   * The rows of an update that changed left-out columns only: update images, each pre-image equal
+   * to a post-image in the columns kept.
+   */
+  private static void assertImagesEqualInKeptColumns(List<String> rows) {
+    assertThat(rows).isNotEmpty();
+    List<String> before =
+        rows.stream()
+            .filter(row -> row.contains(" update_preimage "))
+            .map(row -> row.replace(" update_preimage ", " "))
+            .sorted()
+            .toList();
+    List<String> after =
+        rows.stream()
+            .filter(row -> row.contains(" update_postimage "))
+            .map(row -> row.replace(" update_postimage ", " "))
+            .sorted()
+            .toList();
+    assertThat(before).hasSize(rows.size() / 2).isEqualTo(after);
   }
 
   @Test
@@ -135,17 +170,20 @@ class ColumnSelectionFeedTest {
 
   /** Inserts, updates of kept and of left-out columns, a delete, a merge and an added column. */
   private static void writePeople(String path) {
-    writePeople(path, "");
+    writePeople(path, true, "");
   }
 
-  /** As {@link #writePeople(String)}, with more table properties ({@code , 'k' = 'v'}). */
-  private static void writePeople(String path, String moreProperties) {
+  /**
+   * As {@link #writePeople(String)}, with or without deletion vectors and with more table
+   * properties ({@code , 'k' = 'v'}).
+   */
+  private static void writePeople(String path, boolean deletionVectors, String moreProperties) {
     sql(
         "CREATE TABLE delta.`%s` (id INT, name STRING, address STRUCT<city: STRING, zip: STRING>,"
             + " ssn STRING, notes STRING, part STRING) USING delta PARTITIONED BY (part)"
             + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true',"
-            + " 'delta.enableDeletionVectors' = 'true', 'delta.columnMapping.mode' = 'name'%s)",
-        path, moreProperties);
+            + " 'delta.enableDeletionVectors' = '%s', 'delta.columnMapping.mode' = 'name'%s)",
+        path, deletionVectors, moreProperties);
     sql(
         "INSERT INTO delta.`%s` SELECT CAST(id AS INT), concat('n', id),"
             + " IF(id %% 5 = 0, NULL, named_struct('city', concat('c', id %% 3), 'zip',"
