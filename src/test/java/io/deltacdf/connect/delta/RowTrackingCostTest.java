@@ -28,13 +28,17 @@ import org.junit.jupiter.api.io.TempDir;
  * row tracking must give the cdc files' rows. A measurement, not a check of CI: it runs with {@code
  * -Drowtracking.cost=true}, on 200,000 rows or {@code -Drowtracking.cost.rows=N}. The UPDATE is
  * also read by row tracking in a JVM of its own with {@code -Xmx256m}: at 5,000,000 rows, the
- * issue's 1M-row update.
+ * issue's 1M-row update. {@code -Drowtracking.cost.dv=true} gives the table deletion vectors.
  */
 @EnabledIfSystemProperty(named = "rowtracking.cost", matches = "true")
 class RowTrackingCostTest {
 
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   private static final int ROWS = Integer.getInteger("rowtracking.cost.rows", 200_000);
+
+  /** Whether the table has deletion vectors, so that the UPDATE rewrites only the rows it sets. */
+  private static final boolean DELETION_VECTORS = Boolean.getBoolean("rowtracking.cost.dv");
+
   private static final long UPDATE_VERSION = 2;
 
   /** Above this size the two sources' rows are compared by count only (the test heap is 1 GiB). */
@@ -48,8 +52,8 @@ class RowTrackingCostTest {
     sql(
         "CREATE TABLE delta.`%s` (id BIGINT, name STRING, amount BIGINT) USING delta"
             + " TBLPROPERTIES ('delta.enableChangeDataFeed'='true',"
-            + " 'delta.enableRowTracking'='true', 'delta.enableDeletionVectors'='false')",
-        path);
+            + " 'delta.enableRowTracking'='true', 'delta.enableDeletionVectors'='%s')",
+        path, DELETION_VECTORS);
     spark()
         .range(0, ROWS, 1, 4)
         .selectExpr("id", "concat('name-', id) AS name", "id AS amount")
@@ -70,10 +74,11 @@ class RowTrackingCostTest {
     double fromRowTracking = read(rowTracking);
     double fromDerived = read(derived);
     System.out.printf(
-        "row-tracking-cost rows=%d change-rows=%d (per second of the reading thread's CPU time)"
+        "row-tracking-cost rows=%d deletion-vectors=%s change-rows=%d (per second of the reading thread's CPU time)"
             + " cdf=%.0f rows/s row-tracking=%.0f rows/s (%.2fx cdf's CPU per row) derived=%.0f"
             + " rows/s (%.2fx)%n",
         ROWS,
+        DELETION_VECTORS,
         2L * ((ROWS + 4) / 5),
         fromCdf,
         fromRowTracking,
