@@ -123,7 +123,7 @@ public final class OperationsSettings {
 
   /** The signal consumer's settings, or null when no signal channel is enabled. */
   public static Map<String, Object> signalConsumer(AbstractConfig config) {
-    if (!config.getList(SIGNAL_CHANNELS).contains(KAFKA_CHANNEL)) {
+    if (!kafkaSignals(config)) {
       return null;
     }
     Map<String, Object> settings =
@@ -133,6 +133,12 @@ public final class OperationsSettings {
     settings.put("enable.auto.commit", "false");
     settings.remove("group.id"); // read without a group: each table's offsets say what was done
     return settings;
+  }
+
+  /** Whether signals are read from the Kafka topic ('kafka' in any case). */
+  private static boolean kafkaSignals(AbstractConfig config) {
+    return config.getList(SIGNAL_CHANNELS).stream()
+        .anyMatch(channel -> channel.trim().equalsIgnoreCase(KAFKA_CHANNEL));
   }
 
   /** The channels notifications go to. */
@@ -148,7 +154,7 @@ public final class OperationsSettings {
 
   /** A signal channel without its topic or cluster; a sink without its topic. */
   static void problems(AbstractConfig config, Map<String, List<String>> problems) {
-    if (config.getList(SIGNAL_CHANNELS).contains(KAFKA_CHANNEL)) {
+    if (kafkaSignals(config)) {
       for (String key : List.of(SIGNAL_TOPIC, SIGNAL_BOOTSTRAP_SERVERS)) {
         if (config.getString(key).isBlank()) {
           DeltaCdfSourceConfig.add(
