@@ -27,14 +27,14 @@ import org.junit.jupiter.api.io.TempDir;
  * consumer sees every change of Spark's table_changes exactly once, and per key the commit versions
  * never go back.
  *
- * <p>Under exactly-once a partition stores positions at version ends only, so a hand-over has rows
- * to sort out only where the old shards stood at different versions. A rate limit per task makes a
- * large version (written after the writer stopped) take the three shards seconds, at different
- * speeds (one task reads two of them); the connector is stopped while some have passed it and some
- * have not, and resumed with the new count. The worker is killed as soon as both new shards have
- * started, from before the large version, taking over from those different positions. (How far they
- * got is printed, not asserted: a lagging shard may have sent its last rows of the large version
- * before it stopped, leaving the new shards nothing to send in it.)
+ * <p>Under exactly-once a running partition stores positions at version ends only, so a hand-over
+ * has rows to sort out only where the old shards stood at different versions. A rate limit per task
+ * makes a large version (written after the writer stopped) take the three shards seconds, at
+ * different speeds (one task reads two of them); the connector is stopped while some have passed it
+ * and some have not, and resumed with the new count. The worker is killed as soon as a new shard
+ * sends a row of the hand-over, at most 10 s after both new shards started from the old shards'
+ * positions. Which of the two happened is printed, not asserted: a lagging shard may have sent its
+ * last rows of the large version before it stopped, leaving the new shards nothing to send in it.
  */
 class ShardCountChangeIT {
 
@@ -57,11 +57,13 @@ class ShardCountChangeIT {
               .keyColumns("id")
               .pollIntervalMs(200)
               .with("batch.max.rows", "300")
-              .with("max.rows.per.second", "100")
               .exactlyOnce();
       cluster.rest().deploy(NAME, shards(config, 1), 1, WAIT);
       table.start(200);
       Thread.sleep(3_000);
+      // From here a task sends at most 30 rows a second, in batches of a few rows: the task
+      // reading two of the three shards lags, part way through a version.
+      config.with("max.rows.per.second", "30").with("batch.max.rows", "50");
       cluster.rest().putConfig(NAME, shards(config, 3));
       Thread.sleep(4_000);
       cluster.rest().awaitRunning(NAME, 2, WAIT);
@@ -79,6 +81,7 @@ class ShardCountChangeIT {
       cluster.rest().putConfig(NAME, shards(config, 2));
       cluster.rest().resume(NAME);
       awaitNewShardsOpened(cluster, table.path());
+      boolean sending = awaitSendingBelow(cluster, table.path(), Collections.max(handedOver));
       List<Long> sent =
           List.of(rowsSent(cluster, table.path(), 0), rowsSent(cluster, table.path(), 1));
       List<Long> newVersions = storedVersions(cluster.rest(), 2);
@@ -93,9 +96,16 @@ class ShardCountChangeIT {
       FeedCheck check = new FeedCheck(expected, records);
       System.out.printf(
           "ShardCountChangeIT: writes %s; the 3 shards stood at versions %s (the large one %d)"
-              + " when changed to 2; when the worker was killed the 2 shards had sent %s rows and"
-              + " stored versions %s: %s%n",
-          table.operations(), handedOver, large, sent, newVersions, check.summary());
+              + " when changed to 2; when the worker was killed the 2 shards had sent %s rows (%s"
+              + " before version %d) and stored versions %s: %s%n",
+          table.operations(),
+          handedOver,
+          large,
+          sent,
+          sending ? "some" : "none",
+          Collections.max(handedOver),
+          newVersions,
+          check.summary());
       assertThat(check.lost).as(check.summary()).isZero();
       assertThat(check.unexpected).as(check.summary()).isZero();
       assertThat(check.duplicated).as(check.summary()).isZero();
@@ -141,6 +151,27 @@ class ShardCountChangeIT {
         Thread.sleep(20);
       }
     }
+  }
+
+  /**
+   * Waits up to 10 s until a shard of 2 has handed Connect a record of a version before {@code
+   * end}: it is inside its hand-over, in a transaction not yet committed. False when none did: the
+   * old shards had sent all their rows before {@code end}, so the new ones had none to send there.
+   */
+  private static boolean awaitSendingBelow(KafkaCluster cluster, String table, long end)
+      throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (System.nanoTime() < deadline) {
+      for (int shard = 0; shard < 2; shard++) {
+        ObjectName metrics = TableMetrics.objectName(NAME, table + " (shard " + shard + "/2)");
+        long last = (Long) cluster.workerMBeans().getAttribute(metrics, "LastVersion");
+        if (last >= 0 && last < end) {
+          return true;
+        }
+      }
+      Thread.sleep(20);
+    }
+    return false;
   }
 
   /** The rows the shard of 2 {@code shard} has handed to Connect since its task started. */
