@@ -6,7 +6,7 @@
 # non-zero only when something failed (e.g. a record count did not match). See
 # docs/benchmark.md.
 #
-#   ./benchmark.sh [all|throughput|latency|idle-poll|memory|snapshot|derived|rate-limit|sink] [--rows N] [--variant plain|dv|both] ...
+#   ./benchmark.sh [all|throughput|latency|idle-poll|memory|snapshot|derived|rate-limit|shards|sink] [--rows N] [--variant plain|dv|both] ...
 #   ./benchmark.sh soak --minutes N        (random commits and faults for N minutes; not part of "all")
 #   ./benchmark.sh --help
 #

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -170,8 +171,24 @@ final class BenchKafka implements AutoCloseable {
     return status;
   }
 
+  /** Adds the worker ids of the status's running tasks to {@code workers}. */
+  static void workersOfRunningTasks(JsonNode status, Set<String> workers) {
+    for (JsonNode task : status.path("tasks")) {
+      if ("RUNNING".equals(task.path("state").asText())) {
+        workers.add(task.path("worker_id").asText());
+      }
+    }
+  }
+
   long workerPid() {
     return kafka.workerPid();
+  }
+
+  /** The process ids of every worker: the first, then those {@link #addWorker()} started. */
+  List<Long> workerPids() {
+    List<Long> pids = new ArrayList<>(List.of(kafka.workerPid()));
+    pids.addAll(additionalWorkerPids);
+    return pids;
   }
 
   String bootstrapServers() {

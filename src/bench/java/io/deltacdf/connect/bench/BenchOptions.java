@@ -32,12 +32,13 @@ record BenchOptions(
 
   static final String USAGE =
       """
-      usage: ./benchmark.sh [all|throughput|latency|idle-poll|memory|snapshot|derived|rate-limit|sink|projection]
+      usage: ./benchmark.sh [all|throughput|latency|idle-poll|memory|snapshot|derived|rate-limit|shards|sink|projection]
                           [options]
              ./benchmark.sh soak [--minutes N] [--seed S] [--fault-interval SECONDS]
         --rows N               rows inserted into the throughput table (default 2000000;
-                               also the table the sink part mirrors into PostgreSQL and the
-                               derived part reads with change.source=derived and cdf)
+                               also the table the sink part mirrors into PostgreSQL, the
+                               derived part reads with change.source=derived and cdf, and
+                               the shards part reads in 1, 2 and 4 shards)
         --variant V            throughput table variant: plain, dv (deletion vectors) or both (default)
         --snapshot-rows N      memory: rows of the initial snapshot (default 5000000)
         --commit-rows N        memory: rows of the single commit (default 1000000)
@@ -60,7 +61,7 @@ record BenchOptions(
         --cold                 throughput: measure every writer on its first pass, JIT
                                warm-up included (default: each writer first makes one untimed
                                pass over the same feed, so all are measured warm); snapshot:
-                               no warm-up snapshot
+                               no warm-up snapshot; shards: no warm-up run
         --minutes N            soak: minutes of random commits and faults (default 30);
                                the soak runs only when asked for, never under "all"
         --seed S               soak: seed of its random choices (default: the clock)
@@ -109,6 +110,7 @@ record BenchOptions(
                 "snapshot",
                 "derived",
                 "rate-limit",
+                "shards",
                 "sink",
                 "projection",
                 "soak")

@@ -1,6 +1,5 @@
 package io.deltacdf.connect.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -65,7 +64,10 @@ final class SnapshotRun {
     Set<String> workers = new TreeSet<>();
     BenchKafka.ConnectorRun run =
         kafka.runConnector(
-            name, config, table.cdfRows(), status -> workersOfRunningTasks(status, workers));
+            name,
+            config,
+            table.cdfRows(),
+            status -> BenchKafka.workersOfRunningTasks(status, workers));
     report.checkCount(name, run.records(), table.cdfRows());
     kafka.rest().delete(name);
     kafka.topics().delete(name);
@@ -86,14 +88,5 @@ final class SnapshotRun {
             snapshot.workers(),
             Report.cpuSecondsPerMillion(run.workerCpuMillis(), run.records())));
     return run.records() * 1000.0 / Math.max(1, run.millis());
-  }
-
-  /** Adds the worker ids of the status's running tasks to {@code workers}. */
-  private static void workersOfRunningTasks(JsonNode status, Set<String> workers) {
-    for (JsonNode task : status.path("tasks")) {
-      if ("RUNNING".equals(task.path("state").asText())) {
-        workers.add(task.path("worker_id").asText());
-      }
-    }
   }
 }

@@ -157,6 +157,42 @@ class SlicePlannerTest {
             TaskUnit.afterSlices(TABLE, 7, new TableShard(2, 3)));
   }
 
+  /**
+   * Slices are not shards: table.shards changed while a sliced snapshot is read leaves the slices
+   * as their offsets fix them, and once they are all done the shards of the count set last start
+   * after the snapshot. No shard stored anything, so there is nothing to hand over.
+   */
+  @Test
+  void aShardCountChangedWhileSlicesAreReadAppliesOnceTheyAreDone() {
+    SnapshotSlices.Sliced sliced = new SnapshotSlices.Sliced(TABLE, 7, 2);
+    store(new SnapshotSlice(0, 2), ChangePosition.InVersion.start(8));
+    store(new SnapshotSlice(1, 2), new ChangePosition.InSnapshot(7, "part-3.parquet", 40));
+    for (int shards : new int[] {2, 3, 1}) {
+      SlicePlanner.Plan plan = sharded(shards).plan(TABLE, 4);
+      assertThat(plan.sliced()).as("table.shards=%d", shards).isEqualTo(sliced);
+      assertThat(plan.units()).isEqualTo(sliced.units());
+    }
+
+    store(new SnapshotSlice(1, 2), ChangePosition.InVersion.start(8));
+    assertThat(sharded(3).plan(TABLE, 4).units())
+        .containsExactly(
+            TaskUnit.afterSlices(TABLE, 7, new TableShard(0, 3)),
+            TaskUnit.afterSlices(TABLE, 7, new TableShard(1, 3)),
+            TaskUnit.afterSlices(TABLE, 7, new TableShard(2, 3)));
+    assertThat(sharded(1).plan(TABLE, 4).units()).containsExactly(TaskUnit.afterSlices(TABLE, 7));
+  }
+
+  private SlicePlanner sharded(int shards) {
+    Map<String, String> settings =
+        ConnectorConfig.forTables(TABLE)
+            .with("snapshot.max.tasks", "2")
+            .with("table.shards", Integer.toString(shards))
+            .with("key.columns", "id")
+            .build();
+    return new SlicePlanner(
+        new DeltaCdfSourceConfig(settings), offsets, t -> ChangePosition.InSnapshot.start(9));
+  }
+
   @Test
   void aStoredShardOffsetMeansTheSnapshotIsNotSlicedAgain() {
     offsets.put(new TablePartition(TABLE, new TableShard(1, 2)).toMap(), Map.of("version", 12L));

@@ -18,51 +18,60 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * One changing table split by key into three shards (table.shards=3) over two tasks, with
- * exactly-once: a read_committed consumer sees every change of Spark's table_changes exactly once,
- * and per key the commit versions never go back, although the shards' records interleave in the
- * topic's partitions. Each shard stores its own offset.
+ * One changing table split by key into three shards (table.shards=3) with exactly-once, read at
+ * once by two connectors: one over two tasks, one whose single task (tasks.max=1, fewer tasks than
+ * shards) reads all three. For each, a read_committed consumer sees every change of Spark's
+ * table_changes exactly once, and per key the commit versions never go back, although the shards'
+ * records interleave in the topic's partitions. Each shard stores its own offset.
  */
 class ShardsIT {
 
   private static final Duration WAIT = Duration.ofSeconds(120);
-  private static final String NAME = "shards";
+
+  /** Connector (and topic) names, by tasks.max. */
+  private static final Map<String, Integer> CONNECTORS = Map.of("shards", 2, "shards-one-task", 1);
 
   @TempDir Path dir;
 
   @Test
-  void threeShardsOnTwoTasksSendEveryChangeOnceInKeyOrder() throws Exception {
+  void threeShardsOnTwoTasksOrOneSendEveryChangeOnceInKeyOrder() throws Exception {
     try (KafkaCluster cluster = KafkaCluster.builder().exactlyOnce(true).start();
         ChangingTable table = new ChangingTable(dir.resolve("orders").toString(), 38L, 500)) {
       table.write(3);
-      Map<String, String> config =
-          ConnectorConfig.forTables(table.path())
-              .tasksMax(2)
-              .with("table.shards", "3")
-              .topicTemplate(NAME)
-              .startMode("earliest")
-              .keyColumns("id")
-              .pollIntervalMs(200)
-              .with("batch.max.rows", "300")
-              .exactlyOnce()
-              .build();
-      cluster.rest().deploy(NAME, config, 2, WAIT);
+      for (Map.Entry<String, Integer> connector : CONNECTORS.entrySet()) {
+        Map<String, String> config =
+            ConnectorConfig.forTables(table.path())
+                .tasksMax(connector.getValue())
+                .with("table.shards", "3")
+                .topicTemplate(connector.getKey())
+                .startMode("earliest")
+                .keyColumns("id")
+                .pollIntervalMs(200)
+                .with("batch.max.rows", "300")
+                .exactlyOnce()
+                .build();
+        cluster.rest().deploy(connector.getKey(), config, connector.getValue(), WAIT);
+      }
       table.start(200);
       Thread.sleep(6_000);
       table.stop();
 
       List<String> expected = table.sparkChanges();
-      List<ConsumerRecord<byte[], byte[]>> records =
-          ChangingTable.readEveryChange(
-              cluster.bootstrapServers(), NAME, expected, Duration.ofSeconds(3), WAIT, true);
-      FeedCheck check = new FeedCheck(expected, records);
-      System.out.printf("ShardsIT: writes %s: %s%n", table.operations(), check.summary());
-      assertThat(check.lost).as(check.summary()).isZero();
-      assertThat(check.unexpected).as(check.summary()).isZero();
-      assertThat(check.duplicated).as(check.summary()).isZero();
-      assertThat(keysGoingBack(records)).isEmpty();
-      assertThat(cluster.rest().offsets(NAME).toString())
-          .contains("\"shard\":\"0/3\"", "\"shard\":\"1/3\"", "\"shard\":\"2/3\"");
+      for (String name : CONNECTORS.keySet()) {
+        List<ConsumerRecord<byte[], byte[]>> records =
+            ChangingTable.readEveryChange(
+                cluster.bootstrapServers(), name, expected, Duration.ofSeconds(3), WAIT, true);
+        FeedCheck check = new FeedCheck(expected, records);
+        System.out.printf(
+            "ShardsIT %s: writes %s: %s%n", name, table.operations(), check.summary());
+        assertThat(check.lost).as(name + ": " + check.summary()).isZero();
+        assertThat(check.unexpected).as(name + ": " + check.summary()).isZero();
+        assertThat(check.duplicated).as(name + ": " + check.summary()).isZero();
+        assertThat(keysGoingBack(records)).as(name).isEmpty();
+        assertThat(cluster.rest().offsets(name).toString())
+            .as(name)
+            .contains("\"shard\":\"0/3\"", "\"shard\":\"1/3\"", "\"shard\":\"2/3\"");
+      }
     }
   }
 

@@ -177,6 +177,24 @@ class ShardHandOversTest {
     assertThat(start.handOver()).isEqualTo(HandOver.parse("3:7,-,-;1:5"));
   }
 
+  /**
+   * table.shards changed while a sliced snapshot was read (slices are not shards, and no shard
+   * stored an offset): the new count's shards start after the snapshot, with nothing to hand over
+   * and nothing failing, although the slices' offsets were inside the snapshot a moment before.
+   */
+  @Test
+  void afterSlicesReadWhileTheCountChangedTheShardsStartPlainAfterTheSnapshot() {
+    Map<TablePartition, StoredOffset> stored = new HashMap<>();
+    stored.put(new TablePartition(TABLE, new SnapshotSlice(0, 2)), at(8));
+    stored.put(new TablePartition(TABLE, new SnapshotSlice(1, 2)), at(8));
+
+    for (int i = 0; i < 3; i++) {
+      TaskUnit unit = TaskUnit.afterSlices(TABLE, 7, new TableShard(i, 3));
+      assertThat(ShardHandOvers.of(unit, stored))
+          .isEqualTo(new ShardHandOvers.Start(null, InVersion.start(8), null));
+    }
+  }
+
   @Test
   void anOldPartitionInsideItsSnapshotFailsUnlessTheUnitIsPastIt() {
     Map<TablePartition, StoredOffset> stored = new HashMap<>();

@@ -172,6 +172,16 @@ public final class ChangingTable implements AutoCloseable {
     }
   }
 
+  /**
+   * Writes one large version now, in this thread (between the background writer's writes, if it
+   * runs); returns its commit version.
+   */
+  public synchronized long writeLargeVersion() {
+    operations.merge(large(), 1, Integer::sum);
+    largeWritten.incrementAndGet();
+    return latestVersion();
+  }
+
   /** The writer's own failure so far, to fail fast while it runs. */
   public Throwable failure() {
     return failure.get();
