@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class DerivedDifferentialTest {
 
   private static final long BASE_SEED = Long.getLong("derived.seed", 20261202L);
-  private static final int TABLES = Integer.getInteger("derived.tables", 12);
+  private static final int TABLES = Integer.getInteger("derived.tables", 8);
 
   @TempDir static Path dir;
 

@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SparkDifferentialTest {
 
   private static final long BASE_SEED = Long.getLong("diff.seed", 20261130L);
-  private static final int TABLES = Integer.getInteger("diff.tables", 12);
+  private static final int TABLES = Integer.getInteger("diff.tables", 10);
 
   @TempDir static Path dir;
 
