@@ -3,7 +3,6 @@ package io.deltacdf.connect.convert;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.debezium.transforms.ExtractNewRecordState;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +10,6 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.header.ConnectHeaders;
-import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.junit.jupiter.api.Test;
 
@@ -129,11 +127,7 @@ class TransactionRecordsTest {
   @Test
   void aJsonEnvelopeGetsTheSameBlockAsText() {
     SourceRecord struct = envelopeRecord();
-    JsonConverter converter = jsonConverter();
-    String text =
-        new String(
-            converter.fromConnectData("t", struct.valueSchema(), struct.value()),
-            StandardCharsets.UTF_8);
+    String text = JsonConverterText.of(struct.valueSchema(), struct.value());
     SourceRecord json =
         new SourceRecord(PARTITION, END, "orders", null, null, null, Schema.STRING_SCHEMA, text);
     assertSameJson(
@@ -185,27 +179,14 @@ class TransactionRecordsTest {
     return new SourceRecord(PARTITION, END, "orders", null, null, null, envelope, value);
   }
 
-  private static JsonConverter jsonConverter() {
-    JsonConverter converter = new JsonConverter();
-    converter.configure(Map.of("schemas.enable", "false"), false);
-    return converter;
-  }
-
   private static void assertSameJson(SourceRecord struct, SourceRecord json) {
-    JsonConverter converter = jsonConverter();
     assertThat(json.topic()).isEqualTo(struct.topic());
     assertThat(json.sourceOffset()).isEqualTo(struct.sourceOffset());
     if (struct.key() != null) {
       assertThat((String) json.key())
-          .isEqualTo(
-              new String(
-                  converter.fromConnectData("t", struct.keySchema(), struct.key()),
-                  StandardCharsets.UTF_8));
+          .isEqualTo(JsonConverterText.of(struct.keySchema(), struct.key()));
     }
     assertThat((String) json.value())
-        .isEqualTo(
-            new String(
-                converter.fromConnectData("t", struct.valueSchema(), struct.value()),
-                StandardCharsets.UTF_8));
+        .isEqualTo(JsonConverterText.of(struct.valueSchema(), struct.value()));
   }
 }
