@@ -2,21 +2,15 @@ package io.deltacdf.connect.task;
 
 import io.deltacdf.connect.change.ChangeBatch;
 import io.deltacdf.connect.change.ChangePosition;
-import io.deltacdf.connect.change.ChangeRow;
-import io.deltacdf.connect.change.FieldType;
 import io.deltacdf.connect.change.SnapshotSlice;
 import io.deltacdf.connect.config.RowFilterParser;
-import io.deltacdf.connect.convert.Converted;
 import io.deltacdf.connect.convert.HeartbeatRecords;
-import io.deltacdf.connect.convert.RecordConverter;
 import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaFeedException;
 import io.deltacdf.connect.delta.DeltaTable;
-import io.deltacdf.connect.delta.LatestSnapshot;
 import io.deltacdf.connect.offset.TablePartition;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,22 +37,23 @@ final class TableStream implements AutoCloseable {
   /** Opens the table by the first read. */
   private final TableOpener opener;
 
-  /** Starts the table over from a snapshot when it must. */
-  private final Resnapshots resnapshots;
-
-  private final Redaction redaction;
   private final TableMetrics metrics;
 
   /** BEGIN and END around each version's records, with provide.transaction.metadata=true. */
   private final VersionTransactions versionTransactions;
 
-  private final ReadBackoff backoff;
+  /** Backs off, starts over or stops when the feed fails. */
+  private final FeedRecovery recovery;
+
   private final SchemaChanges schemaChanges;
   private final TableNotices notices;
   private final SnapshotNotices snapshots;
 
   /** What signals do to the stream. */
   private final TableSteering steering;
+
+  /** Turns batches into records. */
+  private final BatchRecords records;
 
   /** Whether the feed reads a signalled snapshot's condition alone, and ends with it. */
   private boolean conditionFeed;
@@ -86,15 +81,16 @@ final class TableStream implements AutoCloseable {
     this.partition = partition;
     this.position = position;
     this.opener = opener;
-    this.resnapshots = resnapshots;
-    this.redaction = redaction;
     this.metrics = metrics;
     this.versionTransactions = versionTransactions;
-    this.backoff = new ReadBackoff(table, redaction);
     this.schemaChanges = new SchemaChanges(table);
     this.notices = notices;
     this.snapshots = new SnapshotNotices(notices, position);
     this.steering = new TableSteering(this, position, notices, snapshots, redaction);
+    this.records = new BatchRecords(table, position, versionTransactions, redaction);
+    this.recovery =
+        new FeedRecovery(
+            table, position, opener, resnapshots, redaction, metrics, notices, snapshots);
   }
 
   String table() {
@@ -167,7 +163,7 @@ final class TableStream implements AutoCloseable {
       position.readTo(feed.position());
       position.follow(feed.tableId());
       metrics.recordProgress(feed.progress());
-      backoff.succeeded();
+      recovery.succeeded();
       if (wasInSnapshot) {
         snapshots.read(batch, feed.progress(), nowMs);
       }
@@ -192,7 +188,18 @@ final class TableStream implements AutoCloseable {
     } catch (DeltaFeedException e) {
       // The next call reopens the feed at the last position read.
       closeFeed();
-      return recover(e, nowMs);
+      switch (recovery.recover(e, opened, slice(), nowMs)) {
+        case BACKED_OFF -> idleUntilMs = recovery.retryAtMs();
+        case STARTED_OVER -> {
+          restartConverter();
+          versionTransactions.clear();
+        }
+        case GONE -> {
+          gone = true;
+          idleUntilMs = Long.MAX_VALUE;
+        }
+      }
+      return null;
     }
   }
 
@@ -235,61 +242,11 @@ final class TableStream implements AutoCloseable {
   }
 
   /**
-   * Adds the records of {@code batch} to the poll's {@code out}, and ends transactions where they
-   * must end: at the end of a version, or once one holds transaction.max.rows records, but only
-   * where no update image waits for its partner, so that the stored offset is exactly the position
-   * after the last record. Returns true when this poll must end here: a transaction had to end
-   * before any record of this poll, and Connect can end it only after the whole poll. A version's
-   * BEGIN and END events (provide.transaction.metadata) go with its records, in its transactions.
+   * Adds the records of {@code batch} to the poll's {@code out} (see {@link BatchRecords#emit}).
    */
   boolean emit(
       ChangeBatch batch, TransactionBoundaries transactions, List<SourceRecord> out, long nowMs) {
-    RecordConverter converter = opened.converter();
-    boolean endPoll = false;
-    for (ChangeRow row : batch.rows()) {
-      versionTransactions.rowRead(row, position.converted(), feed.operation());
-      hand(convert(row, batch.schema()), transactions, out, nowMs);
-      if (transactions.full() && converter.noImagesWaiting()) {
-        endPoll = transactions.commit(out);
-        versionTransactions.committed();
-      }
-    }
-    if (batch.endsVersion()) {
-      hand(converter.endVersion(position.converted()), transactions, out, nowMs);
-      SourceRecord end = versionTransactions.versionEnded();
-      if (end != null) {
-        out.add(end);
-        transactions.added(1);
-      }
-      if (transactions.open()) {
-        endPoll = transactions.commit(out);
-      }
-    }
-    return endPoll;
-  }
-
-  /** The records of the next row read from the feed, which starts where the last one ended. */
-  private Converted convert(ChangeRow row, FieldType.Struct rowSchema) {
-    try {
-      Converted records = opened.converter().convert(row, position.converted(), rowSchema);
-      position.convertedTo(row.after());
-      return records;
-    } catch (RuntimeException e) {
-      throw new ConnectException(
-          redaction.redact("Table " + table + " version " + row.version() + ": " + e.getMessage()),
-          e);
-    }
-  }
-
-  private void hand(
-      Converted converted, TransactionBoundaries transactions, List<SourceRecord> out, long now) {
-    if (!converted.isEmpty()) {
-      List<SourceRecord> records =
-          versionTransactions.marked(converted.records(), position::offsetOf);
-      out.addAll(records);
-      transactions.added(records.size());
-      position.sent(converted.lastOffset(), now);
-    }
+    return records.emit(batch, opened.converter(), feed.operation(), transactions, out, nowMs);
   }
 
   /**
@@ -329,46 +286,6 @@ final class TableStream implements AutoCloseable {
         heartbeats.heartbeat(table, partition.toMap(), at, position.offsetOf(at), nowMs);
     position.sent(at, nowMs);
     return heartbeat;
-  }
-
-  /**
-   * Backs off from a transient failure, starts over from a snapshot, stops a discovered table whose
-   * folder is gone (the task goes on with its other tables), or fails.
-   */
-  private ChangeBatch recover(DeltaFeedException e, long nowMs) {
-    if (e.kind() == DeltaFeedException.Kind.TRANSIENT) {
-      idleUntilMs = backoff.failed(e, nowMs);
-      return null;
-    }
-    if (opened != null && !slice() && resnapshots.apply(e)) {
-      try {
-        DeltaTable deltaTable = opened.table();
-        LatestSnapshot latest = deltaTable.latestSnapshot();
-        ChangePosition start =
-            resnapshots.startOver(table, deltaTable, latest, e, opened.lastVersion());
-        // A replaced table (CREATE OR REPLACE) has another id from here on.
-        position.startsOver(start, deltaTable.identity(latest));
-        snapshots.startedOver(start, e.kind() == DeltaFeedException.Kind.TABLE_REPLACED, nowMs);
-      } catch (DeltaFeedException resolveError) {
-        return recover(resolveError, nowMs);
-      }
-      restartConverter();
-      versionTransactions.clear();
-      metrics.recordResnapshot();
-      return null;
-    }
-    if (opener.discoveredAndGone(table)) {
-      log.warn(
-          "Table {} was found below a table root and its folder no longer holds a table: its"
-              + " stream stops, its offsets stay, and the next rescan of the roots drops it ({})",
-          table,
-          redaction.redact(e.getMessage()));
-      gone = true;
-      idleUntilMs = Long.MAX_VALUE;
-      notices.add(TableNotices.TABLE, "GONE", Map.of(), nowMs);
-      return null;
-    }
-    throw e;
   }
 
   /**
