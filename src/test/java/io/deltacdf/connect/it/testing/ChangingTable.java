@@ -98,6 +98,15 @@ public final class ChangingTable implements AutoCloseable {
     }
   }
 
+  /**
+   * Inserts {@code rows} new ids in one version, so that every large version that follows changes
+   * about {@code largeRows} rows or more: a large update or merge only changes existing ones.
+   */
+  public synchronized void insertRows(int rows) {
+    insert(rows);
+    operations.merge("insert", 1, Integer::sum);
+  }
+
   /** Starts the background writer; it pauses up to {@code maxPauseMs} between writes. */
   public void start(long maxPauseMs) {
     thread =

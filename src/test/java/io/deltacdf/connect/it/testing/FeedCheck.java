@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
@@ -19,7 +20,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * run must be a contiguous stretch of what came before, ending exactly where the delivery had got
  * to (then new changes follow), unless another crash sends it back again: {@link #replays} counts
  * such runs and {@link #orderProblems} lists every place where the topic departs from that shape,
- * or where a first delivery goes back to an older commit version.
+ * or where a first delivery goes back to an older commit version. A table split into shards has one
+ * such sequence per shard in each partition (shards resume on their own and interleave), so the
+ * order is then checked per stream that {@link #FeedCheck(List, List, Function)} names.
  */
 public final class FeedCheck {
 
@@ -36,18 +39,30 @@ public final class FeedCheck {
 
   private static final int SAMPLES = 10;
 
+  /** Checks the order per partition of the topic. */
   public FeedCheck(List<String> expectedFeed, List<ConsumerRecord<byte[], byte[]>> records) {
+    this(expectedFeed, records, record -> "partition " + record.partition());
+  }
+
+  /**
+   * Checks the order per stream: {@code stream} names the sequence a record was sent in (e.g. its
+   * partition and the shard of its key).
+   */
+  public FeedCheck(
+      List<String> expectedFeed,
+      List<ConsumerRecord<byte[], byte[]>> records,
+      Function<ConsumerRecord<byte[], byte[]>, String> stream) {
     Map<String, Integer> want = counts(expectedFeed);
     if (want.size() != expectedFeed.size()) {
       throw new IllegalStateException(
           "The expected feed has repeated changes; the check needs a set");
     }
-    Map<Integer, List<String>> byPartition = new TreeMap<>();
+    Map<String, List<String>> byStream = new TreeMap<>();
     List<String> all = new ArrayList<>();
     for (ConsumerRecord<byte[], byte[]> record : records) {
       String change = ChangingTable.describe(record);
       all.add(change);
-      byPartition.computeIfAbsent(record.partition(), p -> new ArrayList<>()).add(change);
+      byStream.computeIfAbsent(stream.apply(record), p -> new ArrayList<>()).add(change);
     }
     Map<String, Integer> got = counts(all);
     int lostCount = 0;
@@ -70,8 +85,8 @@ public final class FeedCheck {
       }
     }
     int replayCount = 0;
-    for (Map.Entry<Integer, List<String>> partition : byPartition.entrySet()) {
-      replayCount += checkOrder(partition.getKey(), partition.getValue());
+    for (Map.Entry<String, List<String>> changes : byStream.entrySet()) {
+      replayCount += checkOrder(changes.getKey(), changes.getValue());
     }
     this.expected = expectedFeed.size();
     this.total = records.size();
@@ -82,8 +97,8 @@ public final class FeedCheck {
     this.replays = replayCount;
   }
 
-  /** Counts the replay runs of one partition and records where its order is off. */
-  private int checkOrder(int partition, List<String> changes) {
+  /** Counts the replay runs of one stream and records where its order is off. */
+  private int checkOrder(String stream, List<String> changes) {
     List<String> first = new ArrayList<>(); // first deliveries, in topic order
     Map<String, Integer> position = new HashMap<>();
     int replayRuns = 0;
@@ -95,8 +110,7 @@ public final class FeedCheck {
       if (at == null) {
         if (previous >= 0 && previous != first.size() - 1) {
           problem(
-              "partition "
-                  + partition
+              stream
                   + " offset~"
                   + i
                   + ": a replay ended at "
@@ -109,8 +123,7 @@ public final class FeedCheck {
         long version = version(change);
         if (version < lastVersion) {
           problem(
-              "partition "
-                  + partition
+              stream
                   + " offset~"
                   + i
                   + ": first delivery of version "
@@ -127,8 +140,7 @@ public final class FeedCheck {
       } else {
         if (previous >= 0 && at > previous + 1) {
           problem(
-              "partition "
-                  + partition
+              stream
                   + " offset~"
                   + i
                   + ": a replay skipped from "
