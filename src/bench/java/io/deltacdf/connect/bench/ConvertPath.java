@@ -27,11 +27,13 @@ import org.apache.kafka.connect.storage.SimpleHeaderConverter;
 
 /**
  * The work between our reader and the producer, in one thread and without Kafka: the table's change
- * rows, read once into memory, are converted by our {@link RecordConverter} into source records,
- * whose key, value and headers then go through Connect's JsonConverter and SimpleHeaderConverter as
- * a worker's task thread sends them. Prints the CPU per million rows, of the thread and of the
- * whole JVM (its collector's threads included), for our conversion alone and for both, per pass;
- * run it under JFR ({@code -XX:StartFlightRecording=settings=profile}) to see where the CPU goes.
+ * rows, read into memory (once per pass, the last read kept; each read's CPU and allocation per row
+ * printed), are converted by our {@link RecordConverter} into source records, whose key, value and
+ * headers then go through Connect's JsonConverter and SimpleHeaderConverter as a worker's task
+ * thread sends them. Prints the CPU per million rows, of the thread and of the whole JVM (its
+ * collector's threads included), and the thread's allocation per row, for our conversion alone and
+ * for both, per pass; run it under JFR ({@code -XX:StartFlightRecording=settings=profile}) to see
+ * where the CPU goes.
  *
  * <pre>
  * java -cp target/test-classes:target/classes:$(cat target/benchmark-test.classpath) \
@@ -47,33 +49,59 @@ public final class ConvertPath {
     int passes = args.length > 1 ? Integer.parseInt(args[1]) : 6;
     int maxRows = args.length > 2 ? Integer.parseInt(args[2]) : 400_000;
     Map<String, String> config = BenchKafka.connectorConfig(table, "convert-path", "earliest");
-    List<ChangeBatch> batches = read(table, maxRows);
-    long rows = batches.stream().mapToLong(batch -> batch.rows().size()).sum();
-    System.out.printf("%,d change rows in %,d batches%n", rows, batches.size());
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     OperatingSystemMXBean process =
         (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    List<ChangeBatch> batches = List.of();
+    for (int pass = 1; pass <= passes; pass++) {
+      batches = List.of(); // the previous read's rows may go while this one reads
+      long start = threads.getCurrentThreadCpuTime();
+      long startProcess = process.getProcessCpuTime();
+      long startBytes = allocatedBytes(threads);
+      batches = read(table, maxRows);
+      long read = threads.getCurrentThreadCpuTime() - start;
+      long readProcess = process.getProcessCpuTime() - startProcess;
+      long readBytes = allocatedBytes(threads) - startBytes;
+      long rows = batches.stream().mapToLong(batch -> batch.rows().size()).sum();
+      System.out.printf(
+          "read %d: %,d change rows; CPU-s per million rows %.2f | %.2f; %.2f KB allocated per"
+              + " row%n",
+          pass, rows, read / 1e3 / rows, readProcess / 1e3 / rows, readBytes / 1e3 / rows);
+    }
+    long rows = batches.stream().mapToLong(batch -> batch.rows().size()).sum();
     for (int pass = 1; pass <= passes; pass++) {
       long start = threads.getCurrentThreadCpuTime();
       long startProcess = process.getProcessCpuTime();
+      long startBytes = allocatedBytes(threads);
       long records = convert(table, config, batches, false);
       long ours = threads.getCurrentThreadCpuTime() - start;
       long oursProcess = process.getProcessCpuTime() - startProcess;
+      long oursBytes = allocatedBytes(threads) - startBytes;
       start = threads.getCurrentThreadCpuTime();
       startProcess = process.getProcessCpuTime();
+      startBytes = allocatedBytes(threads);
       convert(table, config, batches, true);
       long both = threads.getCurrentThreadCpuTime() - start;
       long bothProcess = process.getProcessCpuTime() - startProcess;
+      long bothBytes = allocatedBytes(threads) - startBytes;
       System.out.printf(
           "pass %d: %,d records; CPU-s per million rows (thread | whole JVM, GC included):"
-              + " ours %.2f | %.2f; ours + Connect's converters %.2f | %.2f%n",
+              + " ours %.2f | %.2f; ours + Connect's converters %.2f | %.2f;"
+              + " KB allocated per row: ours %.2f; ours + Connect's converters %.2f%n",
           pass,
           records,
           ours / 1e3 / rows,
           oursProcess / 1e3 / rows,
           both / 1e3 / rows,
-          bothProcess / 1e3 / rows);
+          bothProcess / 1e3 / rows,
+          oursBytes / 1e3 / rows,
+          bothBytes / 1e3 / rows);
     }
+  }
+
+  /** The bytes this thread has allocated so far. */
+  private static long allocatedBytes(ThreadMXBean threads) {
+    return ((com.sun.management.ThreadMXBean) threads).getCurrentThreadAllocatedBytes();
   }
 
   private static List<ChangeBatch> read(String table, int maxRows) {

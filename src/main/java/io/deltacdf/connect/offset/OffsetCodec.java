@@ -5,7 +5,6 @@ import io.deltacdf.connect.change.HandOver;
 import io.deltacdf.connect.change.HiddenColumns;
 import io.deltacdf.connect.change.TableIdentity;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -68,49 +67,53 @@ public final class OffsetCodec {
       String hidden,
       SignalState signals,
       String handOver) {
-    Map<String, Object> map = toMap(position);
-    map.put(TABLE_ID, identity.deltaTableId());
+    OffsetMap map = positionMap(position);
+    map.add(TABLE_ID, identity.deltaTableId());
     if (identity.catalogTableId() != null) {
-      map.put(CATALOG_TABLE_ID, identity.catalogTableId());
+      map.add(CATALOG_TABLE_ID, identity.catalogTableId());
     }
     if (!hidden.isEmpty()) {
-      map.put(HIDDEN, hidden);
+      map.add(HIDDEN, hidden);
     }
     if (signals.nextSignal() >= 0) {
-      map.put(SIGNAL_OFFSET, signals.nextSignal());
+      map.add(SIGNAL_OFFSET, signals.nextSignal());
     }
     if (signals.paused()) {
-      map.put(PAUSED, true);
+      map.add(PAUSED, true);
     }
     if (signals.snapshotFilter() != null) {
-      map.put(SNAPSHOT_FILTER, signals.snapshotFilter());
+      map.add(SNAPSHOT_FILTER, signals.snapshotFilter());
     }
     if (handOver != null) {
-      map.put(HANDOVER, handOver);
+      map.add(HANDOVER, handOver);
     }
     return map;
   }
 
   /** The offset of {@code position} alone, as users write it by hand. */
   public static Map<String, Object> toMap(ChangePosition position) {
+    return positionMap(position);
+  }
+
+  private static OffsetMap positionMap(ChangePosition position) {
     return position.match(OffsetCodec::snapshotMap, OffsetCodec::versionMap);
   }
 
-  private static Map<String, Object> snapshotMap(ChangePosition.InSnapshot snapshot) {
-    Map<String, Object> map = new LinkedHashMap<>();
-    map.put(SNAPSHOT, true);
-    map.put(VERSION, snapshot.version());
-    map.put(PATH, snapshot.path());
-    map.put(ROW, snapshot.nextRow());
+  private static OffsetMap snapshotMap(ChangePosition.InSnapshot snapshot) {
+    OffsetMap map = new OffsetMap();
+    map.add(SNAPSHOT, true);
+    map.add(VERSION, snapshot.version());
+    map.add(PATH, snapshot.path());
+    map.add(ROW, snapshot.nextRow());
     return map;
   }
 
-  private static Map<String, Object> versionMap(ChangePosition.InVersion inVersion) {
-    Map<String, Object> map = new LinkedHashMap<>();
-    map.put(VERSION, inVersion.version());
+  private static OffsetMap versionMap(ChangePosition.InVersion inVersion) {
+    OffsetMap map = new OffsetMap();
+    map.add(VERSION, inVersion.version());
     if (inVersion.fileIndex() != 0 || inVersion.nextRow() != 0) {
-      map.put(FILE, (long) inVersion.fileIndex());
-      map.put(ROW, inVersion.nextRow());
+      map.add(FILE, (long) inVersion.fileIndex());
+      map.add(ROW, inVersion.nextRow());
     }
     return map;
   }

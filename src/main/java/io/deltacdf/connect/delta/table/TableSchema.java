@@ -1,5 +1,6 @@
 package io.deltacdf.connect.delta.table;
 
+import io.delta.kernel.types.DataType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.deltacdf.connect.change.ColumnSelection;
@@ -130,7 +131,8 @@ public final class TableSchema {
 
   /**
    * The Parquet read schema for the non-partition columns of a file, in logical column order, with
-   * each variant as the group it is stored as in that file.
+   * each string as binary ({@link Utf8Columns}) and each variant as the group it is stored as in
+   * that file.
    *
    * @param file the file's own schema, needed only when {@link #hasVariants()} (null otherwise)
    */
@@ -143,8 +145,8 @@ public final class TableSchema {
             file != null && file.containsField(field.getName())
                 ? file.getType(field.getName())
                 : null;
-        result =
-            result.add(field.withDataType(VariantColumns.readType(field.getDataType(), fileField)));
+        DataType read = Utf8Columns.readType(field.getDataType());
+        result = result.add(field.withDataType(VariantColumns.readType(read, fileField)));
       }
     }
     return result;

@@ -17,7 +17,8 @@ import java.util.Map;
 /**
  * Reads one value of a known type out of a Kernel column vector, as the Java value documented in
  * {@link FieldType}. Readers are built once per schema and applied per row, so no type dispatch
- * happens on the per-row path.
+ * happens on the per-row path. They read the vectors of {@link TableSchema#physicalDataSchema},
+ * where strings are binary ({@link Utf8Columns}).
  */
 @FunctionalInterface
 public interface ValueReader {
@@ -57,7 +58,7 @@ public interface ValueReader {
       case LONG -> ColumnVector::getLong;
       case FLOAT -> ColumnVector::getFloat;
       case DOUBLE -> ColumnVector::getDouble;
-      case STRING -> ColumnVector::getString;
+      case STRING -> Utf8Columns::read;
       case BINARY -> ColumnVector::getBinary;
       case DATE -> (v, r) -> LocalDate.ofEpochDay(v.getInt(r));
       case TIMESTAMP -> (v, r) -> instantOfMicros(v.getLong(r));
