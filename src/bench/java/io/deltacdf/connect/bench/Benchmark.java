@@ -56,7 +56,7 @@ public final class Benchmark {
     run(report, "snapshot", () -> new SnapshotRun(options, tables, report).run(), options);
     run(report, "derived", () -> new DerivedRun(options, jvms, tables, report).run(), options);
     run(report, "rate-limit", () -> new RateLimitRun(options, tables, report).run(), options);
-    run(report, "shards", () -> new ShardsRun(options, tables, report).run(), options);
+    run(report, "shards", () -> new ShardsRun(options, jvms, tables, report).run(), options);
     run(
         report,
         "projection",

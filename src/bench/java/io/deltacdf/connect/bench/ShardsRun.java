@@ -19,12 +19,17 @@ final class ShardsRun {
   private static final List<Integer> COUNTS = List.of(1, 2, 4);
   private static final int CHART_WIDTH = 50;
 
+  /** The connector's batch.max.rows default, as the throughput part's reader ceiling reads. */
+  private static final int BATCH_ROWS = 10_000;
+
   private final BenchOptions options;
+  private final Jvms jvms;
   private final Tables tables;
   private final Report report;
 
-  ShardsRun(BenchOptions options, Tables tables, Report report) {
+  ShardsRun(BenchOptions options, Jvms jvms, Tables tables, Report report) {
     this.options = options;
+    this.jvms = jvms;
     this.tables = tables;
     this.report = report;
   }
@@ -36,6 +41,7 @@ final class ShardsRun {
             "Shards: the throughput table (%,d rows inserted, UPDATE 20%%, DELETE 5%%; %,d change"
                 + " rows), two workers",
             options.rows(), table.cdfRows());
+    readerAlone(section, table);
     try (BenchKafka kafka =
         new BenchKafka(List.of("-Xmx" + options.workerHeap()), options.producer())) {
       kafka.addWorker();
@@ -55,6 +61,48 @@ final class ShardsRun {
       } finally {
         workers.forEach(WorkerJmx::close);
       }
+    }
+  }
+
+  /**
+   * Our reader alone (no conversion, no Kafka), each read in a JVM of its own: the whole table's,
+   * then shard 0's of each N, which passes over the other shards' rows decoding only their key. Its
+   * CPU over the whole table's is the read's CPU amplification per shard.
+   */
+  private void readerAlone(String section, Tables.Table table) {
+    long wholeCpu = 0;
+    for (int count : COUNTS) {
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  table.path().toString(),
+                  Integer.toString(BATCH_ROWS),
+                  Integer.toString(options.cold() ? 1 : 3)));
+      if (count > 1) {
+        args.addAll(List.of("id", Integer.toString(count)));
+      }
+      Map<String, String> read =
+          jvms.runTest(
+              options.workDir().resolve("logs/shard-read-" + count + ".log"),
+              "1g",
+              KernelRead.class.getName(),
+              args.toArray(String[]::new));
+      long cpu = Long.parseLong(read.get("cpu_ms"));
+      long rows = Long.parseLong(read.get("rows"));
+      if (count == 1) {
+        report.checkCount("reader alone", rows, table.cdfRows());
+        wholeCpu = cpu;
+      }
+      double ofWhole = cpu / (double) Math.max(1, wholeCpu);
+      report.add(
+          section,
+          (count == 1 ? "1 shard" : count + " shards") + ": reader alone, one shard's read",
+          Report.seconds(Report.cpuSecondsPerMillion(cpu, table.cdfRows())),
+          String.format(
+              "per million change rows read, %,d kept; %d ms of the reader JVM's CPU (/proc) in"
+                  + " the timed pass, %.2fx the whole table's read: all %d shards read with"
+                  + " %.2fx its CPU",
+              rows, cpu, ofWhole, count, ofWhole * count));
     }
   }
 

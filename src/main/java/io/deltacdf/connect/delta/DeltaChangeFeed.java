@@ -48,8 +48,10 @@ import java.util.List;
  * slice's files and ends with the snapshot: at version + 1 it has caught up for good, as the
  * versions after the snapshot are read by another feed once every slice is complete.
  *
- * <p><b>Shards.</b> A feed of one shard of the table ({@link ChangeRules#shard}) reads every row
- * and returns those of its keys; its position moves past the others ({@link ShardRows}).
+ * <p><b>Shards.</b> A feed of one shard of the table ({@link ChangeRules#shard}) reads the key
+ * columns of every row and decodes and returns the rows of its keys; the others are passed over as
+ * rows that are no changes are, and its position moves past them all the same ({@link
+ * FileRowCursor#keepOnly}).
  *
  * <p><b>Bounded.</b> A feed given a last version (a bounded run's end) reads no version after it:
  * past it, it has caught up for good ({@link #ended}), whatever later commits hold.
@@ -72,7 +74,6 @@ public final class DeltaChangeFeed implements AutoCloseable {
   private final FeedContext context;
   private final DeltaLog log;
   private final ChangeRules rules;
-  private final ShardRows shard;
 
   /** The initial snapshot, when the feed starts inside one. */
   private final SnapshotPhase snapshot;
@@ -117,7 +118,6 @@ public final class DeltaChangeFeed implements AutoCloseable {
     this.lastVersion = lastVersion;
     this.log = new DeltaLog(context);
     this.rules = rules;
-    this.shard = ShardRows.of(rules);
     this.position = start;
     this.snapshot =
         start.inSnapshot()
@@ -209,11 +209,7 @@ public final class DeltaChangeFeed implements AutoCloseable {
       FileRowCursor cursor = file.cursor();
       while (rows.size() < maxRows && cursor.hasNext()) {
         cursor.next();
-        ChangePosition at = shard.handsOver() ? reading.within(cursor.physicalRow()) : null;
-        ChangeRow row = currentRow();
-        if (shard.keeps(batchSchema, row, at)) {
-          rows.add(row);
-        }
+        rows.add(currentRow());
       }
       if (!cursor.hasNext()) {
         finishFile();
@@ -303,6 +299,9 @@ public final class DeltaChangeFeed implements AutoCloseable {
     FeedStep step = phase.open(at);
     if (step.file() != null) {
       reading = phase;
+      if (rules.shard() != null) {
+        step.file().cursor().keepOnly(rules.shard(), phase::within);
+      }
     }
     return step;
   }
@@ -324,7 +323,8 @@ public final class DeltaChangeFeed implements AutoCloseable {
    */
   private ChangeRow currentRow() {
     FileRowCursor cursor = file.cursor();
-    boolean lastInFile = !cursor.hasNext();
+    // A shard's row is the last of its file only if no row of another shard follows either.
+    boolean lastInFile = cursor.lastChange();
     ChangePosition after =
         lastInFile ? reading.afterFile() : reading.within(cursor.physicalRow() + 1);
     long version = position.version();

@@ -6,6 +6,7 @@ import io.delta.kernel.engine.FileReadResult;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeRow;
 import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.delta.errors.KernelErrors;
@@ -14,17 +15,20 @@ import io.deltacdf.connect.delta.kernel.DeletionVector;
 import io.deltacdf.connect.delta.kernel.KernelIterators;
 import io.deltacdf.connect.delta.plan.ChangeFile;
 import io.deltacdf.connect.delta.table.FeedContext;
+import io.deltacdf.connect.delta.table.ShardRule;
 import io.deltacdf.connect.delta.table.TablePaths;
 import io.deltacdf.connect.delta.table.TableSchema;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongFunction;
 
 /**
  * Streams the change rows of one {@link ChangeFile}, one Parquet batch at a time, starting at a
  * physical row index. It looks one row ahead so that {@link #hasNext()} is exact, which lets the
- * feed tell when a row is the last of its file.
+ * feed tell when a row is the last of its file. A cursor of one shard ({@link #keepOnly}) decides
+ * from a row's key columns whether to decode the rest.
  */
 public final class FileRowCursor implements Closeable {
 
@@ -49,6 +53,12 @@ public final class FileRowCursor implements Closeable {
   private final int[] hiddenOrdinal;
 
   private final Candidate candidate = new Candidate();
+
+  /** The shard whose rows are kept, decided after {@link #derived}; null: every row. */
+  private ShardKeys shard;
+
+  /** Whether a change row of another shard was passed over since the current row. */
+  private boolean droppedSinceCurrent;
 
   /** False when only the hidden columns are read: the decisions need no values. */
   private final boolean valuesRead;
@@ -133,6 +143,18 @@ public final class FileRowCursor implements Closeable {
     return file;
   }
 
+  /**
+   * Keeps only the change rows of {@code rule}'s shard, whose positions {@code positions} gives (by
+   * physical row): the others are passed over like rows that are no changes, their key columns
+   * alone decoded. Set before the first {@link #hasNext()}.
+   */
+  public void keepOnly(ShardRule rule, LongFunction<ChangePosition> positions) {
+    if (!valuesRead) {
+      throw new IllegalStateException("Only the hidden columns of " + file.path() + " are read");
+    }
+    shard = new ShardKeys(rule, positions, schema, partitionValues, dataOrdinal);
+  }
+
   public boolean hasNext() {
     if (!prefetched) {
       prefetched = advance();
@@ -151,7 +173,16 @@ public final class FileRowCursor implements Closeable {
     physicalRow = batchStartRow + rowInBatch;
     values = pendingValues != null ? pendingValues : readValues(rowInBatch);
     pendingValues = null;
+    droppedSinceCurrent = false;
     rowInBatch++;
+  }
+
+  /**
+   * Whether the current row is the last change row of the file, of any shard: the position after it
+   * is then the file's end, else its next physical row, as in the whole table's feed.
+   */
+  public boolean lastChange() {
+    return !hasNext() && !droppedSinceCurrent;
   }
 
   public ChangeType type() {
@@ -196,6 +227,10 @@ public final class FileRowCursor implements Closeable {
       pendingType = changeTypeOf(batchStartRow + rowInBatch, rowInBatch);
       if (pendingType != null && derived != null) {
         pendingType = derived.decide(pendingType, candidate);
+      }
+      if (pendingType != null && shard != null && !shardKeeps()) {
+        pendingType = null;
+        droppedSinceCurrent = true;
       }
       if (pendingType != null) {
         return true;
@@ -273,6 +308,19 @@ public final class FileRowCursor implements Closeable {
       throw KernelErrors.translate(context.table(), version, location, e);
     }
     return row;
+  }
+
+  /** Whether the shard keeps the row found ahead, from its values when decoded, else its keys. */
+  private boolean shardKeeps() {
+    Object[] values = pendingValues;
+    if (values == null) {
+      try {
+        values = shard.read(batch, rowInBatch);
+      } catch (RuntimeException e) {
+        throw KernelErrors.translate(context.table(), version, location, e);
+      }
+    }
+    return shard.keeps(values, batchStartRow + rowInBatch);
   }
 
   private DeletedRows loadDeletionVector(DeletionVector dv) {
