@@ -183,7 +183,7 @@ class ParallelSnapshotIT {
   }
 
   /** One commit of {@code rows} rows of ids from {@link #BULK_IDS} on, in {@code files} files. */
-  private static void insertBulkRows(String path, long rows, int files) {
+  static void insertBulkRows(String path, long rows, int files) {
     sql(
         "INSERT INTO delta.`%s` SELECT /*+ REPARTITION(%d) */ id, CAST(id %% 4 AS INT), id * 10,"
             + " concat('n', id) FROM range(%d, %d)",
