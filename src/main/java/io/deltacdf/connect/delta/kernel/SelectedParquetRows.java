@@ -3,6 +3,7 @@ package io.deltacdf.connect.delta.kernel;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.defaults.engine.fileio.FileIO;
 import io.delta.kernel.defaults.engine.fileio.InputFile;
+import io.delta.kernel.defaults.engine.hadoopio.HadoopInputFile;
 import io.delta.kernel.defaults.internal.parquet.ParquetFileReader.BatchReadSupport;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
@@ -14,6 +15,7 @@ import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.conf.HadoopParquetConfiguration;
 import org.apache.parquet.filter.RecordFilter;
 import org.apache.parquet.filter.UnboundRecordFilter;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -108,8 +110,7 @@ public final class SelectedParquetRows implements CloseableIterator<ColumnarBatc
     }
     int batchSize = files.getConf(BATCH_SIZE).map(Integer::valueOf).orElse(DEFAULT_BATCH_SIZE);
     InputFile input = files.newInputFile(location, knownSize);
-    ParquetFileReader file =
-        ParquetFileReader.open(parquetFile(input), ParquetReadOptions.builder().build());
+    ParquetFileReader file = ParquetFileReader.open(parquetFile(input), readOptions(input));
     try {
       return new SelectedParquetRows(file, location, readSchema, rows, batchSize);
     } catch (RuntimeException e) {
@@ -195,6 +196,16 @@ public final class SelectedParquetRows implements CloseableIterator<ColumnarBatc
     public boolean isMatch() {
       return rowGroupStart + rowInGroup++ == rows[next];
     }
+  }
+
+  /**
+   * The read options of the file's own Hadoop configuration, as Kernel's reader takes them: parsing
+   * Hadoop's default settings anew per file would cost more than reading a small file.
+   */
+  private static ParquetReadOptions readOptions(InputFile input) {
+    Configuration settings =
+        input instanceof HadoopInputFile hadoop ? hadoop.configuration() : NO_SETTINGS;
+    return ParquetReadOptions.builder(new HadoopParquetConfiguration(settings)).build();
   }
 
   /** Kernel's file access as parquet-mr's. */
