@@ -164,6 +164,10 @@ final class RowTrackingVersion implements DiffedVersion {
 
     @Override
     public List<String> hiddenColumns() {
+      // After the first pass, decisions need the row id alone (the commit version is paired).
+      if (builder == null && rowIdColumn == 0) {
+        return hiddenColumns.subList(0, 1);
+      }
       return hiddenColumns;
     }
 
