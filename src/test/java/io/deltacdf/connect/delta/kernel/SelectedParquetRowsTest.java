@@ -18,6 +18,7 @@ import io.delta.kernel.types.DataType;
 import io.delta.kernel.types.DateType;
 import io.delta.kernel.types.DecimalType;
 import io.delta.kernel.types.DoubleType;
+import io.delta.kernel.types.FieldMetadata;
 import io.delta.kernel.types.IntegerType;
 import io.delta.kernel.types.LongType;
 import io.delta.kernel.types.MapType;
@@ -42,6 +43,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.Metadata;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,7 +55,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Reading some rows of a Parquet file gives exactly the rows a full read by Kernel gives at those
  * positions, for files of many small row groups and pages, with and without dictionaries, and
  * columns of every kind: strings, nested structs, arrays and maps, decimals of each physical width,
- * timestamps, dates, binaries, nulls at every level, a column the file lacks and the row index.
+ * timestamps, dates, binaries, nulls at every level, a column the file lacks and the row index; and
+ * columns found by Parquet field id, as with column mapping's id mode.
  */
 class SelectedParquetRowsTest {
 
@@ -88,6 +92,7 @@ class SelectedParquetRowsTest {
   private static DefaultEngine engine;
   private static String dictionaryFile;
   private static String plainFile;
+  private static String fieldIdFile;
 
   @BeforeAll
   static void writeFiles() throws IOException {
@@ -98,6 +103,40 @@ class SelectedParquetRowsTest {
     engine = DefaultEngine.create(files);
     dictionaryFile = write("dictionary", true);
     plainFile = write("plain", false);
+    fieldIdFile = writeWithFieldIds();
+  }
+
+  /** A file whose columns carry Parquet field ids, as column mapping's id mode writes them. */
+  private static String writeWithFieldIds() throws IOException {
+    Path out = dir.resolve("field-ids");
+    spark()
+        .range(0, ROWS, 1, 1)
+        .selectExpr(
+            "id",
+            "CASE WHEN id % 7 = 0 THEN NULL ELSE concat('s-', id) END AS s",
+            "named_struct('a', CAST(id * 3 AS INT), 'b', CAST(id AS STRING)) AS st")
+        .select(
+            functions.col("id").as("id", fieldId(1)),
+            functions.col("s").as("s", fieldId(2)),
+            functions
+                .struct(
+                    functions.col("st.a").as("a", fieldId(4)),
+                    functions.col("st.b").as("b", fieldId(5)))
+                .as("st", fieldId(3)))
+        .write()
+        .option("parquet.block.size", "1024")
+        .option("parquet.page.row.count.limit", "37")
+        .parquet(out.toString());
+    return parquetFileIn(out);
+  }
+
+  private static Metadata fieldId(long id) {
+    return Metadata.fromJson("{\"parquet.field.id\": " + id + "}");
+  }
+
+  private static StructField byId(String name, DataType type, long id) {
+    return new StructField(
+        name, type, true, FieldMetadata.builder().putLong("parquet.field.id", id).build());
   }
 
   /** One file of {@link #ROWS} rows in row groups of about a hundred rows, pages of 37 rows. */
@@ -129,6 +168,10 @@ class SelectedParquetRowsTest {
         .option("parquet.page.row.count.limit", "37")
         .option("parquet.enable.dictionary", Boolean.toString(dictionary))
         .parquet(out.toString());
+    return parquetFileIn(out);
+  }
+
+  private static String parquetFileIn(Path out) throws IOException {
     try (Stream<Path> listed = Files.list(out)) {
       return listed
           .filter(path -> path.getFileName().toString().endsWith(".parquet"))
@@ -186,15 +229,41 @@ class SelectedParquetRowsTest {
     assertSelectedRows(file, readAll(file), rows);
   }
 
+  /** Columns found by field id, under names the file does not have (column mapping's id mode). */
+  @Test
+  void columnsFoundByFieldId() throws IOException {
+    StructType schema =
+        new StructType()
+            .add(byId("col-1", LongType.LONG, 1))
+            .add(byId("col-2", StringType.STRING, 2))
+            .add(
+                byId(
+                    "col-3",
+                    new StructType()
+                        .add(byId("col-4", IntegerType.INTEGER, 4))
+                        .add(byId("col-5", StringType.STRING, 5)),
+                    3));
+    List<List<Object>> full = readAll(fieldIdFile, schema);
+    assertThat(full.get(2498)).isEqualTo(List.of(2498L, "s-2498", List.of(3 * 2498, "2498")));
+    Random random = new Random(7);
+    long[] rows = LongStream.range(0, ROWS).filter(row -> random.nextInt(9) == 0).toArray();
+    assertSelectedRows(fieldIdFile, schema, full, rows);
+  }
+
   private static void assertSelectedRows(String file, List<List<Object>> full, long[] rows)
       throws IOException {
+    assertSelectedRows(file, READ_SCHEMA, full, rows);
+  }
+
+  private static void assertSelectedRows(
+      String file, StructType schema, List<List<Object>> full, long[] rows) throws IOException {
     List<List<Object>> expected = new ArrayList<>();
     for (long row : rows) {
       expected.add(full.get((int) row));
     }
     List<List<Object>> selected = new ArrayList<>();
     try (CloseableIterator<ColumnarBatch> batches =
-        SelectedParquetRows.read(files, file, Files.size(Path.of(file)), READ_SCHEMA, rows)) {
+        SelectedParquetRows.read(files, file, Files.size(Path.of(file)), schema, rows)) {
       while (batches.hasNext()) {
         ColumnarBatch batch = batches.next();
         assertThat(batch.getSize()).isBetween(1, BATCH_SIZE);
@@ -205,12 +274,16 @@ class SelectedParquetRowsTest {
   }
 
   private static List<List<Object>> readAll(String file) throws IOException {
+    return readAll(file, READ_SCHEMA);
+  }
+
+  private static List<List<Object>> readAll(String file, StructType schema) throws IOException {
     List<List<Object>> rows = new ArrayList<>();
     FileStatus status = FileStatus.of(file, Files.size(Path.of(file)), 0);
     try (CloseableIterator<FileReadResult> batches =
         engine
             .getParquetHandler()
-            .readParquetFiles(KernelIterators.single(status), READ_SCHEMA, Optional.empty())) {
+            .readParquetFiles(KernelIterators.single(status), schema, Optional.empty())) {
       while (batches.hasNext()) {
         rows.addAll(rowsOf(batches.next().getData()));
       }
