@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.LongStream;
 
 /**
  * The changes of one version of a table with row tracking that both removes and adds rows: a first
@@ -24,6 +25,10 @@ import java.util.List;
  * (none of the table's); cursors then read the files again and keep the rows the diff calls
  * changes. A decision depends on the row's id only, so a cursor opens anywhere without replaying
  * the rows before it.
+ *
+ * <p>A version rewrites whole files to change a few of their rows, so before a cursor reads a file
+ * with all its columns, a pass over the row tracking columns alone picks out the file's changed
+ * rows, and the cursor decodes only those.
  *
  * <p>The first pass reads every file of the version, also those of partitions the row filter
  * refuses: a row that moves into a read partition is then an update there, as in Spark's feed.
@@ -72,7 +77,33 @@ final class RowTrackingVersion implements DiffedVersion {
     if (diff == null) {
       diff = firstPass();
     }
-    return cursor(fileIndex, fromRow, new Decisions(files.get(fileIndex).rowIds(), null));
+    Decisions decisions = new Decisions(files.get(fileIndex).rowIds(), null, null);
+    if (hiddenColumns.isEmpty()) {
+      // Picking out the changed rows would read every column: read the file once, whole.
+      return cursor(fileIndex, fromRow, decisions);
+    }
+    return new FileRowCursor(
+        context,
+        version,
+        files.get(fileIndex),
+        schema,
+        fromRow,
+        Long.MAX_VALUE,
+        decisions,
+        changedRows(fileIndex, fromRow));
+  }
+
+  /** The physical rows of a file from {@code fromRow} on that are changes, ascending. */
+  private long[] changedRows(int fileIndex, long fromRow) {
+    LongStream.Builder changed = LongStream.builder();
+    Decisions select = new Decisions(files.get(fileIndex).rowIds(), null, changed);
+    try (FileRowCursor rows = cursor(fileIndex, fromRow, select)) {
+      // Selecting decides every row to be no change: the loop reads the file to its end.
+      rows.hasNext();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return changed.build().toArray();
   }
 
   @Override
@@ -86,7 +117,7 @@ final class RowTrackingVersion implements DiffedVersion {
   private RowIdDiff firstPass() {
     try (RowIdDiff.Builder builder = new RowIdDiff.Builder(spill)) {
       for (int file = 0; file < files.size(); file++) {
-        Decisions collect = new Decisions(files.get(file).rowIds(), builder);
+        Decisions collect = new Decisions(files.get(file).rowIds(), builder, null);
         try (FileRowCursor candidates = cursor(file, 0, collect)) {
           // Collecting decides every row to be no change: the loop reads the file to its end.
           candidates.hasNext();
@@ -117,26 +148,33 @@ final class RowTrackingVersion implements DiffedVersion {
 
   /**
    * The rows of one file by stable row id: collected into {@code builder} (and none kept) in the
-   * first pass, decided by the diff after it.
+   * first pass, decided by the diff after it; with {@code selected}, the physical rows of the
+   * changes are collected there (and none kept).
    */
   private final class Decisions implements DerivedRows {
     private final FileRowIds file;
     private final RowIdDiff.Builder builder;
+    private final LongStream.Builder selected;
 
-    Decisions(FileRowIds file, RowIdDiff.Builder builder) {
+    Decisions(FileRowIds file, RowIdDiff.Builder builder, LongStream.Builder selected) {
       this.file = file;
       this.builder = builder;
+      this.selected = selected;
     }
 
     @Override
     public List<String> hiddenColumns() {
+      // After the first pass, decisions need the row id alone (the commit version is paired).
+      if (builder == null && rowIdColumn == 0) {
+        return hiddenColumns.subList(0, 1);
+      }
       return hiddenColumns;
     }
 
     @Override
     public boolean readsValues() {
-      // The first pass reads row ids and commit versions only.
-      return builder == null;
+      // The first pass and the selection of a file's changes read row ids and commit versions only.
+      return builder == null && selected == null;
     }
 
     @Override
@@ -144,7 +182,12 @@ final class RowTrackingVersion implements DiffedVersion {
       Long materializedId = rowIdColumn < 0 ? null : row.hidden(rowIdColumn);
       long rowId = materializedId != null ? materializedId : file.baseRowId() + row.physicalRow();
       if (builder == null) {
-        return diff.decide(side, rowId);
+        ChangeType change = diff.decide(side, rowId);
+        if (selected == null || change == null) {
+          return change;
+        }
+        selected.add(row.physicalRow());
+        return null;
       }
       Long materializedVersion = commitVersionColumn < 0 ? null : row.hidden(commitVersionColumn);
       builder.add(

@@ -2,7 +2,6 @@ package io.deltacdf.connect.delta.read;
 
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
-import io.delta.kernel.engine.FileReadResult;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
@@ -13,6 +12,7 @@ import io.deltacdf.connect.delta.errors.KernelErrors;
 import io.deltacdf.connect.delta.kernel.DeletedRows;
 import io.deltacdf.connect.delta.kernel.DeletionVector;
 import io.deltacdf.connect.delta.kernel.KernelIterators;
+import io.deltacdf.connect.delta.kernel.SelectedParquetRows;
 import io.deltacdf.connect.delta.plan.ChangeFile;
 import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.ShardRule;
@@ -20,6 +20,7 @@ import io.deltacdf.connect.delta.table.TablePaths;
 import io.deltacdf.connect.delta.table.TableSchema;
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.LongFunction;
@@ -28,7 +29,8 @@ import java.util.function.LongFunction;
  * Streams the change rows of one {@link ChangeFile}, one Parquet batch at a time, starting at a
  * physical row index. It looks one row ahead so that {@link #hasNext()} is exact, which lets the
  * feed tell when a row is the last of its file. A cursor of one shard ({@link #keepOnly}) decides
- * from a row's key columns whether to decode the rest.
+ * from a row's key columns whether to decode the rest. A cursor given a selection of rows decodes
+ * those only: the others are no changes.
  */
 public final class FileRowCursor implements Closeable {
 
@@ -66,10 +68,21 @@ public final class FileRowCursor implements Closeable {
   /** The physical row the cursor stops before. */
   private final long untilRow;
 
-  private final CloseableIterator<FileReadResult> batches;
+  /**
+   * The physical rows read, ascending, from the first at or after the start on; null: every row.
+   */
+  private final long[] selection;
+
+  private final CloseableIterator<ColumnarBatch> batches;
 
   private ColumnarBatch batch;
-  private long batchStartRow;
+
+  /**
+   * The index of the batch's first row among the rows read: its physical row, or with a {@link
+   * #selection}, where in it its physical row is.
+   */
+  private long batchStart;
+
   private int rowInBatch;
   private boolean prefetched;
   private ChangeType pendingType;
@@ -102,6 +115,22 @@ public final class FileRowCursor implements Closeable {
       long fromRow,
       long untilRow,
       DerivedRows derived) {
+    this(context, version, file, schema, fromRow, untilRow, derived, null);
+  }
+
+  /**
+   * A cursor as above that reads only the physical rows {@code selection} lists (ascending, no
+   * repeats; null: every row), decoding no other.
+   */
+  public FileRowCursor(
+      FeedContext context,
+      long version,
+      ChangeFile file,
+      TableSchema schema,
+      long fromRow,
+      long untilRow,
+      DerivedRows derived,
+      long[] selection) {
     this.context = context;
     this.derived = derived;
     this.untilRow = untilRow;
@@ -119,11 +148,12 @@ public final class FileRowCursor implements Closeable {
     this.changeTypeOrdinal = layout.changeTypeOrdinal();
     this.addDeleted = loadDeletionVector(file.addDv());
     this.removeDeleted = loadDeletionVector(file.removeDv());
+    this.selection = selection == null ? null : from(selection, fromRow);
     this.batches = open(layout.readSchema());
-    this.batchStartRow = 0;
+    this.batchStart = 0;
     this.rowInBatch = 0;
     try {
-      skipTo(fromRow);
+      skipTo(this.selection == null ? fromRow : 0);
     } catch (RuntimeException e) {
       // The caller never gets this cursor to close: close the file it has opened.
       closeAfterFailure(e);
@@ -170,7 +200,7 @@ public final class FileRowCursor implements Closeable {
     prefetched = false;
     type = pendingType;
     label = type == ChangeType.CUSTOM ? pendingLabel : type.label();
-    physicalRow = batchStartRow + rowInBatch;
+    physicalRow = physicalRow(rowInBatch);
     values = pendingValues != null ? pendingValues : readValues(rowInBatch);
     pendingValues = null;
     droppedSinceCurrent = false;
@@ -213,7 +243,7 @@ public final class FileRowCursor implements Closeable {
     while (true) {
       if (batch == null || rowInBatch >= batch.getSize()) {
         if (batch != null) {
-          batchStartRow += batch.getSize();
+          batchStart += batch.getSize();
         }
         if (!nextBatch()) {
           return false;
@@ -221,10 +251,11 @@ public final class FileRowCursor implements Closeable {
         rowInBatch = 0;
         continue;
       }
-      if (batchStartRow + rowInBatch >= untilRow) {
+      long row = physicalRow(rowInBatch);
+      if (row >= untilRow) {
         return false;
       }
-      pendingType = changeTypeOf(batchStartRow + rowInBatch, rowInBatch);
+      pendingType = changeTypeOf(row, rowInBatch);
       if (pendingType != null && derived != null) {
         pendingType = derived.decide(pendingType, candidate);
       }
@@ -240,17 +271,31 @@ public final class FileRowCursor implements Closeable {
     }
   }
 
-  private void skipTo(long fromRow) {
-    while (batchStartRow + (batch == null ? 0 : batch.getSize()) <= fromRow) {
+  /** Moves to the row of index {@code from} among the rows read. */
+  private void skipTo(long from) {
+    while (batchStart + (batch == null ? 0 : batch.getSize()) <= from) {
       if (batch != null) {
-        batchStartRow += batch.getSize();
+        batchStart += batch.getSize();
       }
       if (!nextBatch()) {
         batch = null;
         return;
       }
     }
-    rowInBatch = (int) (fromRow - batchStartRow);
+    rowInBatch = (int) (from - batchStart);
+  }
+
+  /** The physical row of the batch's row {@code rowInBatch}. */
+  private long physicalRow(int rowInBatch) {
+    long index = batchStart + rowInBatch;
+    return selection == null ? index : selection[(int) index];
+  }
+
+  /** The rows of {@code selection} from physical row {@code fromRow} on. */
+  private static long[] from(long[] selection, long fromRow) {
+    int first = Arrays.binarySearch(selection, fromRow);
+    first = first >= 0 ? first : -first - 1;
+    return first == 0 ? selection : Arrays.copyOfRange(selection, first, selection.length);
   }
 
   private boolean nextBatch() {
@@ -259,7 +304,7 @@ public final class FileRowCursor implements Closeable {
         batch = null;
         return false;
       }
-      batch = batches.next().getData();
+      batch = batches.next();
       return true;
     } catch (RuntimeException e) {
       throw KernelErrors.translate(context.table(), version, location, e);
@@ -320,7 +365,7 @@ public final class FileRowCursor implements Closeable {
         throw KernelErrors.translate(context.table(), version, location, e);
       }
     }
-    return shard.keeps(values, batchStartRow + rowInBatch);
+    return shard.keeps(values, physicalRow(rowInBatch));
   }
 
   private DeletedRows loadDeletionVector(DeletionVector dv) {
@@ -355,7 +400,7 @@ public final class FileRowCursor implements Closeable {
 
     @Override
     public long physicalRow() {
-      return batchStartRow + rowInBatch;
+      return FileRowCursor.this.physicalRow(rowInBatch);
     }
 
     @Override
@@ -365,13 +410,18 @@ public final class FileRowCursor implements Closeable {
     }
   }
 
-  private CloseableIterator<FileReadResult> open(StructType readSchema) {
-    FileStatus status = FileStatus.of(location, Math.max(file.size(), 0), 0);
+  private CloseableIterator<ColumnarBatch> open(StructType readSchema) {
+    long size = Math.max(file.size(), 0);
     try {
+      if (selection != null) {
+        return SelectedParquetRows.read(context.files(), location, size, readSchema, selection);
+      }
+      FileStatus status = FileStatus.of(location, size, 0);
       return context
           .engine()
           .getParquetHandler()
-          .readParquetFiles(KernelIterators.single(status), readSchema, Optional.empty());
+          .readParquetFiles(KernelIterators.single(status), readSchema, Optional.empty())
+          .map(read -> read.getData());
     } catch (IOException | RuntimeException e) {
       throw KernelErrors.translate(context.table(), version, location, e);
     }

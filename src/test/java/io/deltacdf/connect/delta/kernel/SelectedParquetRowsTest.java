@@ -1,0 +1,368 @@
+package io.deltacdf.connect.delta.kernel;
+
+import static io.deltacdf.connect.testing.SparkHarness.spark;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.delta.kernel.data.ArrayValue;
+import io.delta.kernel.data.ColumnVector;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.data.MapValue;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.defaults.engine.fileio.FileIO;
+import io.delta.kernel.defaults.engine.hadoopio.HadoopFileIO;
+import io.delta.kernel.engine.FileReadResult;
+import io.delta.kernel.types.ArrayType;
+import io.delta.kernel.types.BinaryType;
+import io.delta.kernel.types.BooleanType;
+import io.delta.kernel.types.DataType;
+import io.delta.kernel.types.DateType;
+import io.delta.kernel.types.DecimalType;
+import io.delta.kernel.types.DoubleType;
+import io.delta.kernel.types.FieldMetadata;
+import io.delta.kernel.types.IntegerType;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.MapType;
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.types.TimestampType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.Metadata;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Reading some rows of a Parquet file gives exactly the rows a full read by Kernel gives at those
+ * positions, for files of many small row groups and pages, with and without dictionaries, and
+ * columns of every kind: strings, nested structs, arrays and maps, decimals of each physical width,
+ * timestamps, dates, binaries, nulls at every level, a column the file lacks and the row index; and
+ * columns found by Parquet field id, as with column mapping's id mode.
+ */
+class SelectedParquetRowsTest {
+
+  private static final int ROWS = 2_500;
+  private static final int BATCH_SIZE = 64;
+
+  private static final StructType NESTED =
+      new StructType().add("a", IntegerType.INTEGER).add("b", StringType.STRING);
+  private static final StructType ELEMENT =
+      new StructType().add("x", IntegerType.INTEGER).add("y", StringType.STRING);
+
+  private static final StructType READ_SCHEMA =
+      new StructType()
+          .add("id", LongType.LONG)
+          .add("s", StringType.STRING)
+          .add("st", NESTED)
+          .add("arr", new ArrayType(ELEMENT, true))
+          .add("m", new MapType(StringType.STRING, LongType.LONG, true))
+          .add("d1", new DecimalType(9, 2))
+          .add("d2", new DecimalType(15, 3))
+          .add("d3", new DecimalType(20, 4))
+          .add("ts", TimestampType.TIMESTAMP)
+          .add("dt", DateType.DATE)
+          .add("flag", BooleanType.BOOLEAN)
+          .add("dbl", DoubleType.DOUBLE)
+          .add("bin", BinaryType.BINARY)
+          .add("missing", IntegerType.INTEGER)
+          .add(StructField.DEFAULT_ROW_INDEX_COLUMN);
+
+  @TempDir static Path dir;
+
+  private static FileIO files;
+  private static DefaultEngine engine;
+  private static String dictionaryFile;
+  private static String plainFile;
+  private static String fieldIdFile;
+
+  @BeforeAll
+  static void writeFiles() throws IOException {
+    Configuration configuration = new Configuration();
+    configuration.set(
+        "delta.kernel.default.parquet.reader.batch-size", Integer.toString(BATCH_SIZE));
+    files = new HadoopFileIO(configuration);
+    engine = DefaultEngine.create(files);
+    dictionaryFile = write("dictionary", true);
+    plainFile = write("plain", false);
+    fieldIdFile = writeWithFieldIds();
+  }
+
+  /** A file whose columns carry Parquet field ids, as column mapping's id mode writes them. */
+  private static String writeWithFieldIds() throws IOException {
+    Path out = dir.resolve("field-ids");
+    spark()
+        .range(0, ROWS, 1, 1)
+        .selectExpr(
+            "id",
+            "CASE WHEN id % 7 = 0 THEN NULL ELSE concat('s-', id) END AS s",
+            "named_struct('a', CAST(id * 3 AS INT), 'b', CAST(id AS STRING)) AS st")
+        .select(
+            functions.col("id").as("id", fieldId(1)),
+            functions.col("s").as("s", fieldId(2)),
+            functions
+                .struct(
+                    functions.col("st.a").as("a", fieldId(4)),
+                    functions.col("st.b").as("b", fieldId(5)))
+                .as("st", fieldId(3)))
+        .write()
+        .option("parquet.block.size", "1024")
+        .option("parquet.page.row.count.limit", "37")
+        .parquet(out.toString());
+    return parquetFileIn(out);
+  }
+
+  private static Metadata fieldId(long id) {
+    return Metadata.fromJson("{\"parquet.field.id\": " + id + "}");
+  }
+
+  private static StructField byId(String name, DataType type, long id) {
+    return new StructField(
+        name, type, true, FieldMetadata.builder().putLong("parquet.field.id", id).build());
+  }
+
+  /** One file of {@link #ROWS} rows in row groups of about a hundred rows, pages of 37 rows. */
+  private static String write(String name, boolean dictionary) throws IOException {
+    Path out = dir.resolve(name);
+    spark()
+        .range(0, ROWS, 1, 1)
+        .selectExpr(
+            "id",
+            "CASE WHEN id % 7 = 0 THEN NULL ELSE concat('s-', id, repeat('x', id % 13)) END AS s",
+            "CASE WHEN id % 11 = 0 THEN NULL ELSE named_struct('a', CAST(id * 3 AS INT), 'b',"
+                + " CASE WHEN id % 5 = 0 THEN NULL ELSE CAST(id AS STRING) END) END AS st",
+            "CASE WHEN id % 9 = 0 THEN NULL ELSE filter(transform(sequence(0, CAST(id % 4 AS INT)),"
+                + " i -> named_struct('x', i, 'y', CASE WHEN i = 1 THEN NULL ELSE concat('y', id)"
+                + " END)), e -> id % 10 != 1) END AS arr",
+            "CASE WHEN id % 6 = 0 THEN NULL ELSE map_from_arrays(transform(sequence(0, CAST(id % 3"
+                + " AS INT)), i -> concat('k', i)), transform(sequence(0, CAST(id % 3 AS INT)),"
+                + " i -> CASE WHEN i = 2 THEN NULL ELSE id * i END)) END AS m",
+            "CAST(id / 7 AS DECIMAL(9, 2)) AS d1",
+            "CASE WHEN id % 8 = 0 THEN NULL ELSE CAST(id * 1234.567 AS DECIMAL(15, 3)) END AS d2",
+            "CAST(id * -12345.6789 AS DECIMAL(20, 4)) AS d3",
+            "CASE WHEN id % 4 = 0 THEN NULL ELSE timestamp_seconds(1700000000 + id * 37) END AS ts",
+            "date_add(DATE'2020-01-01', CAST(id AS INT)) AS dt",
+            "CASE WHEN id % 13 = 0 THEN NULL ELSE id % 3 = 0 END AS flag",
+            "id / 3.0D AS dbl",
+            "CASE WHEN id % 5 = 0 THEN NULL ELSE CAST(concat('b', id % 17) AS BINARY) END AS bin")
+        .write()
+        .option("parquet.block.size", "1024")
+        .option("parquet.page.row.count.limit", "37")
+        .option("parquet.enable.dictionary", Boolean.toString(dictionary))
+        .parquet(out.toString());
+    return parquetFileIn(out);
+  }
+
+  private static String parquetFileIn(Path out) throws IOException {
+    try (Stream<Path> listed = Files.list(out)) {
+      return listed
+          .filter(path -> path.getFileName().toString().endsWith(".parquet"))
+          .findFirst()
+          .orElseThrow()
+          .toString();
+    }
+  }
+
+  @Test
+  void theFilesHaveManyRowGroups() throws IOException {
+    for (String file : List.of(dictionaryFile, plainFile)) {
+      assertThat(rowGroupSizes(file)).hasSizeGreaterThan(10);
+    }
+  }
+
+  @Test
+  void noRowOpensNoFile() throws IOException {
+    try (CloseableIterator<ColumnarBatch> batches =
+        SelectedParquetRows.read(
+            files, dir.resolve("absent.parquet").toString(), 0, READ_SCHEMA, new long[0])) {
+      assertThat(batches.hasNext()).isFalse();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void everyRowAndTheEdgesOfEachRowGroup(boolean dictionary) throws IOException {
+    String file = dictionary ? dictionaryFile : plainFile;
+    List<List<Object>> full = readAll(file);
+    assertSelectedRows(file, full, LongStream.range(0, ROWS).toArray());
+    List<Long> edges = new ArrayList<>();
+    long start = 0;
+    for (long size : rowGroupSizes(file)) {
+      edges.add(start);
+      edges.add(start + size - 1);
+      start += size;
+    }
+    assertSelectedRows(file, full, edges.stream().mapToLong(Long::longValue).distinct().toArray());
+    assertSelectedRows(file, full, new long[] {0});
+    assertSelectedRows(file, full, new long[] {ROWS - 1});
+    // Every row of the second row group and none of the others.
+    long second = rowGroupSizes(file)[0];
+    assertSelectedRows(
+        file, full, LongStream.range(second, second + rowGroupSizes(file)[1]).toArray());
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3, 4, 5, 6})
+  void randomRows(int seed) throws IOException {
+    Random random = new Random(seed);
+    String file = seed % 2 == 0 ? dictionaryFile : plainFile;
+    double share = new double[] {0.001, 0.01, 0.2, 0.5, 0.95, 0.05}[seed - 1];
+    long[] rows = LongStream.range(0, ROWS).filter(row -> random.nextDouble() < share).toArray();
+    assertSelectedRows(file, readAll(file), rows);
+  }
+
+  /** Columns found by field id, under names the file does not have (column mapping's id mode). */
+  @Test
+  void columnsFoundByFieldId() throws IOException {
+    StructType schema =
+        new StructType()
+            .add(byId("col-1", LongType.LONG, 1))
+            .add(byId("col-2", StringType.STRING, 2))
+            .add(
+                byId(
+                    "col-3",
+                    new StructType()
+                        .add(byId("col-4", IntegerType.INTEGER, 4))
+                        .add(byId("col-5", StringType.STRING, 5)),
+                    3));
+    List<List<Object>> full = readAll(fieldIdFile, schema);
+    assertThat(full.get(2498)).isEqualTo(List.of(2498L, "s-2498", List.of(3 * 2498, "2498")));
+    Random random = new Random(7);
+    long[] rows = LongStream.range(0, ROWS).filter(row -> random.nextInt(9) == 0).toArray();
+    assertSelectedRows(fieldIdFile, schema, full, rows);
+  }
+
+  private static void assertSelectedRows(String file, List<List<Object>> full, long[] rows)
+      throws IOException {
+    assertSelectedRows(file, READ_SCHEMA, full, rows);
+  }
+
+  private static void assertSelectedRows(
+      String file, StructType schema, List<List<Object>> full, long[] rows) throws IOException {
+    List<List<Object>> expected = new ArrayList<>();
+    for (long row : rows) {
+      expected.add(full.get((int) row));
+    }
+    List<List<Object>> selected = new ArrayList<>();
+    try (CloseableIterator<ColumnarBatch> batches =
+        SelectedParquetRows.read(files, file, Files.size(Path.of(file)), schema, rows)) {
+      while (batches.hasNext()) {
+        ColumnarBatch batch = batches.next();
+        assertThat(batch.getSize()).isBetween(1, BATCH_SIZE);
+        selected.addAll(rowsOf(batch));
+      }
+    }
+    assertThat(selected).as("rows %s", Arrays.toString(rows)).isEqualTo(expected);
+  }
+
+  private static List<List<Object>> readAll(String file) throws IOException {
+    return readAll(file, READ_SCHEMA);
+  }
+
+  private static List<List<Object>> readAll(String file, StructType schema) throws IOException {
+    List<List<Object>> rows = new ArrayList<>();
+    FileStatus status = FileStatus.of(file, Files.size(Path.of(file)), 0);
+    try (CloseableIterator<FileReadResult> batches =
+        engine
+            .getParquetHandler()
+            .readParquetFiles(KernelIterators.single(status), schema, Optional.empty())) {
+      while (batches.hasNext()) {
+        rows.addAll(rowsOf(batches.next().getData()));
+      }
+    }
+    assertThat(rows).hasSize(ROWS);
+    return rows;
+  }
+
+  private static long[] rowGroupSizes(String file) throws IOException {
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(
+            HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file), new Configuration()))) {
+      return reader.getRowGroups().stream().mapToLong(BlockMetaData::getRowCount).toArray();
+    }
+  }
+
+  private static List<List<Object>> rowsOf(ColumnarBatch batch) {
+    List<List<Object>> rows = new ArrayList<>();
+    for (int row = 0; row < batch.getSize(); row++) {
+      List<Object> values = new ArrayList<>();
+      for (int column = 0; column < batch.getSchema().length(); column++) {
+        values.add(value(batch.getColumnVector(column), row));
+      }
+      rows.add(values);
+    }
+    return rows;
+  }
+
+  /** A value as plain Java objects that compare by value. */
+  private static Object value(ColumnVector vector, int row) {
+    if (vector.isNullAt(row)) {
+      return null;
+    }
+    DataType type = vector.getDataType();
+    if (type instanceof StructType struct) {
+      List<Object> fields = new ArrayList<>();
+      for (int i = 0; i < struct.length(); i++) {
+        fields.add(value(vector.getChild(i), row));
+      }
+      return fields;
+    }
+    if (type instanceof ArrayType) {
+      ArrayValue array = vector.getArray(row);
+      return elements(array.getElements(), array.getSize());
+    }
+    if (type instanceof MapType) {
+      MapValue map = vector.getMap(row);
+      return List.of(
+          elements(map.getKeys(), map.getSize()), elements(map.getValues(), map.getSize()));
+    }
+    if (type instanceof LongType || type instanceof TimestampType) {
+      return vector.getLong(row);
+    }
+    if (type instanceof IntegerType || type instanceof DateType) {
+      return vector.getInt(row);
+    }
+    if (type instanceof StringType) {
+      return vector.getString(row);
+    }
+    if (type instanceof DecimalType) {
+      return vector.getDecimal(row);
+    }
+    if (type instanceof BooleanType) {
+      return vector.getBoolean(row);
+    }
+    if (type instanceof DoubleType) {
+      return vector.getDouble(row);
+    }
+    if (type instanceof BinaryType) {
+      return HexFormat.of().formatHex(vector.getBinary(row));
+    }
+    throw new IllegalArgumentException("No test value for " + type);
+  }
+
+  private static List<Object> elements(ColumnVector vector, int size) {
+    List<Object> values = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      values.add(value(vector, i));
+    }
+    return values;
+  }
+}
