@@ -49,9 +49,9 @@ import java.util.List;
  * versions after the snapshot are read by another feed once every slice is complete.
  *
  * <p><b>Shards.</b> A feed of one shard of the table ({@link ChangeRules#shard}) reads the key
- * columns of every row and decodes and returns the rows of its keys; the others are passed over as
- * rows that are no changes are, and its position moves past them all the same ({@link
- * FileRowCursor#keepOnly}).
+ * columns of every row first and then decodes and returns the rows of its keys only; the others are
+ * passed over as rows that are no changes are, and its position moves past them all the same
+ * ({@link FileRowCursor#keepOnly}).
  *
  * <p><b>Bounded.</b> A feed given a last version (a bounded run's end) reads no version after it:
  * past it, it has caught up for good ({@link #ended}), whatever later commits hold.

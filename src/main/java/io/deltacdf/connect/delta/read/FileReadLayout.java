@@ -9,6 +9,7 @@ import io.deltacdf.connect.delta.plan.ChangeFile;
 import io.deltacdf.connect.delta.table.FeedContext;
 import io.deltacdf.connect.delta.table.TableSchema;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.parquet.schema.MessageType;
 
@@ -51,6 +52,29 @@ record FileReadLayout(
       changeTypeOrdinal = next;
     }
     return new FileReadLayout(readSchema, dataOrdinal, hiddenOrdinal, changeTypeOrdinal);
+  }
+
+  /**
+   * This layout narrowed to the data columns {@code columns} (indexes in the table schema; -1 and
+   * partition columns read nothing) and a cdc file's {@code _change_type}, without hidden columns.
+   */
+  FileReadLayout narrowedTo(int[] columns) {
+    StructType narrow = new StructType();
+    int[] narrowOrdinal = new int[dataOrdinal.length];
+    Arrays.fill(narrowOrdinal, -1);
+    int next = 0;
+    for (int column : columns) {
+      if (column >= 0 && dataOrdinal[column] >= 0 && narrowOrdinal[column] < 0) {
+        narrow = narrow.add(readSchema.at(dataOrdinal[column]));
+        narrowOrdinal[column] = next++;
+      }
+    }
+    int narrowChangeType = -1;
+    if (changeTypeOrdinal >= 0) {
+      narrow = narrow.add(readSchema.at(changeTypeOrdinal));
+      narrowChangeType = next;
+    }
+    return new FileReadLayout(narrow, narrowOrdinal, new int[0], narrowChangeType);
   }
 
   /**

@@ -24,13 +24,17 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.LongFunction;
+import java.util.stream.LongStream;
 
 /**
  * Streams the change rows of one {@link ChangeFile}, one Parquet batch at a time, starting at a
  * physical row index. It looks one row ahead so that {@link #hasNext()} is exact, which lets the
- * feed tell when a row is the last of its file. A cursor of one shard ({@link #keepOnly}) decides
- * from a row's key columns whether to decode the rest. A cursor given a selection of rows decodes
- * those only: the others are no changes.
+ * feed tell when a row is the last of its file. A cursor of one shard ({@link #keepOnly}) first
+ * reads only what its decisions need (the key columns, a cdc file's {@code _change_type}) to pick
+ * out the shard's change rows, then decodes those only; where that narrow pass would read every
+ * column anyway, it decides row by row from the key columns whether to decode the rest. A cursor
+ * given a selection of rows decodes those only: the others are no changes. The file is opened at
+ * the first {@link #hasNext()}.
  */
 public final class FileRowCursor implements Closeable {
 
@@ -43,6 +47,7 @@ public final class FileRowCursor implements Closeable {
 
   private final TableSchema schema;
   private final Object[] partitionValues;
+  private final FileReadLayout layout;
   private final int[] dataOrdinal;
   private final int changeTypeOrdinal;
   private final DeletedRows addDeleted;
@@ -62,8 +67,13 @@ public final class FileRowCursor implements Closeable {
   /** Whether a change row of another shard was passed over since the current row. */
   private boolean droppedSinceCurrent;
 
+  /** Whether a change row of another shard follows the last row of a shard's selection. */
+  private boolean othersAfterSelection;
+
   /** False when only the hidden columns are read: the decisions need no values. */
   private final boolean valuesRead;
+
+  private final long fromRow;
 
   /** The physical row the cursor stops before. */
   private final long untilRow;
@@ -71,9 +81,10 @@ public final class FileRowCursor implements Closeable {
   /**
    * The physical rows read, ascending, from the first at or after the start on; null: every row.
    */
-  private final long[] selection;
+  private long[] selection;
 
-  private final CloseableIterator<ColumnarBatch> batches;
+  /** Null until the first {@link #hasNext()}. */
+  private CloseableIterator<ColumnarBatch> batches;
 
   private ColumnarBatch batch;
 
@@ -141,32 +152,35 @@ public final class FileRowCursor implements Closeable {
     this.partitionValues = PartitionValues.resolve(schema, file.partitionValues());
     List<String> hidden = derived == null ? List.of() : derived.hiddenColumns();
     this.valuesRead = derived == null || derived.readsValues() || hidden.isEmpty();
-    FileReadLayout layout =
-        FileReadLayout.of(context, version, file, location, schema, valuesRead, hidden);
+    this.layout = FileReadLayout.of(context, version, file, location, schema, valuesRead, hidden);
     this.dataOrdinal = layout.dataOrdinal();
     this.hiddenOrdinal = layout.hiddenOrdinal();
     this.changeTypeOrdinal = layout.changeTypeOrdinal();
     this.addDeleted = loadDeletionVector(file.addDv());
     this.removeDeleted = loadDeletionVector(file.removeDv());
+    this.fromRow = fromRow;
     this.selection = selection == null ? null : from(selection, fromRow);
-    this.batches = open(layout.readSchema());
-    this.batchStart = 0;
-    this.rowInBatch = 0;
-    try {
-      skipTo(this.selection == null ? fromRow : 0);
-    } catch (RuntimeException e) {
-      // The caller never gets this cursor to close: close the file it has opened.
-      closeAfterFailure(e);
-      throw e;
-    }
   }
 
-  private void closeAfterFailure(RuntimeException failure) {
-    try {
-      batches.close();
-    } catch (IOException | RuntimeException e) {
-      failure.addSuppressed(e);
-    }
+  /** The narrow pass of {@code whole}'s shard: reads the columns of {@code keys} only. */
+  private FileRowCursor(FileRowCursor whole, FileReadLayout keys, ShardKeys shard) {
+    this.context = whole.context;
+    this.version = whole.version;
+    this.file = whole.file;
+    this.location = whole.location;
+    this.schema = whole.schema;
+    this.partitionValues = whole.partitionValues;
+    this.layout = keys;
+    this.dataOrdinal = keys.dataOrdinal();
+    this.hiddenOrdinal = keys.hiddenOrdinal();
+    this.changeTypeOrdinal = keys.changeTypeOrdinal();
+    this.addDeleted = whole.addDeleted;
+    this.removeDeleted = whole.removeDeleted;
+    this.derived = null;
+    this.valuesRead = true;
+    this.fromRow = whole.fromRow;
+    this.untilRow = whole.untilRow;
+    this.shard = shard;
   }
 
   public ChangeFile file() {
@@ -175,18 +189,39 @@ public final class FileRowCursor implements Closeable {
 
   /**
    * Keeps only the change rows of {@code rule}'s shard, whose positions {@code positions} gives (by
-   * physical row): the others are passed over like rows that are no changes, their key columns
-   * alone decoded. Set before the first {@link #hasNext()}.
+   * physical row): the others are passed over like rows that are no changes. A narrow pass over the
+   * file picks the shard's rows out first, unless it would read every column anyway or the cursor's
+   * rows are already decided otherwise (derived decisions, a selection): then each row's key
+   * columns alone decide whether to decode the rest. Set before the first {@link #hasNext()}.
    */
   public void keepOnly(ShardRule rule, LongFunction<ChangePosition> positions) {
     if (!valuesRead) {
       throw new IllegalStateException("Only the hidden columns of " + file.path() + " are read");
     }
-    shard = new ShardKeys(rule, positions, schema, partitionValues, dataOrdinal);
+    FileReadLayout keys = layout.narrowedTo(rule.columnsIn(schema.logical()));
+    int narrow = keys.readSchema().length();
+    if (derived != null
+        || selection != null
+        || narrow == 0
+        || narrow >= layout.readSchema().length()) {
+      shard = new ShardKeys(rule, positions, schema, partitionValues, dataOrdinal);
+      return;
+    }
+    ShardKeys narrowKeys =
+        new ShardKeys(rule, positions, schema, partitionValues, keys.dataOrdinal());
+    try (FileRowCursor keyPass = new FileRowCursor(this, keys, narrowKeys)) {
+      selection = keyPass.keptRows();
+      othersAfterSelection = keyPass.droppedSinceCurrent;
+    } catch (IOException e) {
+      throw KernelErrors.translate(context.table(), version, location, e);
+    }
   }
 
   public boolean hasNext() {
     if (!prefetched) {
+      if (batches == null) {
+        start();
+      }
       prefetched = advance();
     }
     return prefetched;
@@ -212,7 +247,7 @@ public final class FileRowCursor implements Closeable {
    * is then the file's end, else its next physical row, as in the whole table's feed.
    */
   public boolean lastChange() {
-    return !hasNext() && !droppedSinceCurrent;
+    return !hasNext() && !droppedSinceCurrent && !othersAfterSelection;
   }
 
   public ChangeType type() {
@@ -235,7 +270,32 @@ public final class FileRowCursor implements Closeable {
 
   @Override
   public void close() throws IOException {
-    batches.close();
+    if (batches != null) {
+      batches.close();
+    }
+  }
+
+  /** Opens the file and moves to the first row to read. */
+  private void start() {
+    batches = open(layout.readSchema());
+    batchStart = 0;
+    rowInBatch = 0;
+    skipTo(selection == null ? fromRow : 0);
+  }
+
+  /**
+   * Reads this narrow pass to its end: the physical rows its shard keeps, ascending. After it,
+   * {@link #droppedSinceCurrent} tells whether another shard's change row follows the last.
+   */
+  private long[] keptRows() {
+    LongStream.Builder kept = LongStream.builder();
+    while (hasNext()) {
+      kept.add(physicalRow(rowInBatch));
+      prefetched = false;
+      droppedSinceCurrent = false;
+      rowInBatch++;
+    }
+    return kept.build().toArray();
   }
 
   /** Positions on the next row that is a change, without consuming it. */
