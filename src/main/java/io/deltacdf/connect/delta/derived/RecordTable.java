@@ -22,6 +22,27 @@ abstract sealed class RecordTable {
   /** The index of the record that starts with {@code first} (and {@code second}), or -1. */
   abstract long find(long first, long second);
 
+  /** How many records the table holds. */
+  abstract long size();
+
+  /**
+   * The index of the first record whose first long is {@code first} or more (by signed order), or
+   * {@link #size()} when there is none.
+   */
+  final long ceiling(long first) {
+    long from = 0;
+    long to = size();
+    while (from < to) {
+      long middle = (from + to) >>> 1;
+      if (get(middle, 0) < first) {
+        from = middle + 1;
+      } else {
+        to = middle;
+      }
+    }
+    return from;
+  }
+
   abstract long get(long record, int field);
 
   abstract void set(long record, int field, long value);
@@ -108,6 +129,11 @@ abstract sealed class RecordTable {
     @Override
     long find(long first, long second) {
       return search(0, values.length / stride - 1, first, second);
+    }
+
+    @Override
+    long size() {
+      return values.length / stride;
     }
 
     @Override
@@ -218,6 +244,11 @@ abstract sealed class RecordTable {
       }
       long start = candidate * blockRecords;
       return search(start, Math.min(start + blockRecords, records) - 1, first, second);
+    }
+
+    @Override
+    long size() {
+      return records;
     }
 
     @Override

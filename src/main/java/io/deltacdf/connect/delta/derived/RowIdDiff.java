@@ -4,58 +4,91 @@ import io.deltacdf.connect.change.ChangeType;
 import io.deltacdf.connect.delta.spill.DiffSpill;
 import io.deltacdf.connect.delta.spill.SortedRecords;
 import io.deltacdf.connect.delta.spill.SpillDirectory;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.stream.LongStream;
 
 /**
  * The changes of one version of a table with row tracking, paired by stable row id: an id only
  * among the rows that leave the table is a delete, one only among the rows that enter it an insert,
  * one on both sides with a different row commit version an update (pre-image on the leaving side,
  * post-image on the entering one), and one on both sides with the same commit version a row copied
- * unchanged, which is no change. Built from a first pass over the version's files; the second pass
- * asks {@link #decide} about each candidate row. Unlike {@link RowDiff}'s, a decision depends on
- * the row's id alone, so a reader can resume anywhere inside the version without replaying.
+ * unchanged, which is no change. Built from a first pass over the version's files, in which each
+ * candidate row comes with its file and physical row; after pairing, the diff holds the changed
+ * rows by file and position, so a second pass reads those rows alone, from any row of any file,
+ * without looking at a row id again.
  *
  * <p>Memory: up to {@link DiffSpill#maxRecordsInMemory} candidate rows, 24 bytes per candidate row
- * while building and 24 per changed row id after; beyond it, candidates are sorted in runs on local
- * disk and merged, and changed ids are looked up in a file a block at a time; {@link #close}
- * deletes the files.
+ * while building and 8 per changed row after; beyond it, candidates are sorted in runs on local
+ * disk and merged, and the changed rows are written to a file read a block at a time; {@link
+ * #close} deletes the files.
  */
 public final class RowIdDiff implements AutoCloseable {
 
-  private static final long DELETE = 1;
-  private static final long INSERT = 2;
-  private static final long UPDATE = 3;
+  /** A version's files are numbered in 30 bits, to pack a candidate's place in one long. */
+  public static final int MAX_FILES = 1 << 30;
 
-  /** Per changed row id: the id, 0, then what it became. */
-  private final RecordTable changed;
+  /** A file's rows are numbered in 32 bits. */
+  public static final long MAX_ROWS_PER_FILE = 1L << 32;
+
+  /** Per changed row, ascending: its file, physical row, and 1 for one side of an update. */
+  private final RecordTable changes;
 
   private final SpillDirectory spill;
 
-  private RowIdDiff(RecordTable changed, SpillDirectory spill) {
-    this.changed = changed;
+  private RowIdDiff(RecordTable changes, SpillDirectory spill) {
+    this.changes = changes;
     this.spill = spill;
   }
 
-  /**
-   * What a candidate row of stable id {@code rowId} becomes: {@code side} is {@link
-   * ChangeType#DELETE} for a row leaving the table and {@link ChangeType#INSERT} for one entering
-   * it. Null for a row copied unchanged.
-   */
-  public ChangeType decide(ChangeType side, long rowId) {
-    long record = changed.find(rowId, 0);
-    if (record < 0) {
-      return null;
+  /** The changed rows of file {@code fileIndex} from physical row {@code fromRow} on. */
+  public FileChanges changesIn(int fileIndex, long fromRow) {
+    long end = changes.size();
+    LongStream.Builder rows = LongStream.builder();
+    BitSet updates = new BitSet();
+    int count = 0;
+    for (long at = changes.ceiling(change(fileIndex, fromRow, false)); at < end; at++) {
+      long change = changes.get(at, 0);
+      if (change >>> 33 != fileIndex) {
+        break;
+      }
+      rows.add((change >>> 1) & (MAX_ROWS_PER_FILE - 1));
+      updates.set(count++, (change & 1) == 1);
     }
-    long change = changed.get(record, 2);
-    if (change == UPDATE) {
-      return side == ChangeType.DELETE ? ChangeType.UPDATE_PREIMAGE : ChangeType.UPDATE_POSTIMAGE;
-    }
-    return change == (side == ChangeType.DELETE ? DELETE : INSERT) ? side : null;
+    return new FileChanges(rows.build().toArray(), updates);
   }
 
   /** Closes and deletes the version's spill files, if it had any. */
   @Override
   public void close() {
     spill.close();
+  }
+
+  private static long change(int fileIndex, long physicalRow, boolean update) {
+    return ((long) fileIndex << 33) | (physicalRow << 1) | (update ? 1 : 0);
+  }
+
+  /**
+   * The changed rows of one file: their physical rows, ascending, and which of them are one side of
+   * an update.
+   */
+  public record FileChanges(long[] rows, BitSet updates) {
+
+    /**
+     * What changed row {@code physicalRow} becomes: {@code side} is {@link ChangeType#DELETE} for a
+     * file's rows leaving the table and {@link ChangeType#INSERT} for those entering it. Null for a
+     * row that is no change.
+     */
+    public ChangeType decide(ChangeType side, long physicalRow) {
+      int at = Arrays.binarySearch(rows, physicalRow);
+      if (at < 0) {
+        return null;
+      }
+      if (!updates.get(at)) {
+        return side;
+      }
+      return side == ChangeType.DELETE ? ChangeType.UPDATE_PREIMAGE : ChangeType.UPDATE_POSTIMAGE;
+    }
   }
 
   /** The same row id twice on one side of a version: row tracking cannot pair it. */
@@ -77,9 +110,13 @@ public final class RowIdDiff implements AutoCloseable {
    * deletes what it spilled.
    */
   public static final class Builder implements AutoCloseable {
-    private final int maxInMemory;
+
+    /** Set in a candidate's place for a row entering the table: it sorts after a leaving one. */
+    private static final long ENTERING = 1L << 62;
+
     private final SpillDirectory spill;
     private final SortedRecords candidates;
+    private final SortedRecords changed;
     private boolean built;
 
     // The group of one row id being paired while building.
@@ -88,16 +125,30 @@ public final class RowIdDiff implements AutoCloseable {
     private boolean groupEntering;
     private long groupLeavingVersion;
     private long groupEnteringVersion;
+    private long groupLeavingPlace;
+    private long groupEnteringPlace;
 
     public Builder(DiffSpill limits) {
-      this.maxInMemory = limits.maxRecordsInMemory();
       this.spill = new SpillDirectory(limits.directory(), "delta-cdf-rowid-");
-      this.candidates = new SortedRecords(3, maxInMemory, spill);
+      this.candidates = new SortedRecords(3, limits.maxRecordsInMemory(), spill);
+      this.changed = new SortedRecords(1, limits.maxRecordsInMemory(), spill);
     }
 
-    /** A candidate row: leaving ({@code side} delete) or entering the table. */
-    public void add(ChangeType side, long rowId, long rowCommitVersion) {
-      candidates.add(rowId, side == ChangeType.INSERT ? 1 : 0, rowCommitVersion);
+    /**
+     * A candidate row: leaving ({@code side} delete) or entering the table, at {@code physicalRow}
+     * of the version's file {@code fileIndex} (below {@link #MAX_FILES} and {@link
+     * #MAX_ROWS_PER_FILE}).
+     */
+    public void add(
+        ChangeType side, long rowId, long rowCommitVersion, int fileIndex, long physicalRow) {
+      if (fileIndex < 0 || fileIndex >= MAX_FILES) {
+        throw new IllegalArgumentException("File index " + fileIndex + " out of range");
+      }
+      if (physicalRow < 0 || physicalRow >= MAX_ROWS_PER_FILE) {
+        throw new IllegalArgumentException("Physical row " + physicalRow + " out of range");
+      }
+      long place = ((long) fileIndex << 32) | physicalRow;
+      candidates.add(rowId, side == ChangeType.INSERT ? ENTERING | place : place, rowCommitVersion);
     }
 
     /**
@@ -106,49 +157,64 @@ public final class RowIdDiff implements AutoCloseable {
      * @throws DuplicateRowIdException when an id appears twice on one side
      */
     public RowIdDiff build() {
-      RecordTable.Writer changed =
-          RecordTable.Writer.of(candidates.spilled(), 3, spill, "changed-");
       try (SortedRecords.Cursor sorted = candidates.sorted()) {
         boolean inGroup = false;
         while (sorted.next()) {
           long id = sorted.get(0);
-          boolean entering = sorted.get(1) == 1;
+          long place = sorted.get(1);
+          boolean entering = (place & ENTERING) != 0;
           if (inGroup && id == groupId) {
             if (entering == groupEntering || !groupLeaving) {
               throw new DuplicateRowIdException(id);
             }
             groupEntering = true;
             groupEnteringVersion = sorted.get(2);
+            groupEnteringPlace = place;
             continue;
           }
           if (inGroup) {
-            endGroup(changed);
+            endGroup();
           }
           inGroup = true;
           groupId = id;
-          // Sorted by side: a leaving row comes before the entering one of its id.
+          // Sorted by place, whose top bit is the side: a leaving row comes before the entering
+          // one.
           groupLeaving = !entering;
           groupEntering = entering;
           groupLeavingVersion = sorted.get(2);
           groupEnteringVersion = sorted.get(2);
+          groupLeavingPlace = place;
+          groupEnteringPlace = place;
         }
         if (inGroup) {
-          endGroup(changed);
+          endGroup();
         }
       }
-      RowIdDiff diff = new RowIdDiff(changed.finish(), spill);
+      RecordTable.Writer table = RecordTable.Writer.of(changed.spilled(), 1, spill, "changed-");
+      try (SortedRecords.Cursor sorted = changed.sorted()) {
+        while (sorted.next()) {
+          table.add(sorted.get(0), 0, 0);
+        }
+      }
+      RowIdDiff diff = new RowIdDiff(table.finish(), spill);
       built = true;
       return diff;
     }
 
-    private void endGroup(RecordTable.Writer changed) {
+    private void endGroup() {
       if (!groupLeaving) {
-        changed.add(groupId, 0, INSERT);
+        addChange(groupEnteringPlace, false);
       } else if (!groupEntering) {
-        changed.add(groupId, 0, DELETE);
+        addChange(groupLeavingPlace, false);
       } else if (groupLeavingVersion != groupEnteringVersion) {
-        changed.add(groupId, 0, UPDATE);
+        addChange(groupLeavingPlace, true);
+        addChange(groupEnteringPlace, true);
       }
+    }
+
+    private void addChange(long place, boolean update) {
+      int fileIndex = (int) ((place & ~ENTERING) >>> 32);
+      changed.add(change(fileIndex, place & (MAX_ROWS_PER_FILE - 1), update), 0, 0);
     }
 
     @Override

@@ -15,20 +15,16 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.LongStream;
 
 /**
  * The changes of one version of a table with row tracking that both removes and adds rows: a first
  * pass reads the stable row id and row commit version of every candidate row (rows of removed files
  * visible before the version, rows a deletion vector newly hides or un-hides, visible rows of added
  * files) into a {@link RowIdDiff}, reading only the materialized row tracking columns of the files
- * (none of the table's); cursors then read the files again and keep the rows the diff calls
- * changes. A decision depends on the row's id only, so a cursor opens anywhere without replaying
- * the rows before it.
- *
- * <p>A version rewrites whole files to change a few of their rows, so before a cursor reads a file
- * with all its columns, a pass over the row tracking columns alone picks out the file's changed
- * rows, and the cursor decodes only those.
+ * (none of the table's), and noting each row's file and physical row. Pairing by id then tells
+ * which physical rows of which files are changes, so cursors decode those rows alone: a version
+ * rewrites whole files to change a few of their rows. A decision depends on the row's place only,
+ * so a cursor opens anywhere without replaying the rows before it.
  *
  * <p>The first pass reads every file of the version, also those of partitions the row filter
  * refuses: a row that moves into a read partition is then an update there, as in Spark's feed.
@@ -77,11 +73,7 @@ final class RowTrackingVersion implements DiffedVersion {
     if (diff == null) {
       diff = firstPass();
     }
-    Decisions decisions = new Decisions(files.get(fileIndex).rowIds(), null, null);
-    if (hiddenColumns.isEmpty()) {
-      // Picking out the changed rows would read every column: read the file once, whole.
-      return cursor(fileIndex, fromRow, decisions);
-    }
+    RowIdDiff.FileChanges changes = diff.changesIn(fileIndex, fromRow);
     return new FileRowCursor(
         context,
         version,
@@ -89,21 +81,8 @@ final class RowTrackingVersion implements DiffedVersion {
         schema,
         fromRow,
         Long.MAX_VALUE,
-        decisions,
-        changedRows(fileIndex, fromRow));
-  }
-
-  /** The physical rows of a file from {@code fromRow} on that are changes, ascending. */
-  private long[] changedRows(int fileIndex, long fromRow) {
-    LongStream.Builder changed = LongStream.builder();
-    Decisions select = new Decisions(files.get(fileIndex).rowIds(), null, changed);
-    try (FileRowCursor rows = cursor(fileIndex, fromRow, select)) {
-      // Selecting decides every row to be no change: the loop reads the file to its end.
-      rows.hasNext();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return changed.build().toArray();
+        new Decided(changes),
+        changes.rows());
   }
 
   @Override
@@ -117,8 +96,10 @@ final class RowTrackingVersion implements DiffedVersion {
   private RowIdDiff firstPass() {
     try (RowIdDiff.Builder builder = new RowIdDiff.Builder(spill)) {
       for (int file = 0; file < files.size(); file++) {
-        Decisions collect = new Decisions(files.get(file).rowIds(), builder, null);
-        try (FileRowCursor candidates = cursor(file, 0, collect)) {
+        Candidates collect = new Candidates(file, files.get(file).rowIds(), builder);
+        try (FileRowCursor candidates =
+            new FileRowCursor(
+                context, version, files.get(file), schema, 0, Long.MAX_VALUE, collect)) {
           // Collecting decides every row to be no change: the loop reads the file to its end.
           candidates.hasNext();
         } catch (IOException e) {
@@ -141,60 +122,51 @@ final class RowTrackingVersion implements DiffedVersion {
     }
   }
 
-  private FileRowCursor cursor(int fileIndex, long fromRow, Decisions decisions) {
-    return new FileRowCursor(
-        context, version, files.get(fileIndex), schema, fromRow, Long.MAX_VALUE, decisions);
-  }
-
   /**
-   * The rows of one file by stable row id: collected into {@code builder} (and none kept) in the
-   * first pass, decided by the diff after it; with {@code selected}, the physical rows of the
-   * changes are collected there (and none kept).
+   * The first pass over one file: its rows' stable row ids and commit versions go to {@code
+   * builder}, with their place, and none is kept.
    */
-  private final class Decisions implements DerivedRows {
+  private final class Candidates implements DerivedRows {
+    private final int fileIndex;
     private final FileRowIds file;
     private final RowIdDiff.Builder builder;
-    private final LongStream.Builder selected;
 
-    Decisions(FileRowIds file, RowIdDiff.Builder builder, LongStream.Builder selected) {
+    Candidates(int fileIndex, FileRowIds file, RowIdDiff.Builder builder) {
+      this.fileIndex = fileIndex;
       this.file = file;
       this.builder = builder;
-      this.selected = selected;
     }
 
     @Override
     public List<String> hiddenColumns() {
-      // After the first pass, decisions need the row id alone (the commit version is paired).
-      if (builder == null && rowIdColumn == 0) {
-        return hiddenColumns.subList(0, 1);
-      }
       return hiddenColumns;
     }
 
     @Override
     public boolean readsValues() {
-      // The first pass and the selection of a file's changes read row ids and commit versions only.
-      return builder == null && selected == null;
+      return false;
     }
 
     @Override
     public ChangeType decide(ChangeType side, Candidate row) {
       Long materializedId = rowIdColumn < 0 ? null : row.hidden(rowIdColumn);
       long rowId = materializedId != null ? materializedId : file.baseRowId() + row.physicalRow();
-      if (builder == null) {
-        ChangeType change = diff.decide(side, rowId);
-        if (selected == null || change == null) {
-          return change;
-        }
-        selected.add(row.physicalRow());
-        return null;
-      }
       Long materializedVersion = commitVersionColumn < 0 ? null : row.hidden(commitVersionColumn);
       builder.add(
           side,
           rowId,
-          materializedVersion != null ? materializedVersion : file.defaultRowCommitVersion());
+          materializedVersion != null ? materializedVersion : file.defaultRowCommitVersion(),
+          fileIndex,
+          row.physicalRow());
       return null;
+    }
+  }
+
+  /** The rows of one file as the diff decided them, by physical row. */
+  private record Decided(RowIdDiff.FileChanges changes) implements DerivedRows {
+    @Override
+    public ChangeType decide(ChangeType side, Candidate row) {
+      return changes.decide(side, row.physicalRow());
     }
   }
 }

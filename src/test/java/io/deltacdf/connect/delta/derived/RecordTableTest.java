@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A table on disk finds, reads and updates records as one on the heap does, also once its block
- * index has doubled its blocks several times (an index of 4 blocks here instead of 65,536).
+ * A table on disk finds, reads and updates records as one on the heap does, and finds the first
+ * record at or after a long, also once its block index has doubled its blocks several times (an
+ * index of 4 blocks here instead of 65,536).
  */
 class RecordTableTest {
 
@@ -32,6 +33,12 @@ class RecordTableTest {
           long second = random.nextBoolean() ? first : first + 1;
           long found = heap.find(first, second);
           assertThat(disk.find(first, second)).as("find %d %d", first, second).isEqualTo(found);
+          // Records 0, 2, 4, ...: the first at or after an even long is its half, else the next.
+          long ceiling = Math.min(RECORDS, Math.max(0, (first + 1) / 2));
+          assertThat(heap.ceiling(first)).as("heap ceiling %d", first).isEqualTo(ceiling);
+          assertThat(disk.ceiling(first)).as("disk ceiling %d", first).isEqualTo(ceiling);
+          assertThat(disk.ceiling(first + 1))
+              .isEqualTo(Math.min(RECORDS, Math.max(0, first / 2 + 1)));
           if (found >= 0 && stride == 3) {
             long value = random.nextLong();
             heap.set(found, 2, value);
