@@ -2,8 +2,6 @@ package io.deltacdf.connect.delta.kernel;
 
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.defaults.engine.fileio.FileIO;
-import io.delta.kernel.defaults.engine.fileio.InputFile;
-import io.delta.kernel.defaults.engine.hadoopio.HadoopInputFile;
 import io.delta.kernel.defaults.internal.parquet.ParquetFileReader.BatchReadSupport;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
@@ -12,10 +10,7 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
-import org.apache.parquet.conf.HadoopParquetConfiguration;
 import org.apache.parquet.filter.RecordFilter;
 import org.apache.parquet.filter.UnboundRecordFilter;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -23,10 +18,8 @@ import org.apache.parquet.hadoop.api.InitContext;
 import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.io.ColumnIOFactory;
-import org.apache.parquet.io.DelegatingSeekableInputStream;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.RecordReader;
-import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.io.api.RecordMaterializer;
 import org.apache.parquet.schema.MessageType;
 
@@ -44,9 +37,6 @@ public final class SelectedParquetRows implements CloseableIterator<ColumnarBatc
   private static final String BATCH_SIZE = "delta.kernel.default.parquet.reader.batch-size";
 
   private static final int DEFAULT_BATCH_SIZE = 1024;
-
-  /** Kernel's read support reads no setting: an empty configuration, loading no resources. */
-  private static final Configuration NO_SETTINGS = new Configuration(false);
 
   private final ParquetFileReader file;
   private final String location;
@@ -83,12 +73,12 @@ public final class SelectedParquetRows implements CloseableIterator<ColumnarBatc
     MessageType fileSchema = file.getFooter().getFileMetaData().getSchema();
     this.support = new BatchReadSupport(batchSize, readSchema);
     ReadSupport.ReadContext context =
-        support.init(new InitContext(NO_SETTINGS, Map.of(), fileSchema));
+        support.init(new InitContext(ParquetFiles.NO_SETTINGS, Map.of(), fileSchema));
     MessageType requested = context.getRequestedSchema();
     file.setRequestedSchema(requested);
     this.materializer =
         support.prepareForRead(
-            NO_SETTINGS,
+            ParquetFiles.NO_SETTINGS,
             file.getFooter().getFileMetaData().getKeyValueMetaData(),
             fileSchema,
             context);
@@ -109,18 +99,11 @@ public final class SelectedParquetRows implements CloseableIterator<ColumnarBatc
       return KernelIterators.of(List.<ColumnarBatch>of().iterator());
     }
     int batchSize = files.getConf(BATCH_SIZE).map(Integer::valueOf).orElse(DEFAULT_BATCH_SIZE);
-    InputFile input = files.newInputFile(location, knownSize);
-    ParquetFileReader file = ParquetFileReader.open(parquetFile(input), readOptions(input));
-    try {
-      return new SelectedParquetRows(file, location, readSchema, rows, batchSize);
-    } catch (RuntimeException e) {
-      try {
-        file.close();
-      } catch (IOException | RuntimeException closing) {
-        e.addSuppressed(closing);
-      }
-      throw e;
-    }
+    return ParquetFiles.open(
+        files,
+        location,
+        knownSize,
+        file -> new SelectedParquetRows(file, location, readSchema, rows, batchSize));
   }
 
   @Override
@@ -196,41 +179,5 @@ public final class SelectedParquetRows implements CloseableIterator<ColumnarBatc
     public boolean isMatch() {
       return rowGroupStart + rowInGroup++ == rows[next];
     }
-  }
-
-  /**
-   * The read options of the file's own Hadoop configuration, as Kernel's reader takes them: parsing
-   * Hadoop's default settings anew per file would cost more than reading a small file.
-   */
-  private static ParquetReadOptions readOptions(InputFile input) {
-    Configuration settings =
-        input instanceof HadoopInputFile hadoop ? hadoop.configuration() : NO_SETTINGS;
-    return ParquetReadOptions.builder(new HadoopParquetConfiguration(settings)).build();
-  }
-
-  /** Kernel's file access as parquet-mr's. */
-  private static org.apache.parquet.io.InputFile parquetFile(InputFile input) {
-    return new org.apache.parquet.io.InputFile() {
-      @Override
-      public long getLength() throws IOException {
-        return input.length();
-      }
-
-      @Override
-      public SeekableInputStream newStream() throws IOException {
-        io.delta.kernel.defaults.engine.fileio.SeekableInputStream in = input.newStream();
-        return new DelegatingSeekableInputStream(in) {
-          @Override
-          public long getPos() throws IOException {
-            return in.getPos();
-          }
-
-          @Override
-          public void seek(long newPos) throws IOException {
-            in.seek(newPos);
-          }
-        };
-      }
-    };
   }
 }

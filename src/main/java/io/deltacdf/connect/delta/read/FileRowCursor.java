@@ -12,6 +12,7 @@ import io.deltacdf.connect.delta.errors.KernelErrors;
 import io.deltacdf.connect.delta.kernel.DeletedRows;
 import io.deltacdf.connect.delta.kernel.DeletionVector;
 import io.deltacdf.connect.delta.kernel.KernelIterators;
+import io.deltacdf.connect.delta.kernel.LongParquetColumns;
 import io.deltacdf.connect.delta.kernel.SelectedParquetRows;
 import io.deltacdf.connect.delta.plan.ChangeFile;
 import io.deltacdf.connect.delta.table.FeedContext;
@@ -475,6 +476,14 @@ public final class FileRowCursor implements Closeable {
     try {
       if (selection != null) {
         return SelectedParquetRows.read(context.files(), location, size, readSchema, selection);
+      }
+      if (!valuesRead) {
+        // Only hidden columns (row tracking's longs): read column by column when they allow it.
+        CloseableIterator<ColumnarBatch> longs =
+            LongParquetColumns.readOrNull(context.files(), location, size, readSchema);
+        if (longs != null) {
+          return longs;
+        }
       }
       FileStatus status = FileStatus.of(location, size, 0);
       return context

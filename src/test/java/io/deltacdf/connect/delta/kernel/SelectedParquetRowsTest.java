@@ -10,7 +10,6 @@ import io.delta.kernel.data.MapValue;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.defaults.engine.fileio.FileIO;
 import io.delta.kernel.defaults.engine.hadoopio.HadoopFileIO;
-import io.delta.kernel.engine.FileReadResult;
 import io.delta.kernel.types.ArrayType;
 import io.delta.kernel.types.BinaryType;
 import io.delta.kernel.types.BooleanType;
@@ -27,7 +26,6 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampType;
 import io.delta.kernel.utils.CloseableIterator;
-import io.delta.kernel.utils.FileStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,14 +33,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Optional;
 import java.util.Random;
 import java.util.stream.LongStream;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.Metadata;
 import org.junit.jupiter.api.BeforeAll;
@@ -127,7 +120,7 @@ class SelectedParquetRowsTest {
         .option("parquet.block.size", "1024")
         .option("parquet.page.row.count.limit", "37")
         .parquet(out.toString());
-    return parquetFileIn(out);
+    return ParquetTestFiles.parquetFileIn(out);
   }
 
   private static Metadata fieldId(long id) {
@@ -141,50 +134,36 @@ class SelectedParquetRowsTest {
 
   /** One file of {@link #ROWS} rows in row groups of about a hundred rows, pages of 37 rows. */
   private static String write(String name, boolean dictionary) throws IOException {
-    Path out = dir.resolve(name);
-    spark()
-        .range(0, ROWS, 1, 1)
-        .selectExpr(
-            "id",
-            "CASE WHEN id % 7 = 0 THEN NULL ELSE concat('s-', id, repeat('x', id % 13)) END AS s",
-            "CASE WHEN id % 11 = 0 THEN NULL ELSE named_struct('a', CAST(id * 3 AS INT), 'b',"
-                + " CASE WHEN id % 5 = 0 THEN NULL ELSE CAST(id AS STRING) END) END AS st",
-            "CASE WHEN id % 9 = 0 THEN NULL ELSE filter(transform(sequence(0, CAST(id % 4 AS INT)),"
-                + " i -> named_struct('x', i, 'y', CASE WHEN i = 1 THEN NULL ELSE concat('y', id)"
-                + " END)), e -> id % 10 != 1) END AS arr",
-            "CASE WHEN id % 6 = 0 THEN NULL ELSE map_from_arrays(transform(sequence(0, CAST(id % 3"
-                + " AS INT)), i -> concat('k', i)), transform(sequence(0, CAST(id % 3 AS INT)),"
-                + " i -> CASE WHEN i = 2 THEN NULL ELSE id * i END)) END AS m",
-            "CAST(id / 7 AS DECIMAL(9, 2)) AS d1",
-            "CASE WHEN id % 8 = 0 THEN NULL ELSE CAST(id * 1234.567 AS DECIMAL(15, 3)) END AS d2",
-            "CAST(id * -12345.6789 AS DECIMAL(20, 4)) AS d3",
-            "CASE WHEN id % 4 = 0 THEN NULL ELSE timestamp_seconds(1700000000 + id * 37) END AS ts",
-            "date_add(DATE'2020-01-01', CAST(id AS INT)) AS dt",
-            "CASE WHEN id % 13 = 0 THEN NULL ELSE id % 3 = 0 END AS flag",
-            "id / 3.0D AS dbl",
-            "CASE WHEN id % 5 = 0 THEN NULL ELSE CAST(concat('b', id % 17) AS BINARY) END AS bin")
-        .write()
-        .option("parquet.block.size", "1024")
-        .option("parquet.page.row.count.limit", "37")
-        .option("parquet.enable.dictionary", Boolean.toString(dictionary))
-        .parquet(out.toString());
-    return parquetFileIn(out);
-  }
-
-  private static String parquetFileIn(Path out) throws IOException {
-    try (Stream<Path> listed = Files.list(out)) {
-      return listed
-          .filter(path -> path.getFileName().toString().endsWith(".parquet"))
-          .findFirst()
-          .orElseThrow()
-          .toString();
-    }
+    return ParquetTestFiles.writeSmallRowGroups(
+        spark()
+            .range(0, ROWS, 1, 1)
+            .selectExpr(
+                "id",
+                "CASE WHEN id % 7 = 0 THEN NULL ELSE concat('s-', id, repeat('x', id % 13)) END AS s",
+                "CASE WHEN id % 11 = 0 THEN NULL ELSE named_struct('a', CAST(id * 3 AS INT), 'b',"
+                    + " CASE WHEN id % 5 = 0 THEN NULL ELSE CAST(id AS STRING) END) END AS st",
+                "CASE WHEN id % 9 = 0 THEN NULL ELSE filter(transform(sequence(0, CAST(id % 4 AS INT)),"
+                    + " i -> named_struct('x', i, 'y', CASE WHEN i = 1 THEN NULL ELSE concat('y', id)"
+                    + " END)), e -> id % 10 != 1) END AS arr",
+                "CASE WHEN id % 6 = 0 THEN NULL ELSE map_from_arrays(transform(sequence(0, CAST(id % 3"
+                    + " AS INT)), i -> concat('k', i)), transform(sequence(0, CAST(id % 3 AS INT)),"
+                    + " i -> CASE WHEN i = 2 THEN NULL ELSE id * i END)) END AS m",
+                "CAST(id / 7 AS DECIMAL(9, 2)) AS d1",
+                "CASE WHEN id % 8 = 0 THEN NULL ELSE CAST(id * 1234.567 AS DECIMAL(15, 3)) END AS d2",
+                "CAST(id * -12345.6789 AS DECIMAL(20, 4)) AS d3",
+                "CASE WHEN id % 4 = 0 THEN NULL ELSE timestamp_seconds(1700000000 + id * 37) END AS ts",
+                "date_add(DATE'2020-01-01', CAST(id AS INT)) AS dt",
+                "CASE WHEN id % 13 = 0 THEN NULL ELSE id % 3 = 0 END AS flag",
+                "id / 3.0D AS dbl",
+                "CASE WHEN id % 5 = 0 THEN NULL ELSE CAST(concat('b', id % 17) AS BINARY) END AS bin"),
+        dir.resolve(name),
+        dictionary);
   }
 
   @Test
   void theFilesHaveManyRowGroups() throws IOException {
     for (String file : List.of(dictionaryFile, plainFile)) {
-      assertThat(rowGroupSizes(file)).hasSizeGreaterThan(10);
+      assertThat(ParquetTestFiles.rowGroupSizes(file)).hasSizeGreaterThan(10);
     }
   }
 
@@ -205,7 +184,7 @@ class SelectedParquetRowsTest {
     assertSelectedRows(file, full, LongStream.range(0, ROWS).toArray());
     List<Long> edges = new ArrayList<>();
     long start = 0;
-    for (long size : rowGroupSizes(file)) {
+    for (long size : ParquetTestFiles.rowGroupSizes(file)) {
       edges.add(start);
       edges.add(start + size - 1);
       start += size;
@@ -214,9 +193,11 @@ class SelectedParquetRowsTest {
     assertSelectedRows(file, full, new long[] {0});
     assertSelectedRows(file, full, new long[] {ROWS - 1});
     // Every row of the second row group and none of the others.
-    long second = rowGroupSizes(file)[0];
+    long second = ParquetTestFiles.rowGroupSizes(file)[0];
     assertSelectedRows(
-        file, full, LongStream.range(second, second + rowGroupSizes(file)[1]).toArray());
+        file,
+        full,
+        LongStream.range(second, second + ParquetTestFiles.rowGroupSizes(file)[1]).toArray());
   }
 
   @ParameterizedTest
@@ -279,25 +260,9 @@ class SelectedParquetRowsTest {
 
   private static List<List<Object>> readAll(String file, StructType schema) throws IOException {
     List<List<Object>> rows = new ArrayList<>();
-    FileStatus status = FileStatus.of(file, Files.size(Path.of(file)), 0);
-    try (CloseableIterator<FileReadResult> batches =
-        engine
-            .getParquetHandler()
-            .readParquetFiles(KernelIterators.single(status), schema, Optional.empty())) {
-      while (batches.hasNext()) {
-        rows.addAll(rowsOf(batches.next().getData()));
-      }
-    }
+    ParquetTestFiles.readWithKernel(engine, file, schema, batch -> rows.addAll(rowsOf(batch)));
     assertThat(rows).hasSize(ROWS);
     return rows;
-  }
-
-  private static long[] rowGroupSizes(String file) throws IOException {
-    try (ParquetFileReader reader =
-        ParquetFileReader.open(
-            HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file), new Configuration()))) {
-      return reader.getRowGroups().stream().mapToLong(BlockMetaData::getRowCount).toArray();
-    }
   }
 
   private static List<List<Object>> rowsOf(ColumnarBatch batch) {
