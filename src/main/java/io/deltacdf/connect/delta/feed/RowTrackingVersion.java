@@ -149,13 +149,15 @@ final class RowTrackingVersion implements DiffedVersion {
 
     @Override
     public ChangeType decide(ChangeType side, Candidate row) {
-      Long materializedId = rowIdColumn < 0 ? null : row.hidden(rowIdColumn);
-      long rowId = materializedId != null ? materializedId : file.baseRowId() + row.physicalRow();
-      Long materializedVersion = commitVersionColumn < 0 ? null : row.hidden(commitVersionColumn);
+      long defaultId = file.baseRowId() + row.physicalRow();
+      long rowId = rowIdColumn < 0 ? defaultId : row.hidden(rowIdColumn, defaultId);
+      long defaultVersion = file.defaultRowCommitVersion();
       builder.add(
           side,
           rowId,
-          materializedVersion != null ? materializedVersion : file.defaultRowCommitVersion(),
+          commitVersionColumn < 0
+              ? defaultVersion
+              : row.hidden(commitVersionColumn, defaultVersion),
           fileIndex,
           row.physicalRow());
       return null;

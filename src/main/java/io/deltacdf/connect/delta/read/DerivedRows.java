@@ -37,7 +37,10 @@ public interface DerivedRows {
     /** The row's physical index in its file. */
     long physicalRow();
 
-    /** The value of {@link #hiddenColumns()}' column {@code index}, or null. */
-    Long hidden(int index);
+    /**
+     * The value of {@link #hiddenColumns()}' column {@code index}, or {@code whenNull} where the
+     * row has none (unboxed: it is read for every row of every file a version rewrites).
+     */
+    long hidden(int index, long whenNull);
   }
 }

@@ -465,9 +465,9 @@ public final class FileRowCursor implements Closeable {
     }
 
     @Override
-    public Long hidden(int index) {
+    public long hidden(int index, long whenNull) {
       ColumnVector vector = batch.getColumnVector(hiddenOrdinal[index]);
-      return vector.isNullAt(rowInBatch) ? null : vector.getLong(rowInBatch);
+      return vector.isNullAt(rowInBatch) ? whenNull : vector.getLong(rowInBatch);
     }
   }
 

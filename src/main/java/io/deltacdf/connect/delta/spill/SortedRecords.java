@@ -39,7 +39,8 @@ public final class SortedRecords {
       writeRun();
     }
     if ((buffered + 1) * stride > buffer.length) {
-      int grown = (int) Math.min((long) maxInMemory, buffered + (buffered >> 1) + 1);
+      // Doubling: each copy of a buffer this large is garbage for the collector to take back.
+      int grown = (int) Math.min((long) maxInMemory, 2L * buffered);
       buffer = Arrays.copyOf(buffer, grown * stride);
     }
     int at = buffered * stride;
