@@ -11,50 +11,40 @@ import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.function.LongSupplier;
+import org.apache.parquet.bytes.ByteBufferInputStream;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.ColumnReader;
-import org.apache.parquet.column.impl.ColumnReadStoreImpl;
+import org.apache.parquet.column.Dictionary;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.ValuesType;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.page.PageReader;
+import org.apache.parquet.column.values.ValuesReader;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.io.api.Converter;
-import org.apache.parquet.io.api.GroupConverter;
-import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
 
 /**
- * Reads top-level 64-bit integer columns of a Parquet file, every row in order, straight from
- * parquet-mr's column readers into Kernel's long vectors: no record assembly, no converter per
- * value. Row tracking's first pass reads the materialized row id and row commit version of every
- * row of every file a version rewrites, and through Kernel's record reader that was the larger part
- * of its cost. A column the file lacks reads as nulls, as with Kernel's reader.
+ * Reads top-level 64-bit integer columns of a Parquet file, every row in order, page by page into
+ * Kernel's long vectors: no record assembly, no converter per value, and plain values taken
+ * straight from the page's bytes. Row tracking's first pass reads the materialized row id and row
+ * commit version of every row of every file a version rewrites, and through Kernel's record reader
+ * that was the larger part of its cost. A column the file lacks reads as nulls, as with Kernel's
+ * reader. Pages of other encodings are decoded by parquet-mr's own value readers.
  */
 public final class LongParquetColumns implements CloseableIterator<ColumnarBatch> {
 
   private static final int BATCH_ROWS = 4096;
-
-  /** The column readers hand no value to a converter: these take none. */
-  private static final GroupConverter NO_CONVERTER =
-      new GroupConverter() {
-        private final PrimitiveConverter primitive = new PrimitiveConverter() {};
-
-        @Override
-        public Converter getConverter(int fieldIndex) {
-          return primitive;
-        }
-
-        @Override
-        public void start() {}
-
-        @Override
-        public void end() {}
-      };
 
   private final ParquetFileReader file;
   private final String location;
@@ -64,7 +54,9 @@ public final class LongParquetColumns implements CloseableIterator<ColumnarBatch
   /** Per column of {@link #readSchema}, the file's column, or null when the file lacks it. */
   private final ColumnDescriptor[] columns;
 
-  private final ColumnReader[] readers;
+  /** Per column of {@link #readSchema}, its pages in the current row group, or null. */
+  private final LongPages[] pages;
+
   private long rowsLeft;
   private long rowsLeftInGroup;
 
@@ -79,7 +71,7 @@ public final class LongParquetColumns implements CloseableIterator<ColumnarBatch
     this.readSchema = readSchema;
     this.requested = requested;
     this.columns = columns;
-    this.readers = new ColumnReader[columns.length];
+    this.pages = new LongPages[columns.length];
     this.rowsLeft = file.getRecordCount();
     file.setRequestedSchema(requested);
   }
@@ -134,17 +126,18 @@ public final class LongParquetColumns implements CloseableIterator<ColumnarBatch
     if (!hasNext()) {
       throw new NoSuchElementException();
     }
+    int size;
+    ColumnVector[] vectors = new ColumnVector[columns.length];
     try {
       while (rowsLeftInGroup == 0) {
         openNextRowGroup();
       }
+      size = (int) Math.min(BATCH_ROWS, rowsLeftInGroup);
+      for (int i = 0; i < columns.length; i++) {
+        vectors[i] = read(i, size);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("Error reading Parquet file " + location, e);
-    }
-    int size = (int) Math.min(BATCH_ROWS, rowsLeftInGroup);
-    ColumnVector[] vectors = new ColumnVector[columns.length];
-    for (int i = 0; i < columns.length; i++) {
-      vectors[i] = read(i, size);
     }
     rowsLeftInGroup -= size;
     rowsLeft -= size;
@@ -162,41 +155,128 @@ public final class LongParquetColumns implements CloseableIterator<ColumnarBatch
       rowsLeftInGroup = rowsLeft;
       return;
     }
-    PageReadStore pages = file.readNextRowGroup();
-    if (pages == null) {
+    PageReadStore rowGroup = file.readNextRowGroup();
+    if (rowGroup == null) {
       throw new IllegalStateException(
           "The row groups of " + location + " hold fewer rows than its footer counts");
     }
-    ColumnReadStoreImpl store =
-        new ColumnReadStoreImpl(
-            pages, NO_CONVERTER, requested, file.getFooter().getFileMetaData().getCreatedBy());
     for (int i = 0; i < columns.length; i++) {
-      readers[i] = columns[i] == null ? null : store.getColumnReader(columns[i]);
+      pages[i] = columns[i] == null ? null : new LongPages(columns[i], rowGroup);
     }
-    rowsLeftInGroup = pages.getRowCount();
+    rowsLeftInGroup = rowGroup.getRowCount();
   }
 
-  private ColumnVector read(int column, int size) {
+  private ColumnVector read(int column, int size) throws IOException {
     long[] values = new long[size];
     boolean[] nulls = null;
-    ColumnReader reader = readers[column];
-    if (reader == null) {
+    if (pages[column] == null) {
       nulls = new boolean[size];
       Arrays.fill(nulls, true);
     } else {
-      int defined = columns[column].getMaxDefinitionLevel();
-      for (int row = 0; row < size; row++) {
-        if (reader.getCurrentDefinitionLevel() == defined) {
-          values[row] = reader.getLong();
-        } else {
+      nulls = pages[column].read(values, size);
+    }
+    return new DefaultLongVector(LongType.LONG, size, Optional.ofNullable(nulls), values);
+  }
+
+  /** One column's pages in one row group, each decoded whole as it is reached. */
+  private static final class LongPages {
+    private final ColumnDescriptor column;
+    private final PageReader reader;
+    private final Dictionary dictionary;
+
+    /** The dictionary's values by id, decoded once. */
+    private final long[] dictionaryValues;
+
+    private long[] pageValues = new long[0];
+    private boolean[] pageNulls = new boolean[0];
+    private boolean[] pageDefined = new boolean[0];
+    private boolean pageHasNulls;
+    private int pageSize;
+    private int nextInPage;
+
+    LongPages(ColumnDescriptor column, PageReadStore rowGroup) throws IOException {
+      this.column = column;
+      this.reader = rowGroup.getPageReader(column);
+      DictionaryPage dictionaryPage = reader.readDictionaryPage();
+      this.dictionary =
+          dictionaryPage == null
+              ? null
+              : dictionaryPage.getEncoding().initDictionary(column, dictionaryPage);
+      this.dictionaryValues = dictionary == null ? null : decode(dictionary);
+    }
+
+    /** Fills {@code values} with the next {@code size} rows; their nulls, or null for none. */
+    boolean[] read(long[] values, int size) throws IOException {
+      boolean[] nulls = null;
+      int filled = 0;
+      while (filled < size) {
+        if (nextInPage == pageSize) {
+          nextPage();
+        }
+        int count = Math.min(size - filled, pageSize - nextInPage);
+        System.arraycopy(pageValues, nextInPage, values, filled, count);
+        if (pageHasNulls) {
           if (nulls == null) {
             nulls = new boolean[size];
           }
-          nulls[row] = true;
+          System.arraycopy(pageNulls, nextInPage, nulls, filled, count);
         }
-        reader.consume();
+        nextInPage += count;
+        filled += count;
       }
+      return nulls;
     }
-    return new DefaultLongVector(LongType.LONG, size, Optional.ofNullable(nulls), values);
+
+    private void nextPage() throws IOException {
+      DataPage page = reader.readPage();
+      if (page == null) {
+        throw new IllegalStateException("The pages of column " + column + " end before its rows");
+      }
+      int size = page.getValueCount();
+      if (pageValues.length < size) {
+        pageValues = new long[size];
+        pageNulls = new boolean[size];
+        pageDefined = new boolean[size];
+      }
+      DefinitionLevels.PageValues read = DefinitionLevels.decode(column, page, pageDefined);
+      pageHasNulls = read.hasNulls();
+      LongSupplier decoded = values(read.encoding(), read.values(), size);
+      for (int i = 0; i < size; i++) {
+        pageValues[i] = pageDefined[i] ? decoded.getAsLong() : 0;
+        pageNulls[i] = !pageDefined[i];
+      }
+      pageSize = size;
+      nextInPage = 0;
+    }
+
+    /** The page's values, one by one: plain ones read from its bytes directly. */
+    private LongSupplier values(Encoding encoding, ByteBufferInputStream data, int size)
+        throws IOException {
+      if (encoding == Encoding.PLAIN) {
+        ByteBuffer plain = data.slice(data.available()).order(ByteOrder.LITTLE_ENDIAN);
+        return plain::getLong;
+      }
+      ValuesReader reader;
+      if (encoding.usesDictionary()) {
+        if (dictionary == null) {
+          throw new IllegalStateException(
+              "A page of column " + column + " uses a dictionary its row group lacks");
+        }
+        reader = encoding.getDictionaryBasedValuesReader(column, ValuesType.VALUES, dictionary);
+        reader.initFromPage(size, data);
+        return () -> dictionaryValues[reader.readValueDictionaryId()];
+      }
+      reader = encoding.getValuesReader(column, ValuesType.VALUES);
+      reader.initFromPage(size, data);
+      return reader::readLong;
+    }
+
+    private static long[] decode(Dictionary dictionary) {
+      long[] values = new long[dictionary.getMaxId() + 1];
+      for (int id = 0; id < values.length; id++) {
+        values[id] = dictionary.decodeToLong(id);
+      }
+      return values;
+    }
   }
 }

@@ -18,7 +18,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.column.Encoding;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,10 +28,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Reading long columns straight from parquet-mr's column readers gives what Kernel's reader gives
- * for the same schema, row for row: a required column, a nullable one with nulls, and a column the
- * file lacks, across many row groups and pages, with and without dictionaries; and it declines what
- * it does not read, so that Kernel's reader reads it.
+ * Reading long columns page by page gives what Kernel's reader gives for the same schema, row for
+ * row: a required column, a nullable one with nulls, and a column the file lacks, across many row
+ * groups and pages, plain and with dictionaries in data pages of version 1, and with dictionaries
+ * and delta encoding in pages of version 2; and it declines what it does not read, so that Kernel's
+ * reader reads it.
  */
 class LongParquetColumnsTest {
 
@@ -42,23 +45,36 @@ class LongParquetColumnsTest {
           .add("commit-version", LongType.LONG)
           .add("missing", LongType.LONG);
 
+  /** An encoding each test file must use, so that each decoding path is taken. */
+  private static final Map<String, Encoding> ENCODINGS =
+      Map.of(
+          "dictionary", Encoding.PLAIN_DICTIONARY,
+          "plain", Encoding.PLAIN,
+          "dictionary-v2", Encoding.RLE_DICTIONARY,
+          "delta-v2", Encoding.DELTA_BINARY_PACKED);
+
   @TempDir static Path dir;
 
   private static FileIO files;
   private static DefaultEngine engine;
   private static String dictionaryFile;
   private static String plainFile;
+  private static String dictionaryV2File;
+  private static String deltaV2File;
 
   @BeforeAll
   static void writeFiles() throws IOException {
     files = new HadoopFileIO(new Configuration());
     engine = DefaultEngine.create(files);
-    dictionaryFile = write("dictionary", true);
-    plainFile = write("plain", false);
+    dictionaryFile = write("dictionary", true, "v1");
+    plainFile = write("plain", false, "v1");
+    dictionaryV2File = write("dictionary-v2", true, "v2");
+    deltaV2File = write("delta-v2", false, "v2");
   }
 
   /** {@link #ROWS} rows in row groups of about a hundred rows, pages of 37 rows. */
-  private static String write(String name, boolean dictionary) throws IOException {
+  private static String write(String name, boolean dictionary, String writerVersion)
+      throws IOException {
     return ParquetTestFiles.writeSmallRowGroups(
         spark()
             .range(0, ROWS, 1, 1)
@@ -68,13 +84,21 @@ class LongParquetColumnsTest {
                 "CAST(id AS INT) AS narrow",
                 "concat('s-', id) AS s"),
         dir.resolve(name),
-        dictionary);
+        dictionary,
+        writerVersion);
   }
 
   @ParameterizedTest
-  @ValueSource(booleans = {true, false})
-  void givesKernelsRows(boolean dictionary) throws IOException {
-    String file = dictionary ? dictionaryFile : plainFile;
+  @ValueSource(strings = {"dictionary", "plain", "dictionary-v2", "delta-v2"})
+  void givesKernelsRows(String encoding) throws IOException {
+    String file =
+        switch (encoding) {
+          case "dictionary" -> dictionaryFile;
+          case "plain" -> plainFile;
+          case "dictionary-v2" -> dictionaryV2File;
+          default -> deltaV2File;
+        };
+    assertThat(ParquetTestFiles.encodingsOf(file)).contains(ENCODINGS.get(encoding));
     assertThat(ParquetTestFiles.rowGroupSizes(file)).hasSizeGreaterThan(10);
     List<List<Long>> kernel = readWithKernel(file, READ_SCHEMA);
     assertThat(kernel).hasSize(ROWS);

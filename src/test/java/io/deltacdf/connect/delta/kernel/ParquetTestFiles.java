@@ -10,9 +10,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.column.Encoding;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
@@ -30,7 +33,17 @@ final class ParquetTestFiles {
    */
   static String writeSmallRowGroups(Dataset<Row> rows, Path out, boolean dictionary)
       throws IOException {
+    return writeSmallRowGroups(rows, out, dictionary, "v1");
+  }
+
+  /**
+   * As {@link #writeSmallRowGroups(Dataset, Path, boolean)}, with Parquet's {@code writerVersion}:
+   * {@code v2} writes data pages of version 2 and delta encodings.
+   */
+  static String writeSmallRowGroups(
+      Dataset<Row> rows, Path out, boolean dictionary, String writerVersion) throws IOException {
     rows.write()
+        .option("parquet.writer.version", writerVersion)
         .option("parquet.block.size", "1024")
         .option("parquet.page.row.count.limit", "37")
         .option("parquet.enable.dictionary", Boolean.toString(dictionary))
@@ -70,6 +83,18 @@ final class ParquetTestFiles {
         ParquetFileReader.open(
             HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file), new Configuration()))) {
       return reader.getRowGroups().stream().mapToLong(BlockMetaData::getRowCount).toArray();
+    }
+  }
+
+  /** The encodings of the file's column chunks, over all its row groups and columns. */
+  static Set<Encoding> encodingsOf(String file) throws IOException {
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(
+            HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file), new Configuration()))) {
+      return reader.getRowGroups().stream()
+          .flatMap(rowGroup -> rowGroup.getColumns().stream())
+          .flatMap(column -> column.getEncodings().stream())
+          .collect(Collectors.toSet());
     }
   }
 }
