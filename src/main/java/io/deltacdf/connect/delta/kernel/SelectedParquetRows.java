@@ -10,6 +10,9 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import org.apache.parquet.VersionParser;
+import org.apache.parquet.VersionParser.ParsedVersion;
+import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.filter.RecordFilter;
 import org.apache.parquet.filter.UnboundRecordFilter;
@@ -20,16 +23,20 @@ import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.io.api.GroupConverter;
+import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.io.api.RecordMaterializer;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
 
 /**
  * Reads only some rows of a Parquet file, by physical row index, decoded by Kernel's own column
  * converters into the batches Kernel's Parquet reader would give for the same schema. Row groups
- * holding no selected row are not read; inside a row group, parquet-mr's filtered record reader
- * passes over the other rows' values without handing them to the converters. A version of a table
- * with row tracking rewrites whole files to change a few rows: the second read of such a file
- * decodes its changed rows only.
+ * holding no selected row are not read. Inside a row group, the columns of a flat schema are read
+ * page by page ({@link FlatColumnPages}), passing over the other rows' values together; nested
+ * columns go through parquet-mr's filtered record reader, which steps over the other rows one by
+ * one. A version of a table with row tracking rewrites whole files to change a few rows: the second
+ * read of such a file decodes its changed rows only.
  */
 public final class SelectedParquetRows implements CloseableIterator<ColumnarBatch> {
 
@@ -43,6 +50,8 @@ public final class SelectedParquetRows implements CloseableIterator<ColumnarBatc
   private final BatchReadSupport support;
   private final RecordMaterializer<Object> materializer;
   private final MessageColumnIO columns;
+  private final MessageType requested;
+  private final ParsedVersion writer;
   private final List<BlockMetaData> rowGroups;
   private final long[] rows;
   private final int batchSize;
@@ -57,6 +66,12 @@ public final class SelectedParquetRows implements CloseableIterator<ColumnarBatc
   private long rowGroupStart;
 
   private long rowGroupEnd;
+
+  /** Whether every column read is top-level and not repeated, so can be read page by page. */
+  private final boolean flat;
+
+  /** The columns of the current row group read page by page; null when {@link #records} is. */
+  private FlatColumnPages[] columnPages;
 
   private RecordReader<Object> records;
 
@@ -85,6 +100,45 @@ public final class SelectedParquetRows implements CloseableIterator<ColumnarBatc
     this.columns =
         new ColumnIOFactory(file.getFooter().getFileMetaData().getCreatedBy())
             .getColumnIO(requested, fileSchema, true);
+    this.requested = requested;
+    this.flat = isFlat(requested);
+    this.writer = writerOf(file.getFooter().getFileMetaData().getCreatedBy());
+  }
+
+  /**
+   * Whether the columns of {@code readSchema} in the file at {@code location} are read page by
+   * page: whether they all are top-level and not repeated.
+   */
+  static boolean readsPageByPage(
+      FileIO files, String location, long knownSize, StructType readSchema) throws IOException {
+    return ParquetFiles.open(
+        files,
+        location,
+        knownSize,
+        file -> {
+          try (SelectedParquetRows rows =
+              new SelectedParquetRows(file, location, readSchema, new long[0], 1)) {
+            return rows.flat;
+          }
+        });
+  }
+
+  /** The file's writer, as parquet-mr's column readers take it: null when not known. */
+  private static ParsedVersion writerOf(String createdBy) {
+    try {
+      return VersionParser.parse(createdBy);
+    } catch (RuntimeException | VersionParser.VersionParseException e) {
+      return null;
+    }
+  }
+
+  private static boolean isFlat(MessageType requested) {
+    for (Type field : requested.getFields()) {
+      if (!field.isPrimitive() || field.isRepetition(Type.Repetition.REPEATED)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -120,11 +174,18 @@ public final class SelectedParquetRows implements CloseableIterator<ColumnarBatc
     try {
       while (size < batchSize && next < rows.length) {
         long row = rows[next];
-        if (records == null || row >= rowGroupEnd) {
+        if (rowGroupEnd == 0 || row >= rowGroupEnd) {
           openRowGroupOf(row);
         }
-        // Passes over the rows before the selected one; the filter matches rows[next] only.
-        if (records.read() == null) {
+        if (columnPages != null) {
+          GroupConverter root = materializer.getRootConverter();
+          root.start();
+          for (FlatColumnPages column : columnPages) {
+            column.write(row - rowGroupStart);
+          }
+          root.end();
+        } else if (records.read() == null) {
+          // The read passes over the rows before the selected one: the filter matches it only.
           throw new IllegalStateException(
               "Row " + row + " is past the end of its row group in " + location);
         }
@@ -144,17 +205,24 @@ public final class SelectedParquetRows implements CloseableIterator<ColumnarBatc
   }
 
   private void openRowGroupOf(long row) throws IOException {
-    if (records != null) {
+    if (rowGroupEnd > 0) {
       rowGroupStart = rowGroupEnd;
     }
     while (nextRowGroup < rowGroups.size()) {
-      long end = rowGroupStart + rowGroups.get(nextRowGroup).getRowCount();
+      BlockMetaData rowGroup = rowGroups.get(nextRowGroup);
+      long end = rowGroupStart + rowGroup.getRowCount();
       if (row < end) {
         PageReadStore pages = file.readNextRowGroup();
         nextRowGroup++;
         rowGroupEnd = end;
         rowInGroup = 0;
-        records = columns.getRecordReader(pages, materializer, new Selection());
+        if (flat) {
+          records = null;
+          columnPages = columnPagesOf(pages);
+        } else {
+          columnPages = null;
+          records = columns.getRecordReader(pages, materializer, new Selection());
+        }
         return;
       }
       file.skipNextRowGroup();
@@ -162,6 +230,19 @@ public final class SelectedParquetRows implements CloseableIterator<ColumnarBatc
       rowGroupStart = end;
     }
     throw new IllegalStateException("Row " + row + " is past the end of " + location);
+  }
+
+  private FlatColumnPages[] columnPagesOf(PageReadStore pages) throws IOException {
+    GroupConverter root = materializer.getRootConverter();
+    List<ColumnDescriptor> descriptors = requested.getColumns();
+    FlatColumnPages[] read = new FlatColumnPages[descriptors.size()];
+    for (int i = 0; i < read.length; i++) {
+      ColumnDescriptor column = descriptors.get(i);
+      PrimitiveConverter converter =
+          root.getConverter(requested.getFieldIndex(column.getPath()[0])).asPrimitiveConverter();
+      read[i] = new FlatColumnPages(column, pages, converter, writer);
+    }
+    return read;
   }
 
   /**

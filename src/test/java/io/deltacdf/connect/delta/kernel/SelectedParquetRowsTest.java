@@ -36,20 +36,22 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.LongStream;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.column.Encoding;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.Metadata;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Reading some rows of a Parquet file gives exactly the rows a full read by Kernel gives at those
  * positions, for files of many small row groups and pages, with and without dictionaries, and
  * columns of every kind: strings, nested structs, arrays and maps, decimals of each physical width,
  * timestamps, dates, binaries, nulls at every level, a column the file lacks and the row index; and
- * columns found by Parquet field id, as with column mapping's id mode.
+ * columns found by Parquet field id, as with column mapping's id mode. Flat schemas, read page by
+ * page, are checked also on files of Parquet's version 2 data pages and encodings.
  */
 class SelectedParquetRowsTest {
 
@@ -79,12 +81,21 @@ class SelectedParquetRowsTest {
           .add("missing", IntegerType.INTEGER)
           .add(StructField.DEFAULT_ROW_INDEX_COLUMN);
 
+  /** The columns of {@link #READ_SCHEMA} that are neither nested nor repeated. */
+  private static final StructType FLAT_SCHEMA =
+      new StructType(
+          READ_SCHEMA.fields().stream()
+              .filter(field -> !List.of("st", "arr", "m").contains(field.getName()))
+              .toList());
+
   @TempDir static Path dir;
 
   private static FileIO files;
   private static DefaultEngine engine;
   private static String dictionaryFile;
   private static String plainFile;
+  private static String dictionaryV2File;
+  private static String plainV2File;
   private static String fieldIdFile;
 
   @BeforeAll
@@ -94,8 +105,10 @@ class SelectedParquetRowsTest {
         "delta.kernel.default.parquet.reader.batch-size", Integer.toString(BATCH_SIZE));
     files = new HadoopFileIO(configuration);
     engine = DefaultEngine.create(files);
-    dictionaryFile = write("dictionary", true);
-    plainFile = write("plain", false);
+    dictionaryFile = write("dictionary", true, "v1");
+    plainFile = write("plain", false, "v1");
+    dictionaryV2File = write("dictionary-v2", true, "v2");
+    plainV2File = write("plain-v2", false, "v2");
     fieldIdFile = writeWithFieldIds();
   }
 
@@ -132,8 +145,12 @@ class SelectedParquetRowsTest {
         name, type, true, FieldMetadata.builder().putLong("parquet.field.id", id).build());
   }
 
-  /** One file of {@link #ROWS} rows in row groups of about a hundred rows, pages of 37 rows. */
-  private static String write(String name, boolean dictionary) throws IOException {
+  /**
+   * One file of {@link #ROWS} rows in row groups of about a hundred rows, pages of 37 rows, in data
+   * pages of Parquet's {@code writerVersion}.
+   */
+  private static String write(String name, boolean dictionary, String writerVersion)
+      throws IOException {
     return ParquetTestFiles.writeSmallRowGroups(
         spark()
             .range(0, ROWS, 1, 1)
@@ -157,14 +174,35 @@ class SelectedParquetRowsTest {
                 "id / 3.0D AS dbl",
                 "CASE WHEN id % 5 = 0 THEN NULL ELSE CAST(concat('b', id % 17) AS BINARY) END AS bin"),
         dir.resolve(name),
-        dictionary);
+        dictionary,
+        writerVersion);
+  }
+
+  private static String file(String name) {
+    return switch (name) {
+      case "dictionary" -> dictionaryFile;
+      case "plain" -> plainFile;
+      case "dictionary-v2" -> dictionaryV2File;
+      case "plain-v2" -> plainV2File;
+      default -> throw new IllegalArgumentException(name);
+    };
+  }
+
+  private static StructType schema(String name) {
+    return name.equals("flat") ? FLAT_SCHEMA : READ_SCHEMA;
   }
 
   @Test
-  void theFilesHaveManyRowGroups() throws IOException {
-    for (String file : List.of(dictionaryFile, plainFile)) {
+  void theFilesHaveManyRowGroupsAndFlatColumnsAreReadPageByPage() throws IOException {
+    for (String file : List.of(dictionaryFile, plainFile, dictionaryV2File, plainV2File)) {
       assertThat(ParquetTestFiles.rowGroupSizes(file)).hasSizeGreaterThan(10);
+      long size = Files.size(Path.of(file));
+      assertThat(SelectedParquetRows.readsPageByPage(files, file, size, FLAT_SCHEMA)).isTrue();
+      assertThat(SelectedParquetRows.readsPageByPage(files, file, size, READ_SCHEMA)).isFalse();
     }
+    assertThat(ParquetTestFiles.encodingsOf(dictionaryV2File)).contains(Encoding.RLE_DICTIONARY);
+    assertThat(ParquetTestFiles.encodingsOf(plainV2File))
+        .contains(Encoding.DELTA_BINARY_PACKED, Encoding.DELTA_BYTE_ARRAY);
   }
 
   @Test
@@ -176,12 +214,20 @@ class SelectedParquetRowsTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(booleans = {true, false})
-  void everyRowAndTheEdgesOfEachRowGroup(boolean dictionary) throws IOException {
-    String file = dictionary ? dictionaryFile : plainFile;
-    List<List<Object>> full = readAll(file);
-    assertSelectedRows(file, full, LongStream.range(0, ROWS).toArray());
+  @ParameterizedTest(name = "{0} file, {1} schema")
+  @CsvSource({
+    "dictionary, nested",
+    "plain, nested",
+    "dictionary, flat",
+    "plain, flat",
+    "dictionary-v2, flat",
+    "plain-v2, flat"
+  })
+  void everyRowAndTheEdgesOfEachRowGroup(String fileName, String schemaName) throws IOException {
+    String file = file(fileName);
+    StructType schema = schema(schemaName);
+    List<List<Object>> full = readAll(file, schema);
+    assertSelectedRows(file, schema, full, LongStream.range(0, ROWS).toArray());
     List<Long> edges = new ArrayList<>();
     long start = 0;
     for (long size : ParquetTestFiles.rowGroupSizes(file)) {
@@ -189,25 +235,37 @@ class SelectedParquetRowsTest {
       edges.add(start + size - 1);
       start += size;
     }
-    assertSelectedRows(file, full, edges.stream().mapToLong(Long::longValue).distinct().toArray());
-    assertSelectedRows(file, full, new long[] {0});
-    assertSelectedRows(file, full, new long[] {ROWS - 1});
+    assertSelectedRows(
+        file, schema, full, edges.stream().mapToLong(Long::longValue).distinct().toArray());
+    assertSelectedRows(file, schema, full, new long[] {0});
+    assertSelectedRows(file, schema, full, new long[] {ROWS - 1});
     // Every row of the second row group and none of the others.
     long second = ParquetTestFiles.rowGroupSizes(file)[0];
     assertSelectedRows(
         file,
+        schema,
         full,
         LongStream.range(second, second + ParquetTestFiles.rowGroupSizes(file)[1]).toArray());
   }
 
-  @ParameterizedTest
-  @ValueSource(ints = {1, 2, 3, 4, 5, 6})
-  void randomRows(int seed) throws IOException {
-    Random random = new Random(seed);
-    String file = seed % 2 == 0 ? dictionaryFile : plainFile;
-    double share = new double[] {0.001, 0.01, 0.2, 0.5, 0.95, 0.05}[seed - 1];
+  @ParameterizedTest(name = "{0} file, {1} schema, a share of {2} of the rows")
+  @CsvSource({
+    "plain, nested, 0.001",
+    "dictionary, nested, 0.01",
+    "plain, nested, 0.2",
+    "dictionary, nested, 0.5",
+    "plain, flat, 0.95",
+    "dictionary, flat, 0.05",
+    "plain-v2, flat, 0.2",
+    "dictionary-v2, flat, 0.01",
+    "dictionary-v2, flat, 0.5"
+  })
+  void randomRows(String fileName, String schemaName, double share) throws IOException {
+    Random random = new Random(Double.hashCode(share));
+    String file = file(fileName);
+    StructType schema = schema(schemaName);
     long[] rows = LongStream.range(0, ROWS).filter(row -> random.nextDouble() < share).toArray();
-    assertSelectedRows(file, readAll(file), rows);
+    assertSelectedRows(file, schema, readAll(file, schema), rows);
   }
 
   /** Columns found by field id, under names the file does not have (column mapping's id mode). */
@@ -252,10 +310,6 @@ class SelectedParquetRowsTest {
       }
     }
     assertThat(selected).as("rows %s", Arrays.toString(rows)).isEqualTo(expected);
-  }
-
-  private static List<List<Object>> readAll(String file) throws IOException {
-    return readAll(file, READ_SCHEMA);
   }
 
   private static List<List<Object>> readAll(String file, StructType schema) throws IOException {
