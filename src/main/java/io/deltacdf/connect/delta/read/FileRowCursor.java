@@ -89,6 +89,9 @@ public final class FileRowCursor implements Closeable {
 
   private ColumnarBatch batch;
 
+  /** The hidden columns of {@link #batch} as they are first asked for: a lookup per row costs. */
+  private ColumnVector[] hiddenVectors;
+
   /**
    * The index of the batch's first row among the rows read: its physical row, or with a {@link
    * #selection}, where in it its physical row is.
@@ -366,6 +369,7 @@ public final class FileRowCursor implements Closeable {
         return false;
       }
       batch = batches.next();
+      hiddenVectors = null;
       return true;
     } catch (RuntimeException e) {
       throw KernelErrors.translate(context.table(), version, location, e);
@@ -466,7 +470,14 @@ public final class FileRowCursor implements Closeable {
 
     @Override
     public long hidden(int index, long whenNull) {
-      ColumnVector vector = batch.getColumnVector(hiddenOrdinal[index]);
+      if (hiddenVectors == null) {
+        hiddenVectors = new ColumnVector[hiddenOrdinal.length];
+      }
+      ColumnVector vector = hiddenVectors[index];
+      if (vector == null) {
+        vector = batch.getColumnVector(hiddenOrdinal[index]);
+        hiddenVectors[index] = vector;
+      }
       return vector.isNullAt(rowInBatch) ? whenNull : vector.getLong(rowInBatch);
     }
   }

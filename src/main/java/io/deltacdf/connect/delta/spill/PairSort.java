@@ -1,5 +1,7 @@
 package io.deltacdf.connect.delta.spill;
 
+import java.util.Arrays;
+
 /**
  * Sorts records of {@code stride} longs laid out in one array by their first two longs (the first,
  * for one-long records), in place: no extra memory. An introsort: quicksort with a median-of-three
@@ -18,6 +20,11 @@ final class PairSort {
   private PairSort() {}
 
   static void sort(long[] entries, int count, int stride) {
+    if (stride == 1) {
+      // One-long records are plain longs: the JDK's sort of them is the fastest there is.
+      Arrays.sort(entries, 0, count);
+      return;
+    }
     sort(entries, count, stride, 2 * (32 - Integer.numberOfLeadingZeros(count)));
   }
 
@@ -140,6 +147,12 @@ final class PairSort {
       order = Long.compare(entries[a * stride + 1], entries[b * stride + 1]);
     }
     return order < 0;
+  }
+
+  /** The order of records {@code a} and {@code b}, by their first two longs. */
+  static int compare(long[] entries, int a, int b, int stride) {
+    return compare(
+        entries, a, entries[b * stride], stride > 1 ? entries[b * stride + 1] : 0, stride);
   }
 
   private static int compare(long[] entries, int a, long first, long second, int stride) {

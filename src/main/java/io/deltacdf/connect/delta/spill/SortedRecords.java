@@ -19,6 +19,12 @@ public final class SortedRecords {
   private static final int READ_BUFFER_BYTES = 1 << 16;
   private static final int MAX_MERGE_WIDTH = 64;
 
+  /**
+   * A full buffer of up to this many ascending stretches is spilled without being sorted: merging a
+   * record from among 16 runs takes about 8 comparisons, sorting it about 20.
+   */
+  private static final int MAX_STRETCHES_UNSORTED = 16;
+
   private final int stride;
   private final int maxInMemory;
   private final SpillDirectory spill;
@@ -93,15 +99,45 @@ public final class SortedRecords {
     return run;
   }
 
+  /**
+   * Writes the buffer out as sorted runs. A buffer made of a few ascending stretches, as row
+   * tracking's candidates are (each file's row ids mostly ascend), goes out stretch by stretch
+   * unsorted: the merge orders them at no more cost than sorting them here would.
+   */
   private void writeRun() {
-    PairSort.sort(buffer, buffered, stride);
-    SpillFile run = spill.newFile("run-");
-    for (int i = 0; i < buffered * stride; i++) {
-      run.append(buffer[i]);
+    int[] stretches = ascendingStretches();
+    if (stretches == null) {
+      PairSort.sort(buffer, buffered, stride);
+      stretches = new int[] {0, buffered};
     }
-    run.finishAppending();
-    runs.add(run);
+    for (int i = 0; i + 1 < stretches.length; i++) {
+      SpillFile run = spill.newFile("run-");
+      for (int at = stretches[i] * stride; at < stretches[i + 1] * stride; at++) {
+        run.append(buffer[at]);
+      }
+      run.finishAppending();
+      runs.add(run);
+    }
     buffered = 0;
+  }
+
+  /**
+   * Where the buffer's ascending stretches start, then its end; null when there are more than
+   * {@value #MAX_STRETCHES_UNSORTED} of them.
+   */
+  private int[] ascendingStretches() {
+    int[] starts = new int[MAX_STRETCHES_UNSORTED + 1];
+    int count = 1;
+    for (int record = 1; record < buffered; record++) {
+      if (PairSort.compare(buffer, record - 1, record, stride) > 0) {
+        if (count == MAX_STRETCHES_UNSORTED) {
+          return null;
+        }
+        starts[count++] = record;
+      }
+    }
+    starts[count] = buffered;
+    return Arrays.copyOf(starts, count + 1);
   }
 
   /** Sorted records, one at a time: {@link #next} then {@link #get} the current one's longs. */
