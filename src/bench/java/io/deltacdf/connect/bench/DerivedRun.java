@@ -5,10 +5,14 @@ import io.deltacdf.connect.change.ChangePosition;
 import io.deltacdf.connect.change.ChangeSource;
 import io.deltacdf.connect.delta.DeltaChangeFeed;
 import io.deltacdf.connect.delta.DeltaTable;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Derived changes on the UPDATE-heavy throughput table without deletion vectors, whose UPDATE and
@@ -22,6 +26,13 @@ import java.util.Map;
 final class DerivedRun {
 
   private static final int BATCH_ROWS = 10_000;
+
+  /**
+   * How often the cdf and row-tracking readers of the row-tracking table run, one after the other:
+   * one JVM's CPU on the same work varies by up to a third from run to run on a 2-core machine, and
+   * the median of each tells their ratio more steadily than one run does.
+   */
+  private static final int COMPARED_RUNS = 3;
 
   /** The heap the row-tracking reader gets: issue 39 asks for a 1M-row update in 256 MiB. */
   private static final String ROW_TRACKING_HEAP = "256m";
@@ -80,31 +91,37 @@ final class DerivedRun {
     // The same table written with row tracking on: the row-tracking source ignores its cdc files
     // and pairs the rewritten rows by row id, in a heap of ROW_TRACKING_HEAP.
     Tables.Table tracked = tables.customersWithRowTracking(options.rows());
-    Reading trackedCdf =
-        read(tracked, ChangeSource.CDF, FIRST_REWRITE, rewritten, "tracked-cdf", heap());
+    List<Reading> trackedCdfRuns = new ArrayList<>();
+    List<Reading> rowTrackingRuns = new ArrayList<>();
+    for (int run = 1; run <= COMPARED_RUNS; run++) {
+      trackedCdfRuns.add(
+          read(tracked, ChangeSource.CDF, FIRST_REWRITE, rewritten, "tracked-cdf-" + run, heap()));
+      rowTrackingRuns.add(
+          read(
+              tracked,
+              ChangeSource.ROW_TRACKING,
+              FIRST_REWRITE,
+              rewritten,
+              "row-tracking-" + run,
+              ROW_TRACKING_HEAP));
+    }
+    Reading trackedCdf = median(trackedCdfRuns);
+    Reading rowTracking = median(rowTrackingRuns);
     report.add(
         section,
         "reader cdf, row-tracking table: UPDATE + DELETE",
         trackedCdf.rate(),
-        trackedCdf.note());
-    Reading rowTracking =
-        read(
-            tracked,
-            ChangeSource.ROW_TRACKING,
-            FIRST_REWRITE,
-            rewritten,
-            "row-tracking",
-            ROW_TRACKING_HEAP);
+        trackedCdf.note() + medianNote(trackedCdfRuns));
     report.add(
         section,
         "reader row-tracking: UPDATE + DELETE (-Xmx" + ROW_TRACKING_HEAP + ")",
         rowTracking.rate(),
-        rowTracking.note());
+        rowTracking.note() + medianNote(rowTrackingRuns));
     report.add(
         section,
         "CPU per change row, row-tracking / cdf (rewrites)",
         Report.ratio(rowTracking.cpuPerRow(), trackedCdf.cpuPerRow()),
-        "same table, same versions; JVM CPU of each reader");
+        "same table, same versions; median JVM CPU of each reader");
     report.add(
         section,
         "CPU per change row, derived / cdf (rewrites)",
@@ -122,6 +139,20 @@ final class DerivedRun {
           Report.ratio(derivedRate, cdfRate),
           "every version, end to end");
     }
+  }
+
+  /** The run of median JVM CPU. */
+  private static Reading median(List<Reading> runs) {
+    List<Reading> byCpu = new ArrayList<>(runs);
+    byCpu.sort(Comparator.comparingLong(Reading::cpuMillis));
+    return byCpu.get(byCpu.size() / 2);
+  }
+
+  private static String medianNote(List<Reading> runs) {
+    return String.format(
+        "; median of %d runs by CPU, whose CPU was %s ms",
+        runs.size(),
+        runs.stream().map(run -> Long.toString(run.cpuMillis())).collect(Collectors.joining(", ")));
   }
 
   private static long count(Tables.Table table, String key) {
@@ -159,6 +190,7 @@ final class DerivedRun {
             Long.parseLong(result.get("rows")),
             Long.parseLong(result.get("elapsed_ms")),
             Long.parseLong(result.get("cpu_ms")),
+            Long.parseLong(result.get("thread_cpu_ms")),
             Long.parseLong(result.get("peak_rss_mib")));
     report.checkCount("derived part, reader " + name, reading.rows(), expected);
     return reading;
@@ -189,7 +221,8 @@ final class DerivedRun {
   }
 
   /** What one reader JVM reported. */
-  private record Reading(long rows, long millis, long cpuMillis, long peakRssMib) {
+  private record Reading(
+      long rows, long millis, long cpuMillis, long threadCpuMillis, long peakRssMib) {
     double rowsPerSecond() {
       return rows * 1000.0 / Math.max(1, millis);
     }
@@ -205,7 +238,8 @@ final class DerivedRun {
 
     String note() {
       return String.format(
-          "%,d rows in %d ms; JVM CPU %d ms; peak RSS %d MiB", rows, millis, cpuMillis, peakRssMib);
+          "%,d rows in %d ms; JVM CPU %d ms (reading thread %d ms); peak RSS %d MiB",
+          rows, millis, cpuMillis, threadCpuMillis, peakRssMib);
     }
   }
 
@@ -235,6 +269,9 @@ final class DerivedRun {
       ChildJvm.result("rows", rows);
       ChildJvm.result("elapsed_ms", (System.nanoTime() - start) / 1_000_000);
       ChildJvm.result("cpu_ms", ProcStatus.ownCpuMillis());
+      ChildJvm.result(
+          "thread_cpu_ms",
+          ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1_000_000);
       ChildJvm.result("peak_rss_mib", ProcStatus.ownPeakRssMib());
     }
   }
