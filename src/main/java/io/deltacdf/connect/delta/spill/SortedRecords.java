@@ -102,11 +102,13 @@ public final class SortedRecords {
   /**
    * Writes the buffer out as sorted runs. A buffer made of a few ascending stretches, as row
    * tracking's candidates are (each file's row ids mostly ascend), goes out stretch by stretch
-   * unsorted: the merge orders them at no more cost than sorting them here would.
+   * unsorted: the merge orders them at no more cost than sorting them here would. Each run keeps a
+   * file open until the merge, so stretches go out as runs of their own only while the runs number
+   * no more than one merge takes; a huge version's later buffers are sorted, one run each.
    */
   private void writeRun() {
     int[] stretches = ascendingStretches();
-    if (stretches == null) {
+    if (stretches == null || runs.size() + stretches.length - 1 > MAX_MERGE_WIDTH) {
       PairSort.sort(buffer, buffered, stride);
       stretches = new int[] {0, buffered};
     }
