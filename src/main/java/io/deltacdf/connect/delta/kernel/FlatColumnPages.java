@@ -33,7 +33,6 @@ final class FlatColumnPages {
   private final PageReader pages;
   private final PrimitiveConverter converter;
   private final PrimitiveTypeName type;
-  private final int maxDefinition;
   private final Dictionary dictionary;
 
   /** The writer of the file, or null when unknown: some wrote DELTA_BYTE_ARRAY pages wrongly. */
@@ -82,7 +81,6 @@ final class FlatColumnPages {
     this.pages = rowGroup.getPageReader(column);
     this.converter = converter;
     this.type = column.getPrimitiveType().getPrimitiveTypeName();
-    this.maxDefinition = column.getMaxDefinitionLevel();
     DictionaryPage dictionaryPage = pages.readDictionaryPage();
     this.dictionary =
         dictionaryPage == null

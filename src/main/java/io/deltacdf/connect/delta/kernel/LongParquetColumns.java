@@ -188,7 +188,6 @@ public final class LongParquetColumns implements CloseableIterator<ColumnarBatch
     private final long[] dictionaryValues;
 
     private long[] pageValues = new long[0];
-    private boolean[] pageNulls = new boolean[0];
     private boolean[] pageDefined = new boolean[0];
     private boolean pageHasNulls;
     private int pageSize;
@@ -219,7 +218,9 @@ public final class LongParquetColumns implements CloseableIterator<ColumnarBatch
           if (nulls == null) {
             nulls = new boolean[size];
           }
-          System.arraycopy(pageNulls, nextInPage, nulls, filled, count);
+          for (int i = 0; i < count; i++) {
+            nulls[filled + i] = !pageDefined[nextInPage + i];
+          }
         }
         nextInPage += count;
         filled += count;
@@ -235,7 +236,6 @@ public final class LongParquetColumns implements CloseableIterator<ColumnarBatch
       int size = page.getValueCount();
       if (pageValues.length < size) {
         pageValues = new long[size];
-        pageNulls = new boolean[size];
         pageDefined = new boolean[size];
       }
       DefinitionLevels.PageValues read = DefinitionLevels.decode(column, page, pageDefined);
@@ -243,7 +243,6 @@ public final class LongParquetColumns implements CloseableIterator<ColumnarBatch
       LongSupplier decoded = values(read.encoding(), read.values(), size);
       for (int i = 0; i < size; i++) {
         pageValues[i] = pageDefined[i] ? decoded.getAsLong() : 0;
-        pageNulls[i] = !pageDefined[i];
       }
       pageSize = size;
       nextInPage = 0;
